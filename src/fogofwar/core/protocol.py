@@ -10,8 +10,9 @@ the CLI, the server) talks to games only through this module.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 CHANCE = -1
 """`current_player()` of a state where a chance event (a die roll) happens next."""
@@ -142,6 +143,10 @@ class State(Protocol):
 
     def to_json(self) -> dict[str, JSON]:
         """Serialize the full state (hidden information included: for storage, not for players)."""
+        ...
+
+    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
+        """End the game for a reason outside the rules of play (resignation, forfeit, clock, agreed draw)."""
         ...
 
 

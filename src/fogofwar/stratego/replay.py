@@ -73,12 +73,14 @@ def _check_result(record: GravonGame, state: StrategoState, report: ReplayReport
         if outcome is None or outcome.termination is not Termination.FLAG_CAPTURED:
             report.violations.append(f"result says {expected}, but the last move takes no flag")
         elif outcome.winner != winner:
-            report.violations.append(f"result names player {record.winner} as winner of a flag capture by {PLAYER_NAMES[outcome.winner or 0]}")
+            by = PLAYER_NAMES[outcome.winner or 0]
+            report.violations.append(f"result names player {record.winner} as winner of a flag capture by {by}")
     elif kind == 0:
         if outcome is None or outcome.termination is not Termination.NO_MOVES:
             to_move = PLAYER_NAMES[state.current_player()] if outcome is None else "nobody"
             report.violations.append(f"result says {expected}, but {to_move} to move still has legal moves")
         elif outcome.winner != winner:
-            report.violations.append(f"result names player {record.winner} as winner, the rules say {PLAYER_NAMES[outcome.winner or 0]}")
+            says = PLAYER_NAMES[outcome.winner or 0]
+            report.violations.append(f"result names player {record.winner} as winner, the rules say {says}")
     elif outcome is None or outcome.termination is not Termination.NO_MOVES_EITHER:
         report.violations.append(f"result says {expected}, but the rules do not end the game so")

@@ -19,8 +19,9 @@ setup phase is `10000 + rank * 100 + square`.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from fogofwar.core.protocol import (
     JSON,
@@ -352,7 +353,8 @@ class StrategoState:
             rank, sq = divmod(action - PLACE_BASE, 100)
             return f"{Rank(rank).symbol()}@{square_name(sq)}"
         src, dst = divmod(action, 100)
-        sep = "x" if self._board[dst] and self._board[src] and (self._board[dst] ^ self._board[src]) & OWNER_BIT else "-"
+        a, d = self._board[src], self._board[dst]
+        sep = "x" if a and d and (a ^ d) & OWNER_BIT else "-"
         return f"{square_name(src)}{sep}{square_name(dst)}"
 
     def string_to_action(self, text: str, notation: RankNotation = "classic") -> int:
@@ -448,7 +450,9 @@ class StrategoState:
         if self._phase != "setup" or self._outcome is not None:
             raise InvalidSetupError("the setup phase is over")
         if player != self._player:
-            raise InvalidSetupError(f"it is {PLAYER_NAMES[self._player]}'s turn to set up, not {PLAYER_NAMES[player]}'s")
+            raise InvalidSetupError(
+                f"it is {PLAYER_NAMES[self._player]}'s turn to set up, not {PLAYER_NAMES[player]}'s"
+            )
         check_setup(self._variant, player, placement, occupied=[sq for sq in range(NUM_SQUARES) if self._board[sq]])
         if any(self._to_place[player].get(int(r), 0) != self._variant.count(Rank(r)) for r in Rank):
             raise InvalidSetupError(f"{PLAYER_NAMES[player]} has already placed some pieces one by one")
@@ -790,7 +794,7 @@ class StrategoState:
                 raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from exc
         ended = data.get("ended_by")
         if ended is not None:
-            o = Outcome.from_json(dict(ended))  # type: ignore[arg-type]
+            o = Outcome.from_json(dict(ended))
             state.end_by(o.termination, o.winner, o.reason)
         return state
 

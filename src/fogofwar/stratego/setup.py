@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
-from typing import Mapping
 
 from fogofwar.core.protocol import InvalidSetupError, NotationError
 from fogofwar.stratego.board import HOME_ROWS, SIZE, square_name
@@ -44,10 +44,10 @@ def parse_setup(text: str, variant: Variant, player: int) -> dict[int, Rank]:
     if len(rows) != 4:
         raise InvalidSetupError(f"a setup string has 4 rows separated by '/', this one has {len(rows)}")
     placement: dict[int, Rank] = {}
-    for i, (row_text, squares) in enumerate(zip(rows, _row_squares(player))):
+    for i, (row_text, squares) in enumerate(zip(rows, _row_squares(player), strict=False)):
         if len(row_text) != SIZE:
             raise InvalidSetupError(f"row {i + 1} of the setup string has {len(row_text)} squares, not 10")
-        for ch, sq in zip(row_text, squares):
+        for ch, sq in zip(row_text, squares, strict=False):
             if ch == ".":
                 continue
             try:
@@ -73,7 +73,7 @@ def random_setup(variant: Variant, player: int, rng: random.Random) -> dict[int,
     """A uniformly random legal setup in the player's home rows."""
     pieces = [rank for rank, n in variant.roster for _ in range(n)]
     squares = rng.sample([sq for row in _row_squares(player) for sq in row], len(pieces))
-    return dict(zip(squares, pieces))
+    return dict(zip(squares, pieces, strict=False))
 
 
 def sample_setup(variant: Variant, player: int, name: str | None = None) -> dict[int, Rank]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from fogofwar.core.protocol import RecordError
 from fogofwar.stratego.board import FILES, LAKES, NUM_SQUARES, parse_square, square_name
@@ -34,7 +34,9 @@ _GRAVON_ORDER = (
     Rank.FLAG,
 )
 _LETTER_TO_PIECE: dict[str, tuple[int, Rank]] = {
-    chr(base + i): (owner, rank) for owner, base in ((0, ord("B")), (1, ord("N"))) for i, rank in enumerate(_GRAVON_ORDER)
+    chr(base + i): (owner, rank)
+    for owner, base in ((0, ord("B")), (1, ord("N")))
+    for i, rank in enumerate(_GRAVON_ORDER)
 }
 _PIECE_TO_LETTER = {v: k for k, v in _LETTER_TO_PIECE.items()}
 
