@@ -9,6 +9,11 @@ from typing import Protocol, runtime_checkable
 from fogofwar.core.protocol import Game, GameError, Observation
 
 
+class AgentForfeit(Exception):
+    """Raised by an agent that gives up the game: an external bot that crashed, timed out or broke
+    its protocol. The match runner scores it as a forfeit with this message as the reason."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """A player program: it sees only its own observation and the legal action ids, and picks one."""

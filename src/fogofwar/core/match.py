@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from fogofwar.core.agents import Agent
+from fogofwar.core.agents import Agent, AgentForfeit
 from fogofwar.core.protocol import CHANCE, Game, State, Termination
 from fogofwar.core.records import GameRecord
 
@@ -46,6 +46,9 @@ def play_match(
             legal = state.legal_actions()
             try:
                 action = agents[player].act(state.observation(player), legal)
+            except AgentForfeit as exc:
+                _forfeit(state, player, f"{agents[player].name}: {exc}")
+                break
             except Exception as exc:  # an agent's crash is its loss, never the runner's
                 _forfeit(state, player, f"agent {agents[player].name} crashed: {exc!r}")
                 break

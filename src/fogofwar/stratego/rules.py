@@ -696,6 +696,14 @@ class StrategoState:
                 return ev
         return None
 
+    def _recent_events(self, n: int) -> list[MoveEvent]:
+        out: list[MoveEvent] = []
+        for ev in reversed(self._events):
+            if ev is None or len(out) == n:
+                break
+            out.append(ev)
+        return out[::-1]
+
     def public_history(self) -> list[MoveEvent]:
         """Every move as everybody saw it: the perfect-recall public information."""
         return [ev for ev in self._events if ev is not None]
@@ -738,6 +746,7 @@ class StrategoState:
             "board": cells,
             "captured": [[Rank(r).name.lower() for r in self._captured[o]] for o in (0, 1)],
             "last_move": last.to_json() if last is not None else None,
+            "recent_moves": [ev.to_json() for ev in self._recent_events(2)],
             "to_place": {Rank(r).name.lower(): n for r, n in self._to_place[player].items() if n},
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
@@ -872,17 +881,17 @@ def render_text(obs: Mapping[str, Any], notation: RankNotation = "classic") -> s
         for col in range(SIZE):
             cell = cells[row * SIZE + col]
             if cell == "lake":
-                parts.append(" ~~")
+                parts.append(" ~~ ")
             elif cell is None:
-                parts.append("  .")
+                parts.append(" .  ")
             else:
                 mark = Rank[cell["rank"].upper()].symbol(notation) if cell["rank"] else "?"
                 side = "r" if cell["owner"] == 0 else "b"
                 if cell["owner"] != me and cell["rank"] is None and cell["moved"]:
                     mark = "!"
-                parts.append(f"{side}{mark:>2}")
-        lines.append(f"{row + 1:>2} " + "".join(parts))
-    lines.append("    " + "  ".join("ABCDEFGHIK"))
+                parts.append(f" {side}{mark:<2}")
+        lines.append(f"{row + 1:>2} " + "".join(parts).rstrip())
+    lines.append("    " + "   ".join("ABCDEFGHIK"))
     return "\n".join(lines)
 
 
