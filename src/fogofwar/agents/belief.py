@@ -1,0 +1,133 @@
+"""A belief about the hidden enemy pieces, kept from observations alone.
+
+The tracker follows every enemy piece from its setup square through the public moves it
+sees (each observation carries the last two moves), so it knows where each unknown enemy
+piece started. The prior of a piece is how often each rank started on that square in the
+real Gravon games (`fogofwar.agents.setups`); a piece that has moved is no bomb and no
+flag; and the marginals are then balanced (Sinkhorn iterations) so that each rank's
+expected count equals the number of that rank still unaccounted for. Never does a belief
+give weight to a rank that contradicts what was observed: revealed pieces are certain,
+ranks with no piece left get zero, moved pieces get no bomb or flag.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fogofwar.agents.knowledge import BOMB, FLAG, RANK_OF_NAME, Knowledge
+from fogofwar.agents.setups import prior_by_square
+from fogofwar.stratego.board import parse_square
+
+
+class BeliefTracker:
+    """Follows enemy pieces back to their setup squares and turns priors into rank marginals."""
+
+    def __init__(self) -> None:
+        self.origin: dict[int, int] = {}  # current square of an enemy piece -> its setup square
+        self._seen = -1  # number of moves already processed; -1 before the first play observation
+        self._prior: dict[int, dict[int, float]] | None = None
+
+    def update(self, data: dict[str, Any]) -> None:
+        """Take in a play-phase observation (call it on every own turn)."""
+        player = int(data["player"])
+        enemy = 1 - player
+        count = int(data["move_count"])
+        recent = list(data.get("recent_moves") or [])
+        if self._seen < 0:
+            know_cells = data["board"]
+            self.origin = {
+                sq: sq for sq, c in enumerate(know_cells) if isinstance(c, dict) and c["owner"] == enemy
+            }
+            from fogofwar.stratego.variants import get_variant
+
+            self._prior = prior_by_square(get_variant(str(data["variant"])), enemy)
+            unseen = recent[-count:] if count else []
+            for ev in unseen:
+                if ev["player"] == enemy:
+                    src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+                    if dst in self.origin:
+                        self.origin[dst] = src
+            self._seen = count
+            return
+        new = count - self._seen
+        for ev in recent[len(recent) - min(new, len(recent)) :]:
+            self._apply_event(ev, enemy)
+        self._seen = count
+
+    def _apply_event(self, ev: dict[str, Any], enemy: int) -> None:
+        src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+        result = ev.get("result")
+        if ev["player"] == enemy:
+            start = self.origin.pop(src, src)
+            if result in (None, "attacker_won"):
+                self.origin[dst] = start
+        elif result in ("attacker_won", "both_lost"):
+            self.origin.pop(dst, None)
+
+    def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
+        """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
+        squares = know.unknown_enemy_squares()
+        pool = know.unknown_pool
+        ranks = [r for r, n in pool.items() if n > 0]
+        rows: dict[int, dict[int, float]] = {}
+        for sq in squares:
+            cell = know.cells[sq]
+            assert cell is not None
+            start = self.origin.get(sq, sq)
+            prior = self._prior.get(start) if self._prior else None
+            row = {}
+            for r in ranks:
+                if cell.moved and r in (BOMB, FLAG):
+                    continue
+                row[r] = (prior.get(r, 0.0) if prior else 1.0) + 1e-3
+            rows[sq] = row
+        for _ in range(iterations):
+            for row in rows.values():  # each piece is exactly one rank
+                total = sum(row.values())
+                if total > 0:
+                    for r in row:
+                        row[r] /= total
+            for r in ranks:  # each rank has exactly pool[r] pieces
+                total = sum(row.get(r, 0.0) for row in rows.values())
+                if total > 0:
+                    scale = pool[r] / total
+                    for row in rows.values():
+                        if r in row:
+                            row[r] *= scale
+        for row in rows.values():
+            total = sum(row.values())
+            if total > 0:
+                for r in row:
+                    row[r] /= total
+        return rows
+
+    def sample(self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
+        """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left)."""
+        left = dict(know.unknown_pool)
+        squares = list(marginals)
+        rng.shuffle(squares)
+        # Pieces with the fewest options first, so that constraints are met.
+        squares.sort(key=lambda sq: len(marginals[sq]))
+        out: dict[int, int] = {}
+        for sq in squares:
+            options = [(r, p * left[r]) for r, p in marginals[sq].items() if left.get(r, 0) > 0]
+            if not options:
+                options = [(r, float(n)) for r, n in left.items() if n > 0 and r not in (BOMB, FLAG)] or [
+                    (r, float(n)) for r, n in left.items() if n > 0
+                ]
+            total = sum(w for _, w in options)
+            x = rng.random() * total
+            pick = options[-1][0]
+            for rank, w in options:
+                x -= w
+                if x <= 0:
+                    pick = rank
+                    break
+            r = pick
+            out[sq] = r
+            left[r] -= 1
+        return out
+
+
+__all__ = ["RANK_OF_NAME", "BeliefTracker"]
