@@ -29,6 +29,19 @@ Choices this implementation makes where the protocol is silent or our engine dif
 * A reply ``SURRENDER`` is scored as a forfeit (the agent gives up) with reason "surrendered".
 * The game-ending move is never reported to a bot (as in the original); `UccBotAgent.close`
   writes ``QUIT`` plus, when the caller gives it, the result line (`ucc_result_line`).
+  `play_match` does not close agents: whoever runs the match calls `close` (a forgotten bot
+  is killed when the agent is garbage-collected or the interpreter exits).
+* Replies are read like the original: whitespace-separated fields, a trailing space or ``\r``
+  is fine, the direction must be upper case, fields after N are ignored; a fourth field that is
+  not a whole number makes the reply unreadable. Setup rows must be exactly 10 characters of
+  ``1-9 s B F .`` (the spy is lower-case ``s`` only), checked against the variant's roster.
+* The opponent's moves are written as ``X Y DIR [N]`` (N only when more than 1), since the
+  manager side sees the opponent's move only through the observation, not its exact text.
+* The bot side keeps its own view from the result lines (ranks shown by battles, moved pieces,
+  a scout shown by a long move), takes the piece positions of every board dump as authoritative
+  (a disagreement is logged as a "board mismatch" on stderr), offers its agent every move the
+  original manager accepts (no repetition rules), and sends ``SURRENDER`` when it has no move or
+  its agent fails.
 """
 
 from __future__ import annotations
@@ -139,11 +152,7 @@ def ucc_result_line(state: StrategoState, names: Sequence[str] = ("red", "blue")
         word, side = "VICTORY", outcome.winner
     else:
         side = 1 - outcome.winner
-        word = (
-            "BAD_SETUP"
-            if setup
-            else ("SURRENDER" if outcome.termination is Termination.RESIGNATION else "ILLEGAL")
-        )
+        word = "BAD_SETUP" if setup else ("SURRENDER" if outcome.termination is Termination.RESIGNATION else "ILLEGAL")
     name = (names[side].split() or ["?"])[0]
     return f"{name} {COLOURS[side]} {word} {turn} {values[0]} {values[1]}"
 
@@ -180,6 +189,11 @@ def _reap(proc: subprocess.Popen[bytes], log: IO[bytes] | None) -> None:
 
 def parse_spec(arg: str) -> tuple[dict[str, str], str]:
     """Split the text after 'ucc:' into its leading options and the command.
+
+    Options are ``timeout=SECONDS:``, ``opponent=NAME:`` (the opponent field of the header line)
+    and ``log=FILE:`` (the bot's stderr is appended there instead of passed through), in any
+    order, each ended by ':' (so a value cannot hold one); the rest is the command, split like a
+    shell would (`shlex.split`).
 
     >>> parse_spec("timeout=5:opponent=vixen:./bots/my bot")
     ({'timeout': '5', 'opponent': 'vixen'}, './bots/my bot')
@@ -265,11 +279,12 @@ class UccBotAgent:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._log_file,
-                bufsize=0,
             )
         except OSError as exc:
             self._start_error = f"bot could not be started ({' '.join(self.argv)!r}): {exc}"
             self._proc = None
+            if self._log_file is not None:
+                self._log_file.close()
             return
         assert self._proc.stdout is not None
         threading.Thread(target=_pump, args=(self._proc.stdout, self._lines), daemon=True).start()
@@ -281,6 +296,8 @@ class UccBotAgent:
                 raise AgentForfeit(self._start_error or "the bot was not started (start() was not called)")
             if observation.data.get("phase") == "setup":
                 return self._setup_action(legal_actions)
+            if self._setup_queue is None:
+                raise AgentForfeit("the UCC protocol starts with the setup, and this game started without one")
             return self._move(observation, legal_actions)
         except AgentForfeit:
             self.close()

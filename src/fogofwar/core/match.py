@@ -59,6 +59,10 @@ def play_match(
         count += 1
         if on_action is not None:
             on_action(state, player, action)
+    for agent in agents:  # agents that hold resources (external bot processes) release them now
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
     return GameRecord.from_state(state, players=[a.name for a in agents], seed=seed)
 
 
