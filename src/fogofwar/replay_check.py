@@ -19,6 +19,7 @@ class GameCheck:
     moves: int
     violations: list[str]
     skipped: str = ""
+    unreadable: bool = False
 
 
 @dataclass
@@ -31,13 +32,17 @@ class Summary:
     bad_games: list[str] = field(default_factory=list)
 
     def line(self) -> str:
+        """The closing summary line: `N games, M moves, K violations`."""
+        return f"{self.games} games, {self.moves} moves, {self.violations} violations"
+
+    def notes(self) -> str:
+        """What was passed over or could not be read (empty when nothing was)."""
         extra = []
         if self.skipped:
-            extra.append(f"{self.skipped} skipped")
+            extra.append(f"{self.skipped} games skipped (rules fogofwar does not play)")
         if self.unreadable:
-            extra.append(f"{self.unreadable} unreadable")
-        tail = f" ({', '.join(extra)})" if extra else ""
-        return f"{self.games} games, {self.moves} moves, {self.violations} violations{tail}"
+            extra.append(f"{self.unreadable} files or games unreadable (counted as violations)")
+        return "; ".join(extra)
 
 
 def check_files(
@@ -48,13 +53,17 @@ def check_files(
         if path.suffix.lower() in (".zip", ".xml"):
             for item in read_gravon(path):
                 if isinstance(item, RecordError):
-                    yield GameCheck(str(item).split(":")[0], 0, [str(item)])
+                    yield GameCheck(str(item).split(":")[0], 0, [str(item)], unreadable=True)
                     continue
                 rep = replay_gravon(item, two_squares=two_squares, more_squares=more_squares)
                 yield GameCheck(rep.source, rep.moves, rep.violations, rep.skipped)
         else:
             try:
                 record = GameRecord.load(path)
+            except RecordError as exc:
+                yield GameCheck(path.name, 0, [str(exc)], unreadable=True)
+                continue
+            try:
                 state = record.replay(check=True)
                 yield GameCheck(path.name, getattr(state, "move_count", len(record.actions)), [])
             except GameError as exc:

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from fogofwar.core.protocol import (
     JSON,
     TERMINAL,
+    GameError,
     IllegalActionError,
     InvalidSetupError,
     NotationError,
@@ -109,8 +110,11 @@ class Chase(NamedTuple):
 
 _EMPTY: frozenset[int] = frozenset()
 NO_CHASE = Chase(False, _EMPTY, _EMPTY, _EMPTY, -1, -1)
-NO_STREAK = (-1, -1, 0, 0, 0)
-"""Two-squares streak: (square of the piece, line, first boundary, last boundary, moves in a row)."""
+_NO_RUNS: tuple[int, ...] = (0,) * (SIZE - 1)
+Streak = tuple[int, int, tuple[int, ...], int]
+NO_STREAK: Streak = (-1, -1, _NO_RUNS, 0)
+"""Two-squares streak: (square of the piece, line, for each boundary of that line how many of the
+piece's latest moves in a row crossed it, the largest of those counts)."""
 
 
 @dataclass(frozen=True)
@@ -220,7 +224,7 @@ class StrategoState:
             {int(r): n for r, n in self._variant.roster if n} for _ in range(2)
         ]
         self._captured: tuple[list[int], list[int]] = ([], [])
-        self._streak: list[tuple[int, int, int, int, int]] = [NO_STREAK, NO_STREAK]
+        self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
         self._hash = 0
         self._moves = 0
@@ -305,6 +309,9 @@ class StrategoState:
             self._move(action)
 
     def undo(self) -> None:
+        if self._outcome is not None and self._outcome.termination in _OUTSIDE_ENDINGS:
+            self._outcome = None  # take back the resignation (or other outside ending) first
+            return
         if not self._undo:
             raise IllegalActionError("nothing to undo")
         rec = self._undo.pop()
@@ -527,7 +534,7 @@ class StrategoState:
                     if not c or c & OWNER_BIT != own:
                         append(base + dst)
         streak = self._streak[p]
-        if self._limit and streak[4] >= self._limit:
+        if self._limit and streak[3] >= self._limit:
             out = [m for m in out if not self._breaks_two_squares(p, m // 100, m % 100)]
         if self._more_squares and self._chase[p].active:
             out = [m for m in out if not self._breaks_more_squares(p, m // 100, m % 100)]
@@ -536,11 +543,11 @@ class StrategoState:
 
     def _breaks_two_squares(self, p: int, src: int, dst: int) -> bool:
         """STR-REP-1/2: the move would cross, once more, a boundary crossed by each of the last `limit` moves."""
-        last_to, line, lo, hi, count = self._streak[p]
-        if not self._limit or count < self._limit or src != last_to:
+        last_to, line, runs, longest = self._streak[p]
+        if not self._limit or longest < self._limit or src != last_to:
             return False
-        seg = SEGMENTS[src * 100 + dst]
-        return seg[0] == line and seg[1] <= hi and seg[2] >= lo
+        seg_line, lo, hi = SEGMENTS[src * 100 + dst]
+        return seg_line == line and max(runs[lo : hi + 1]) >= self._limit
 
     def _breaks_more_squares(self, p: int, src: int, dst: int) -> bool:
         """STR-REP-4..7: a chasing move may not recreate a position of the current chase."""
@@ -608,13 +615,20 @@ class StrategoState:
             if not attacker_alive:
                 self._captured[p].append(rank)
         # Two-squares streak (STR-REP-1/2).
-        last_to, line, lo, hi, count = self._streak[p]
+        # Per boundary, count the piece's moves in a row that crossed it: +1 if this move crosses
+        # it too (same piece, same line), else the count starts again.
         if not attacker_alive:
             self._streak[p] = NO_STREAK
-        elif src == last_to and seg[0] == line and seg[1] <= hi and seg[2] >= lo:
-            self._streak[p] = (dst, line, max(lo, seg[1]), min(hi, seg[2]), count + 1)
         else:
-            self._streak[p] = (dst, seg[0], seg[1], seg[2], 1)
+            last_to, line, runs, _ = self._streak[p]
+            same = src == last_to and seg[0] == line
+            lo, hi = seg[1], seg[2]
+            if lo == hi:  # a one-square move crosses one boundary
+                n = runs[lo] + 1 if same else 1
+                self._streak[p] = (dst, seg[0], _NO_RUNS[:lo] + (n,) + _NO_RUNS[lo + 1 :], n)
+            else:
+                new_runs = tuple((runs[b] + 1 if same else 1) if lo <= b <= hi else 0 for b in range(SIZE - 1))
+                self._streak[p] = (dst, seg[0], new_runs, max(new_runs))
         # More-squares chase records (STR-REP-4..7).
         if self._more_squares:
             if target:
@@ -649,7 +663,7 @@ class StrategoState:
             )
             return
         # The mover can surely step back to `src` unless its piece died or the two-squares rule bars it.
-        may_be_stuck = not attacker_alive or (self._limit > 0 and self._streak[p][4] >= self._limit)
+        may_be_stuck = not attacker_alive or (self._limit > 0 and self._streak[p][3] >= self._limit)
         self._finish_turn(mover=p, mover_may_be_stuck=may_be_stuck)
 
     def _finish_turn(self, mover: int, mover_may_be_stuck: bool = True) -> None:
@@ -777,7 +791,7 @@ class StrategoState:
             raise RecordError("not a Stratego state: expected an object with \"game\": \"stratego\"")
         try:
             game = StrategoGame(**dict(data.get("options") or {}))
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, GameError) as exc:
             raise RecordError(f"bad Stratego options: {exc}") from exc
         start = data.get("start")
         if start is None:
@@ -803,7 +817,13 @@ class StrategoState:
                 raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from exc
         ended = data.get("ended_by")
         if ended is not None:
+            if not isinstance(ended, Mapping):
+                raise RecordError("\"ended_by\" must be an object with termination, winner and reason")
             o = Outcome.from_json(dict(ended))
+            if o.termination not in _OUTSIDE_ENDINGS:
+                raise RecordError(f"\"ended_by\" must be an ending from outside the board, not {o.termination.value}")
+            if state.is_terminal():
+                raise RecordError("\"ended_by\" ends a game that the rules had already ended")
             state.end_by(o.termination, o.winner, o.reason)
         return state
 
@@ -818,6 +838,8 @@ def parse_action(text: str, notation: RankNotation = "classic") -> int:
     (111, 3141, 20, 10004)
     """
     t = text.strip()
+    if t.lower() == "done":
+        return FINISH_SETUP  # what `action_to_string` writes for finishing the setup early
     if "@" in t:
         rank_text, _, sq_text = t.partition("@")
         return PLACE_BASE + int(parse_rank(rank_text, notation)) * 100 + parse_square(sq_text)
@@ -863,12 +885,19 @@ def check_setup(
         if variant.composition == "at_most" and got <= want:
             continue
         if want != got:
-            plural = "s" if want != 1 else ""
             raise InvalidSetupError(
-                f"{who}'s setup has {got} {r.name.lower()}{'s' if got != 1 else ''}; "
+                f"{who}'s setup has {_count_of(got, r)}; "
                 f"{variant.name} {'allows at most' if variant.composition == 'at_most' else 'needs'} "
-                f"{want} {r.name.lower()}{plural}"
+                f"{_count_of(want, r)}"
             )
+
+
+def _count_of(n: int, rank: Rank) -> str:
+    """'1 spy', '2 spies', '6 bombs'."""
+    name = rank.name.lower()
+    if n != 1:
+        name = name[:-1] + "ies" if name.endswith("y") else name + "s"
+    return f"{n} {name}"
 
 
 def render_text(obs: Mapping[str, Any], notation: RankNotation = "classic") -> str:

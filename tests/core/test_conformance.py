@@ -1,0 +1,286 @@
+"""One conformance test of the core protocol (`fogofwar.core.protocol`), shared by every game.
+
+Each entry of `GAMES` builds a game; the test plays seeded random games through the whole
+protocol (the setup phase included, through whatever actions the initial state offers, and
+chance events where a game has them) and checks, step by step, what every game must
+guarantee: whose turn it is, legal action lists, illegal actions rejected without a trace,
+notation round trips, clone independence, undo, serialization, observations, returns and
+records. A new game joins by adding a factory to `GAMES`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fogofwar.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameError,
+    IllegalActionError,
+    State,
+    Termination,
+    make_game,
+)
+from fogofwar.core.records import GameRecord
+
+GameFactory = Callable[[], Game]
+
+GAMES: list[tuple[str, GameFactory]] = [
+    ("stratego-classic", lambda: make_game("stratego", variant="classic", max_moves=120)),
+    ("stratego-barrage", lambda: make_game("stratego", variant="barrage", max_moves=200)),
+    ("stratego-duel", lambda: make_game("stratego", variant="duel", max_moves=200)),
+    ("stratego-classicfree", lambda: make_game("stratego", variant="classicfree", max_moves=120)),
+    ("lotr-classic", lambda: make_game("lotr", game="classic", max_moves=120)),
+    ("lotr-hidden", lambda: make_game("lotr", game="classic", captured_mode="hidden", max_moves=200)),
+]
+"""(id, factory) of every game under test; LOTR and Admiral (with chance nodes) go here too."""
+
+SEEDS = [1, 2, 3]
+UNDO_SAMPLE = 0.15
+"""Share of the steps where apply/undo is checked (every step would make the test slow)."""
+JSON_SAMPLE = 0.1
+"""Share of the steps where the state is rebuilt from `to_json` (it replays the whole history)."""
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def seats(game: Game) -> range:
+    return range(game.num_players)
+
+
+def playable(state: State) -> list[int]:
+    """The actions that may be applied now: the chance outcomes at a chance node, else the legal actions."""
+    if state.current_player() == CHANCE:
+        return sorted(a for a, _ in state.chance_outcomes())
+    return list(state.legal_actions())
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """Everything the protocol shows of a state, for equality checks."""
+    return {
+        "json": state.to_json(),
+        "legal": list(state.legal_actions()),
+        "player": state.current_player(),
+        "terminal": state.is_terminal(),
+        "outcome": state.outcome(),
+        "history": list(state.history),
+        "observations": [state.observation(p) for p in seats(state.game)],
+    }
+
+
+def pick(state: State, rng: random.Random) -> int:
+    if state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choice(state.legal_actions())
+
+
+def illegal_ids(state: State, rng: random.Random) -> list[int]:
+    """A few action ids that must be rejected now: out of range, and in range but not legal."""
+    n = state.game.num_distinct_actions()
+    legal = set(playable(state))
+    out = [-1, n, n + 17]
+    candidates = [a for a in (rng.randrange(n) for _ in range(50)) if a not in legal]
+    out.extend(candidates[:3])
+    return out
+
+
+# --- per-step checks -----------------------------------------------------------------------------
+
+
+def check_player_and_actions(game: Game, state: State) -> None:
+    player = state.current_player()
+    terminal = state.is_terminal()
+    assert isinstance(player, int)
+    if terminal:
+        assert player == TERMINAL
+    else:
+        assert player == CHANCE or player in seats(game), f"current_player() {player} is not a seat"
+    assert (player == TERMINAL) == terminal
+
+    legal = state.legal_actions()
+    assert all(isinstance(a, int) for a in legal)
+    assert legal == sorted(legal), "legal_actions() must be sorted"
+    assert len(set(legal)) == len(legal), "legal_actions() must not repeat an action"
+    n = game.num_distinct_actions()
+    assert all(0 <= a < n for a in legal), "legal_actions() outside 0..num_distinct_actions()-1"
+    if terminal:
+        assert legal == []
+        assert state.outcome() is not None
+    else:
+        assert state.outcome() is None
+        if player != CHANCE:
+            assert legal, "a non-terminal player node must have a legal action"
+
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        assert outcomes, "a chance node needs at least one outcome"
+        actions = [a for a, _ in outcomes]
+        assert len(set(actions)) == len(actions), "chance outcomes repeat an action"
+        assert all(isinstance(a, int) and 0 <= a < n for a in actions)
+        assert all(0.0 < p <= 1.0 for _, p in outcomes), "chance probabilities must lie in (0, 1]"
+        assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9), "chance outcomes must sum to 1"
+        for a in actions:
+            trial = state.clone()
+            trial.apply(a)  # every outcome can happen
+
+
+def check_illegal_rejected(state: State, rng: random.Random) -> None:
+    before = state.to_json()
+    legal_before = list(state.legal_actions())
+    for action in illegal_ids(state, rng):
+        with pytest.raises(IllegalActionError):
+            state.apply(action)
+        assert issubclass(IllegalActionError, GameError)
+        assert state.to_json() == before, f"a rejected action {action} changed the state"
+        assert state.legal_actions() == legal_before, f"a rejected action {action} changed the legal actions"
+
+
+def check_notation(state: State) -> None:
+    if state.current_player() == CHANCE:
+        return
+    for action in state.legal_actions():
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text
+        assert state.string_to_action(text) == action, f"{action} -> {text!r} does not read back"
+
+
+def check_clone(state: State, rng: random.Random) -> None:
+    before = snapshot(state)
+    other = state.clone()
+    assert snapshot(other) == before
+    if not other.is_terminal():
+        other.apply(pick(other, rng))
+        assert snapshot(state) == before, "applying an action to a clone changed the original"
+    if other.history:
+        other.undo()
+        assert snapshot(state) == before, "undoing on a clone changed the original"
+
+
+def check_undo(state: State, rng: random.Random) -> None:
+    before = snapshot(state)
+    action = pick(state, rng)
+    state.apply(action)
+    state.undo()
+    assert snapshot(state) == before, f"apply({action}) then undo() did not restore the state"
+
+
+def check_json_round_trip(game: Game, state: State) -> None:
+    data = state.to_json()
+    json.dumps(data)  # storable as JSON text
+    again = game.state_from_json(json.loads(json.dumps(data)))
+    assert again.to_json() == data
+    assert again.legal_actions() == state.legal_actions()
+    assert again.current_player() == state.current_player()
+    assert again.outcome() == state.outcome()
+    for p in seats(game):
+        assert again.observation(p) == state.observation(p)
+
+
+def check_observations(game: Game, state: State) -> None:
+    for p in seats(game):
+        obs = state.observation(p)
+        assert obs.player == p
+        json.dumps(obs.data)
+        assert isinstance(obs.text, str)
+
+
+def check_end(game: Game, state: State) -> None:
+    outcome = state.outcome()
+    assert outcome is not None
+    returns = state.returns()
+    assert len(returns) == game.num_players
+    assert returns == outcome.returns(game.num_players)
+    if game.num_players == 2:
+        assert sum(returns) == 0, "a two-player game is zero-sum"
+    if outcome.winner is not None:
+        assert outcome.winner in seats(game)
+        assert returns[outcome.winner] > 0
+
+
+def check_record(game: Game, state: State) -> None:
+    text = GameRecord.from_state(state, players=[f"p{p}" for p in seats(game)], seed=7).dumps()
+    record = GameRecord.loads(text)
+    replayed = record.replay()
+    assert replayed.to_json() == state.to_json()
+    assert replayed.outcome() == state.outcome()
+    assert replayed.legal_actions() == state.legal_actions()
+
+
+# --- the test -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("factory", [f for _, f in GAMES], ids=[name for name, _ in GAMES])
+def test_protocol_conformance(factory: GameFactory, seed: int) -> None:
+    game = factory()
+    assert isinstance(game, Game)
+    assert game.num_players >= 1
+    assert game.num_distinct_actions() > 0
+    json.dumps(game.options)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    assert isinstance(state, State)
+    assert list(state.history) == []
+    initial = state.to_json()
+    assert game.state_from_json(initial).to_json() == initial
+
+    steps = 0
+    while True:
+        check_player_and_actions(game, state)
+        check_observations(game, state)
+        if rng.random() < JSON_SAMPLE or state.is_terminal():
+            check_json_round_trip(game, state)
+        if state.is_terminal():
+            check_illegal_rejected(state, rng)
+            break
+        if rng.random() < UNDO_SAMPLE or steps < 3:
+            check_illegal_rejected(state, rng)
+            check_notation(state)
+            check_clone(state, rng)
+            check_undo(state, rng)
+        history = list(state.history)
+        action = pick(state, rng)
+        state.apply(action)
+        assert list(state.history) == [*history, action]
+        steps += 1
+        assert steps < 100_000, "the game does not end"
+
+    check_end(game, state)
+    check_record(game, state)
+    check_clone(state, rng)
+    with pytest.raises(IllegalActionError):
+        state.apply(0)  # nothing can be played after the end
+
+
+@pytest.mark.parametrize("factory", [f for _, f in GAMES], ids=[name for name, _ in GAMES])
+def test_end_by_outside_the_rules(factory: GameFactory) -> None:
+    """A game ended by forfeit (or resignation, clock, agreement) serializes, records and replays as such."""
+    game = factory()
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(1, 60)):
+        if state.is_terminal():
+            break
+        state.apply(pick(state, rng))
+    if state.is_terminal():
+        pytest.skip("the random game ended before the forfeit")
+    state.end_by(Termination.FORFEIT, 1, "seat 0 left")
+    assert state.is_terminal()
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == []
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.FORFEIT and outcome.winner == 1
+    check_end(game, state)
+    check_json_round_trip(game, state)
+    check_record(game, state)
+    with pytest.raises(IllegalActionError):
+        state.apply(0)
