@@ -12,7 +12,7 @@ import pytest
 from lotr_helpers import act, can, play, pos
 
 from fogofwar.core import GameError, IllegalActionError, Termination, make_game
-from fogofwar.lotr import EVIL, GOOD, LotrGame, NotImplementedYetError
+from fogofwar.lotr import EVIL, GOOD, LotrGame
 from fogofwar.lotr.roster import FLAG, FORTRESS, SPY, roster
 from fogofwar.lotr.rules import PLACE_BASE, random_setup
 from fogofwar.stratego.board import parse_square, square_name
@@ -21,13 +21,12 @@ SPARE_GOOD = {"K10": (GOOD, "knight")}
 SPARE_EVIL = {"A1": (EVIL, "warg_rider")}
 
 
-def test_LOTR_GAME_1_only_game_1_is_played_the_others_are_refused() -> None:
+def test_LOTR_GAME_1_three_games_picked_by_the_game_option() -> None:
     assert LotrGame().options["game"] == "classic"
-    for mode in ("powers", "ring"):
-        with pytest.raises(NotImplementedYetError, match="not implemented yet"):
-            LotrGame(game=mode)
-        with pytest.raises(GameError, match="not implemented yet"):
-            make_game("lotr", game=mode)
+    for mode in ("classic", "powers", "ring"):
+        game = make_game("lotr", game=mode)
+        assert isinstance(game, LotrGame) and game.options["game"] == mode
+        assert game.new_initial_state().observation(0).data["mode"] == mode
     with pytest.raises(GameError, match="unknown"):
         LotrGame(game="chess")
     with pytest.raises(ValueError):
@@ -416,6 +415,24 @@ def test_LOTR_INFO_2_a_battle_shows_both_pieces_to_both_players() -> None:
     for p in (EVIL, GOOD):
         last = state.observation(p).data["last_move"]
         assert (last["attacker"], last["defender"], last["result"]) == ("saruman", "aragorn", "both_lost")
+
+
+def test_LOTR_INFO_3_pending_decisions_and_the_rings_fate_are_public() -> None:
+    classic = pos({"E4": (EVIL, "uruk_hai"), "E5": (GOOD, 6), "E6": (GOOD, 5), **SPARE_GOOD})
+    play(classic, "E4xE5")
+    assert classic.observation(GOOD).data["pending"] is None and classic.observation(GOOD).data["ring"] is None
+    ring = pos({"E4": (EVIL, "uruk_hai"), "E5": (GOOD, 6), "E6": (GOOD, 5), **SPARE_GOOD}, game="ring")
+    play(ring, "E4xE5")
+    for p in (EVIL, GOOD):
+        obs = ring.observation(p)
+        assert obs.data["pending"] == {
+            "power": "repeat_attack",
+            "player": EVIL,
+            "square": "E5",
+            "choices": "attack again from this square, or stop",
+        }
+        assert obs.data["ring"] == {"status": "carried", "mount_doom": "H5"}
+        assert "Uruk-Hai on E5" in obs.text and "the Ring: carried" in obs.text
 
 
 def test_notation_reads_back_and_explains_what_is_illegal() -> None:

@@ -1,33 +1,41 @@
 """Stratego, The Lord of the Rings Trilogy edition: the rules engine, as a mutable state with undo.
 
-Rule ids (LOTR-...) refer to docs/rules/lotr.md. Only Game 1 (Classic) is implemented; asking for
-Game 2 (Special Powers) or Game 3 (Destroy the Ring) raises `NotImplementedYetError` rather than
-playing something else under their name.
+Rule ids (LOTR-...) refer to docs/rules/lotr.md. The option `game` picks one of the rulebook's three
+games: Game 1 "classic", Game 2 "powers" (Special Powers, LOTR-POW-* and the power rules) and
+Game 3 "ring" (Destroy the Ring: Game 2 plus LOTR-RING-* and LOTR-DOOM-*).
 
 Seats: 0 = Forces of Evil (grey, home rows 1-4, first to move: LOTR-PLAY-1),
 1 = Forces of Good (beige, home rows 7-10).
 
 The state follows the classic engine (`fogofwar.stratego.rules`): the board is a list of 100
 ints, one piece code per square, `kind | owner << 5 | moved | revealed | present`, where `kind`
-is the character's index in its army's roster (several characters share a rank, and Game 2
-tells them apart). Each side keeps the squares of its movable pieces; legal moves are generated
-once per turn and cached; every applied action pushes an undo record.
+is the character's index in its army's roster (several characters share a rank, and the powers
+tell them apart). "revealed" means the opponent of the piece's owner knows it (its owner always
+does): a battle, a Knight's run, a power used by the piece, or a power that struck it and left it
+standing sets the bit for the rest of the game. Each side keeps the squares of its movable pieces;
+legal actions are generated once per decision and cached; every applied action pushes an undo
+record (for play: the squares it changed and the scalar state before it).
 
 Action ids are stable: a move or attack is `from * 100 + to` (0..9999), as in the classic
-engine; placing a piece of kind k during the setup is `10000 + k * 100 + square`. Ids from
-`NUM_ACTIONS` up are left for the special powers of Games 2 and 3.
+engine; placing a piece of kind k during the setup is `10000 + k * 100 + square`; the powers of
+Games 2 and 3 use the ids from 13200 up, in the blocks described in `fogofwar.lotr.powers`
+(`STOP` = 58400 ends a Repeat Attack). Game 1 has 13200 distinct ids, Games 2 and 3 have 58401.
 
 >>> game = LotrGame()
 >>> state = game.new_initial_state()
 >>> state.current_player(), state.phase, len(state.legal_actions())
 (0, 'setup', 480)
+>>> LotrGame(game="ring").num_distinct_actions()
+58401
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
+from itertools import combinations
 from typing import Any
 
 from fogofwar.core.protocol import (
@@ -42,9 +50,36 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
+from fogofwar.lotr.powers import (
+    AXE_BASE,
+    AXE_SUBSETS,
+    BOW_BASE,
+    BOW_OFFSETS,
+    DETECT_BASE,
+    DETECT_OFFSETS,
+    DIRS,
+    FLY_BASE,
+    NUM_POWER_ACTIONS,
+    POWER_BASE,
+    RAGE_BASE,
+    RING8,
+    STEED_BASE,
+    STEED_OFFSETS,
+    STOP,
+    SUBSET_INDEX,
+    WORD_OF,
+    PowerAction,
+    decode,
+    encode,
+    parse_power,
+    shift,
+    to_notation,
+)
 from fogofwar.lotr.roster import (
+    EVIL,
     FLAG,
     FORTRESS,
+    GOOD,
     KNIGHT,
     MINER,
     SIDE_NAMES,
@@ -52,9 +87,9 @@ from fogofwar.lotr.roster import (
     TOP,
     Army,
     BoardMap,
+    Kind,
     Roster,
     rank_label,
-    rank_symbol,
     roster,
 )
 from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
@@ -71,16 +106,35 @@ PRESENT_BIT = 256
 
 PLACE_BASE = 10000
 NUM_ACTIONS = PLACE_BASE + 32 * 100
-"""Moves 0..9999 and placements 10000..13199; Games 2 and 3 will add power actions above."""
+"""Moves 0..9999 and placements 10000..13199: the ids of Game 1. The powers start here (POWER_BASE)."""
+assert NUM_ACTIONS == POWER_BASE
 
 GAME_MODES = ("classic", "powers", "ring")
 GAME_TITLES = {"classic": "Game 1, Classic", "powers": "Game 2, Special Powers", "ring": "Game 3, Destroy the Ring"}
-IMPLEMENTED_MODES = ("classic",)
+IMPLEMENTED_MODES = GAME_MODES
 CAPTURED_MODES = ("free", "prisoner", "secret", "hidden")
 """LOTR-CAPT-2..5: who sees the ranks of captured pieces (see `captured_visible`)."""
 
 DEFAULT_BACK_AND_FORTH = 3
 """LOTR-MOVE-5: a piece may not move between the same two squares on three consecutive turns."""
+
+RING_HUNTERS = ("witch_king", "nazgul")
+"""LOTR-RING-3: the only characters Frodo's Invisibility cannot fool (roster keys)."""
+RING_LOSSES = frozenset({4, 5, 6, 7, 8, FORTRESS})
+"""LOTR-DOOM-2: the Evil ranks taken off the board when the Ring is destroyed."""
+CARRIED, DESTROYED, TAKEN = "carried", "destroyed", "taken"
+"""The Ring's fate in Game 3: still carried by Frodo, destroyed on Mount Doom, taken with Frodo."""
+
+POWER_NAMES = {
+    "fly": "Fly",
+    "sense_enemy": "Detect Enemy",
+    "long_bow": "Longbow",
+    "dwarf_axe": "Dwarven Axe",
+    "swift_steed": "Swift Steed",
+    "repeat_attack": "Repeat Attack",
+    "rage": "Rage",
+    "invisibility": "Invisibility",
+}
 
 
 class NotImplementedYetError(GameError, NotImplementedError):
@@ -138,7 +192,7 @@ def _tables(board: BoardMap) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[t
         r, c = divmod(sq, SIZE)
         near: list[int] = []
         sq_rays: list[tuple[int, ...]] = []
-        for dr, dc in ((1, 0), (-1, 0), (0, -1), (0, 1)):
+        for dr, dc in DIRS:
             ray: list[int] = []
             rr, cc = r + dr, c + dc
             while 0 <= rr < SIZE and 0 <= cc < SIZE and rr * SIZE + cc not in blocked:
@@ -153,41 +207,130 @@ def _tables(board: BoardMap) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[t
 
 
 @dataclass(frozen=True)
+class PowerTables:
+    """Per square: what each power can reach from it (precomputed once per game)."""
+
+    lines: tuple[tuple[tuple[int, ...], ...], ...]
+    """[src][d]: the squares in direction d to the board's edge, zones included (Fly)."""
+    detect: tuple[tuple[tuple[int, int], ...], ...]
+    """[src]: (offset index, square) of every on-board square Detect Enemy reaches."""
+    bow: tuple[tuple[tuple[int, int], ...], ...]
+    """[src]: (offset index, square) of every on-board square the Longbow reaches."""
+    steed: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]
+    """[src]: (offset index, landing square off the zones, the middle squares of its paths)."""
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+    """[src]: (direction, square) of the orthogonal neighbours off the zones (the step of Axe and Rage)."""
+    around: tuple[tuple[tuple[int, int], ...], ...]
+    """[sq]: (RING8 index, square) of the up to eight squares around it."""
+
+
+@cache
+def _power_tables(forbidden: frozenset[int]) -> PowerTables:
+    lines, detect, bow, steed, steps, around = [], [], [], [], [], []
+    for sq in range(NUM_SQUARES):
+        sq_lines = []
+        for dr, dc in DIRS:
+            line = []
+            k = 1
+            while (t := shift(sq, dr * k, dc * k)) >= 0:
+                line.append(t)
+                k += 1
+            sq_lines.append(tuple(line))
+        lines.append(tuple(sq_lines))
+        detect.append(tuple((i, t) for i, off in enumerate(DETECT_OFFSETS) if (t := shift(sq, *off)) >= 0))
+        bow.append(tuple((i, t) for i, off in enumerate(BOW_OFFSETS) if (t := shift(sq, *off)) >= 0))
+        sq_steed = []
+        for i, (dr, dc) in enumerate(STEED_OFFSETS):
+            dst = shift(sq, dr, dc)
+            if dst < 0 or dst in forbidden:
+                continue
+            mids = [(dr // 2, dc // 2)] if dr == 0 or dc == 0 else [(dr, 0), (0, dc)]
+            ok = tuple(m for off in mids if (m := shift(sq, *off)) >= 0 and m not in forbidden)
+            if ok:
+                sq_steed.append((i, dst, ok))
+        steed.append(tuple(sq_steed))
+        steps.append(tuple((d, t) for d, off in enumerate(DIRS) if (t := shift(sq, *off)) >= 0 and t not in forbidden))
+        around.append(tuple((i, t) for i, off in enumerate(RING8) if (t := shift(sq, *off)) >= 0))
+    return PowerTables(tuple(lines), tuple(detect), tuple(bow), tuple(steed), tuple(steps), tuple(around))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One piece struck by a ranged or multiple attack, as both players saw it (LOTR-POW-4, -AXE-2, -RAGE-2).
+
+    `result`: "captured", "survived", "immune" (untouched by this power), or "both_lost" (Dwarven Axe on an
+    equal rank: the target and Gimli fall)."""
+
+    square: int
+    defender: str
+    defender_rank: str
+    result: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "square": square_name(self.square),
+            "defender": self.defender,
+            "defender_rank": self.defender_rank,
+            "result": self.result,
+        }
+
+
+@dataclass(frozen=True)
 class MoveEvent:
-    """What both players saw of one move: the squares, and the pieces a battle or a Knight's run showed."""
+    """What both players saw of one action: the squares, and the pieces a battle, a run or a power showed.
+
+    Ranks are labels ('2'..'11', 'spy', 'fortress', 'flag') as they stood at the time (Game 3 may raise them).
+    `dst` is -1 when the acting piece did not move (Detect Enemy, Longbow, stopping a Repeat Attack)."""
 
     player: int
     src: int
     dst: int
-    attacker: str | None  # kind key, shown by a battle or a Knight's long move (LOTR-KNIGHT-2)
-    attacker_rank: int | None
-    defender: str | None  # kind key, shown by a battle (LOTR-ATK-3)
-    defender_rank: int | None
-    attacker_survived: bool
-    defender_survived: bool
+    attacker: str | None = None  # kind key, shown by a battle, a Knight's long move or a power
+    attacker_rank: str | None = None
+    defender: str | None = None  # kind key, shown by a battle (LOTR-ATK-3)
+    defender_rank: str | None = None
+    attacker_survived: bool = True
+    defender_survived: bool = False
+    power: str | None = None
+    targets: tuple[Hit, ...] = ()
+    stop: bool = False
+    ring: str | None = None  # Game 3: "destroyed" or "taken" when this action decided the Ring's fate
+    removed: tuple[int, ...] = ()  # Game 3: squares the Ring's destruction emptied (LOTR-DOOM-2)
 
     @property
     def is_battle(self) -> bool:
         return self.defender is not None
 
     def to_json(self) -> dict[str, JSON]:
-        d: dict[str, JSON] = {
-            "player": self.player,
-            "side": SIDE_NAMES[self.player],
-            "from": square_name(self.src),
-            "to": square_name(self.dst),
-        }
+        d: dict[str, JSON] = {"player": self.player, "side": SIDE_NAMES[self.player], "from": square_name(self.src)}
+        if self.dst >= 0:
+            d["to"] = square_name(self.dst)
+        if self.power is not None:
+            d["power"] = self.power
+        if self.stop:
+            d["stop"] = True
         if self.attacker is not None and self.attacker_rank is not None:
             d["attacker"] = self.attacker
-            d["attacker_rank"] = rank_label(self.attacker_rank)
+            d["attacker_rank"] = self.attacker_rank
         if self.defender is not None and self.defender_rank is not None:
             d["defender"] = self.defender
-            d["defender_rank"] = rank_label(self.defender_rank)
+            d["defender_rank"] = self.defender_rank
             d["result"] = (
                 "attacker_won"
-                if self.attacker_survived
-                else ("defender_won" if self.defender_survived else "both_lost")
+                if self.attacker_survived and not self.defender_survived
+                else (
+                    "defender_won"
+                    if self.defender_survived and not self.attacker_survived
+                    else ("both_lost" if not self.attacker_survived else "both_stayed")
+                )
             )
+        if self.targets:
+            d["targets"] = [h.to_json() for h in self.targets]
+            d["attacker_survived"] = self.attacker_survived
+        if self.ring is not None:
+            d["ring"] = self.ring
+        if self.removed:
+            d["removed"] = [square_name(s) for s in self.removed]
         return d
 
 
@@ -210,7 +353,7 @@ class LotrGame:
     ) -> None:
         if game not in GAME_MODES:
             raise GameError(f"unknown Stratego LOTR game {game!r}; the rulebook has {', '.join(GAME_MODES)}")
-        if game not in IMPLEMENTED_MODES:
+        if game not in IMPLEMENTED_MODES:  # pragma: no cover - every game is implemented
             raise NotImplementedYetError(
                 f"Stratego LOTR {GAME_TITLES[game]} ({game!r}) is not implemented yet; "
                 f"implemented: {', '.join(IMPLEMENTED_MODES)}"
@@ -230,14 +373,43 @@ class LotrGame:
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
         self.neighbours, self.rays = _tables(self.board)
+        self.tables: PowerTables = _power_tables(self.forbidden)
         armies = self.roster.armies
-        self.rank_of: tuple[int, ...] = tuple(
-            armies[slot >> OWNER_SHIFT].kinds[slot & KIND_MASK].rank
-            if (slot & KIND_MASK) < len(armies[slot >> OWNER_SHIFT].kinds)
-            else -1
-            for slot in range(2 * 32)
+
+        def kind_at(slot: int) -> Kind | None:
+            kinds = armies[slot >> OWNER_SHIFT].kinds
+            return kinds[slot & KIND_MASK] if (slot & KIND_MASK) < len(kinds) else None
+
+        self.rank_of: tuple[int, ...] = tuple(k.rank if (k := kind_at(s)) is not None else -1 for s in range(64))
+        """Printed rank of each slot (owner << 5 | kind), -1 for unused kind numbers."""
+        self.powers_of: tuple[frozenset[str], ...] = tuple(
+            frozenset(p for p in k.powers if p != "invisibility" or game == "ring")
+            if game != "classic" and (k := kind_at(s)) is not None
+            else frozenset()
+            for s in range(64)
         )
-        """Rank of each slot (owner << 5 | kind), -1 for unused kind numbers."""
+        """The powers each slot uses in this game (LOTR-POW-1: none in Game 1, Frodo's only in Game 3)."""
+        self.berserkers: frozenset[int] = frozenset(
+            s for s in range(64) if (k := kind_at(s)) is not None and "rage" in k.powers
+        )
+        """The Berserkers (the characters with Rage): immune to the Longbow (LOTR-BOW-3)."""
+        self.bearer = -1
+        """Game 3: the slot of the Ring-bearer (the Good character with Invisibility), else -1."""
+        self.hunters: frozenset[int] = frozenset()
+        self.doom = self.board.mount_doom
+        self.doom_gates: tuple[int, ...] = self.neighbours[self.doom]
+        """The two squares outside the zone from which Mount Doom is entered (LOTR-DOOM-1)."""
+        if game == "ring":
+            good = armies[GOOD]
+            bearers = [i for i, k in enumerate(good.kinds) if "invisibility" in k.powers]
+            if len(bearers) != 1 or good.kinds[bearers[0]].count != 1:
+                raise GameError("Game 3 needs exactly one Good piece with Invisibility (Frodo) in the roster")
+            self.bearer = (GOOD << OWNER_SHIFT) | bearers[0]
+            evil_keys = [k.key for k in armies[EVIL].kinds]
+            missing = [h for h in RING_HUNTERS if h not in evil_keys]
+            if missing:
+                raise GameError(f"Game 3 needs the Evil characters {missing} (LOTR-RING-3)")
+            self.hunters = frozenset((EVIL << OWNER_SHIFT) | evil_keys.index(h) for h in RING_HUNTERS)
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -255,7 +427,7 @@ class LotrGame:
         return self.roster.army(seat)
 
     def num_distinct_actions(self) -> int:
-        return NUM_ACTIONS
+        return NUM_ACTIONS if self.mode == "classic" else NUM_POWER_ACTIONS
 
     def new_initial_state(self) -> LotrState:
         return LotrState(self)
@@ -335,6 +507,10 @@ class LotrState:
         self._events: list[MoveEvent | None] = []
         self._undo: list[tuple[Any, ...]] = []
         self._legal: list[int] | None = None
+        self._changes: list[tuple[int, int]] = []
+        self._pending = -1
+        """Square of an Uruk-Hai whose owner decides whether it attacks again (LOTR-REPEAT-1), else -1."""
+        self._ring = CARRIED
         self._start: list[tuple[int, int, int, bool, bool]] | None = None
         self._start_to_move = to_move
         if start is None:
@@ -349,7 +525,7 @@ class LotrState:
                 raise InvalidSetupError(f"bad piece owner {owner} / kind {kind} on {square_name(sq)}")
             if self._board[sq]:
                 raise InvalidSetupError(f"two pieces on {square_name(sq)}")
-            self._put(sq, piece_code(owner, kind, moved, revealed))
+            self._raw_set(sq, piece_code(owner, kind, moved, revealed))
         self._to_place = [[0] * len(game.army(p).kinds) for p in (0, 1)]
         self._phase = "play"
         if to_move not in (0, 1):
@@ -373,8 +549,18 @@ class LotrState:
 
     @property
     def move_count(self) -> int:
-        """Moves played since the setup (both players' moves count)."""
+        """Turns played since the setup (both players' turns count; a Repeat Attack is one turn)."""
         return self._moves
+
+    @property
+    def ring(self) -> str:
+        """Game 3: 'carried' (Frodo still has it), 'destroyed' (LOTR-DOOM-2) or 'taken' (LOTR-RING-5)."""
+        return self._ring
+
+    @property
+    def pending(self) -> int:
+        """Square of the Uruk-Hai that may attack again (LOTR-REPEAT-1), or -1."""
+        return self._pending
 
     def current_player(self) -> int:
         return TERMINAL if self._outcome is not None else self._player
@@ -395,7 +581,12 @@ class LotrState:
         if self._outcome is not None:
             return []
         if self._legal is None:
-            self._legal = self._placements() if self._phase == "setup" else self._gen_moves(self._player)
+            if self._phase == "setup":
+                self._legal = self._placements()
+            elif self._pending >= 0:
+                self._legal = self._gen_repeat()
+            else:
+                self._legal = self._gen_moves(self._player)
         return self._legal
 
     def apply(self, action: int) -> None:
@@ -403,10 +594,10 @@ class LotrState:
             raise IllegalActionError(f"the game is over ({self._outcome.reason})")
         if not isinstance(action, int) or action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
-        if action >= PLACE_BASE:
+        if PLACE_BASE <= action < POWER_BASE:
             self._place(action)
         else:
-            self._move(action)
+            self._play(action)
 
     def undo(self) -> None:
         if not self._undo:
@@ -416,21 +607,18 @@ class LotrState:
         self._events.pop()
         if rec[0] == "place":
             _, sq, kind, player, phase, legal = rec
-            self._remove(sq)
+            self._raw_set(sq, 0)
             self._to_place[player][kind] += 1
             self._player, self._phase, self._legal, self._outcome = player, phase, legal, None
             return
-        _, src, dst, code_src, code_dst, streak, player, outcome, n_cap, legal = rec
-        self._remove(src)
-        self._remove(dst)
-        self._put(src, code_src)
-        if code_dst:
-            self._put(dst, code_dst)
+        _, changes, streak, player, outcome, n_cap, legal, moves, pending, ring = rec
+        for sq, old in reversed(changes):
+            self._raw_set(sq, old)
         self._streak = streak
         self._player, self._outcome, self._legal = player, outcome, legal
+        self._moves, self._pending, self._ring = moves, pending, ring
         del self._captured[0][n_cap[0] :]
         del self._captured[1][n_cap[1] :]
-        self._moves -= 1
 
     def clone(self) -> LotrState:
         other = LotrState.__new__(LotrState)
@@ -444,6 +632,7 @@ class LotrState:
         other._events = self._events.copy()
         other._undo = self._undo.copy()
         other._legal = None if self._legal is None else self._legal.copy()
+        other._changes = []
         return other
 
     def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
@@ -454,24 +643,57 @@ class LotrState:
 
     # --- notation --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        """'B1-B2' for a move, 'B1xB2' when it attacks, 'gandalf@B9' for placing a piece."""
+        """'B1-B2' for a move, 'B1xB2' when it attacks, 'gandalf@B9' for placing a piece, and for the
+        powers 'fly E4-E8', 'detect C6>A7', 'bow F5>F7', 'steed E4-F5' (or 'steed E4xF5'), 'rage E4-E5',
+        'axe E4-E5>D6,F6', 'stop' (see `fogofwar.lotr.powers`)."""
+        if action == STOP:
+            return "stop"
+        if action >= POWER_BASE:
+            pa = decode(action)
+            if pa is None:
+                return f"power#{action}"
+            attack = pa.power == "swift_steed" and self._is_enemy_of(pa.src, pa.dst)
+            return to_notation(pa, attack)
         if action >= PLACE_BASE:
             kind, sq = divmod(action - PLACE_BASE, 100)
             kinds = self._game.army(self._player).kinds
             key = kinds[kind].key if kind < len(kinds) else f"kind{kind}"
             return f"{key}@{square_name(sq)}"
         src, dst = divmod(action, 100)
+        return f"{square_name(src)}{'x' if self._is_enemy_of(src, dst) else '-'}{square_name(dst)}"
+
+    def _is_enemy_of(self, src: int, dst: int) -> bool:
         a, d = self._board[src], self._board[dst]
-        sep = "x" if a and d and (a ^ d) & OWNER_BIT else "-"
-        return f"{square_name(src)}{sep}{square_name(dst)}"
+        return bool(a and d and (a ^ d) & OWNER_BIT)
 
     def string_to_action(self, text: str) -> int:
-        """Read 'B1-B2' (also 'b1b2', 'B1 B2', 'B1xB2') or a placement 'gandalf@B9'; must be legal now."""
+        """Read 'B1-B2' (also 'b1b2', 'B1 B2', 'B1xB2'), a placement 'gandalf@B9', a power ('fly E4-E8',
+        'detect C6>A7' or just 'detect A7' when one piece can, ...) or 'stop'; must be legal now."""
         t = text.strip()
-        if "@" in t:
+        if t.lower() == "stop":
+            action = STOP
+        elif "@" in t:
             key, _, sq_text = t.partition("@")
             kind = self._game.army(self._player).index(key.strip().lower())
             action = PLACE_BASE + kind * 100 + parse_square(sq_text)
+        elif (parsed := parse_power(t)) is not None:
+            if parsed.src < 0:
+                candidates = [
+                    a
+                    for a in self.legal_actions()
+                    if a >= POWER_BASE
+                    and (pa := decode(a)) is not None
+                    and pa.power == parsed.power
+                    and pa.targets == parsed.targets
+                ]
+                if len(candidates) != 1:
+                    who = "no piece" if not candidates else "more than one piece"
+                    raise IllegalActionError(
+                        f"{t!r}: {who} can use {POWER_NAMES[parsed.power]} on {square_name(parsed.targets[0])} "
+                        f"now; name the piece, like '{WORD_OF[parsed.power]} C6>{square_name(parsed.targets[0])}'"
+                    )
+                return candidates[0]
+            action = encode(parsed)
         else:
             action = parse_action(t)
         if action not in self.legal_actions():
@@ -482,14 +704,15 @@ class LotrState:
         """Say in words why `action` is not legal now (empty string if it is)."""
         if self._outcome is not None:
             return f"the game is over ({self._outcome.reason})"
-        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        n = self._game.num_distinct_actions()
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < n:
             return f"{action!r} is not an action id of Stratego LOTR {GAME_TITLES[self._game.mode]}"
         if action in self.legal_actions():
             return ""
         p = self._player
         who = SIDE_NAMES[p]
         army = self._game.army(p)
-        if action >= PLACE_BASE:
+        if PLACE_BASE <= action < POWER_BASE:
             kind, sq = divmod(action - PLACE_BASE, 100)
             if self._phase != "setup":
                 return "the setup is over: pieces are placed only before the first move"
@@ -502,6 +725,16 @@ class LotrState:
             return f"{square_name(sq)} is already occupied"
         if self._phase == "setup":
             return "pieces cannot move yet: the setup is not finished"
+        if self._pending >= 0:
+            s = square_name(self._pending)
+            return (
+                f"the Uruk-Hai on {s} has just won an attack: {who} now either attacks again from {s} "
+                f"or writes 'stop' (LOTR-REPEAT-1)"
+            )
+        if action == STOP:
+            return "there is no Repeat Attack to stop (LOTR-REPEAT-1)"
+        if action >= POWER_BASE:
+            return self._explain_power(action)
         src, dst = divmod(action, 100)
         s, d = square_name(src), square_name(dst)
         code = self._board[src]
@@ -512,6 +745,13 @@ class LotrState:
         rank = self._rank[code & SLOT_MASK]
         if rank in (FLAG, FORTRESS):
             return f"the {army.kinds[code & KIND_MASK].name} on {s} can never move (LOTR-MOVE-1)"
+        if dst == self._game.doom and self._game.mode == "ring":
+            if code & SLOT_MASK != self._game.bearer:
+                return f"only Frodo may enter Mount Doom ({d}) (LOTR-DOOM-1)"
+            if self._ring != CARRIED:
+                return f"Frodo enters Mount Doom ({d}) only once and never returns (LOTR-DOOM-3)"
+            gates = " or ".join(square_name(g) for g in self._game.doom_gates)
+            return f"Frodo enters Mount Doom ({d}) only from {gates} (LOTR-DOOM-1)"
         if dst in self._game.forbidden:
             return f"{d} is in a Forbidden Zone (LOTR-MOVE-4)"
         sr, sc = divmod(src, SIZE)
@@ -533,11 +773,71 @@ class LotrState:
         if target and (target >> OWNER_SHIFT) & 1 == p:
             return f"{d} holds {who}'s own piece (LOTR-MOVE-3)"
         if self._breaks_back_and_forth(p, src, dst):
-            return (
-                f"back-and-forth rule (LOTR-MOVE-5): this piece may not move between {s} and {d} "
-                f"on {self._limit} turns in a row"
-            )
+            return self._bf_reason(src, dst)
         return f"{s}-{d} is not legal"  # pragma: no cover - every case is named above
+
+    def _bf_reason(self, src: int, dst: int) -> str:
+        return (
+            f"back-and-forth rule (LOTR-MOVE-5): this piece may not move between {square_name(src)} and "
+            f"{square_name(dst)} on {self._limit} turns in a row"
+        )
+
+    def _explain_power(self, action: int) -> str:
+        """Why a power id is not legal now (the powers' rules: LOTR-POW-*, -FLY-*, ..., -RAGE-*)."""
+        game = self._game
+        pa = decode(action)
+        if pa is None:
+            return f"power action {action} reaches off the board"
+        p = self._player
+        board = self._board
+        name = POWER_NAMES[pa.power]
+        s = square_name(pa.src)
+        code = board[pa.src]
+        if not code:
+            return f"there is no piece on {s}"
+        if (code >> OWNER_SHIFT) & 1 != p:
+            return f"the piece on {s} is not {SIDE_NAMES[p]}'s"
+        kind = game.army(p).kinds[code & KIND_MASK]
+        if pa.power not in game.powers_of[code & SLOT_MASK]:
+            return f"the {kind.name} on {s} has no power {name} (LOTR-CHOICE-POWERS)"
+        if pa.power == "fly":
+            d = square_name(pa.dst)
+            land = self._fly_landing(pa.src, pa.dst)
+            if land < 0:
+                return f"a Fly from {s} towards {d} finds no free square to land on (LOTR-FLY-1)"
+            if land == shift(pa.src, *_unit(pa.src, pa.dst)):
+                return f"a Fly jumps at least one piece or zone square; the square next to {s} is free (LOTR-FLY-1)"
+            if land != pa.dst:
+                return f"a Fly ends on the first free square: from {s} that is {square_name(land)} (LOTR-FLY-1)"
+        elif pa.power in ("sense_enemy", "long_bow"):
+            t = pa.targets[0]
+            c = board[t]
+            if not c or not (c ^ code) & OWNER_BIT:
+                return f"{name} strikes an enemy piece, and {square_name(t)} holds none (LOTR-POW-4)"
+        elif pa.power == "swift_steed":
+            d = square_name(pa.dst)
+            if pa.dst in game.forbidden:
+                return f"{d} is in a Forbidden Zone (LOTR-STEED-1)"
+            c = board[pa.dst]
+            if c and not (c ^ code) & OWNER_BIT:
+                return f"{d} holds {SIDE_NAMES[p]}'s own piece (LOTR-STEED-1)"
+            paths = next((mids for i, dst, mids in game.tables.steed[pa.src] if dst == pa.dst), ())
+            if not any(not board[m] for m in paths):
+                return f"every path of two steps from {s} to {d} is blocked (LOTR-STEED-1, LOTR-STEED-2)"
+        else:
+            d = square_name(pa.dst)
+            if pa.dst in game.forbidden or board[pa.dst]:
+                return f"{name} starts with a step onto a free square, and {d} is not free (LOTR-CHOICE-STEP)"
+            around = [t for _, t in game.tables.around[pa.dst]]
+            if pa.power == "rage" and not any(board[t] and (board[t] ^ code) & OWNER_BIT for t in around):
+                return f"after a step to {d} no enemy piece would be next to the Berserker (LOTR-RAGE-1)"
+            for t in pa.targets:
+                c = board[t]
+                if not c or not (c ^ code) & OWNER_BIT:
+                    return f"the Dwarven Axe strikes enemy pieces, and {square_name(t)} holds none (LOTR-AXE-1)"
+        if pa.dst >= 0 and self._breaks_back_and_forth(p, pa.src, pa.dst):
+            return self._bf_reason(pa.src, pa.dst)
+        return f"{to_notation(pa)} is not legal now"  # pragma: no cover - every case is named above
 
     # --- setup -----------------------------------------------------------------------------------
     def _placements(self) -> list[int]:
@@ -580,7 +880,7 @@ class LotrState:
         self._history.append(action)
         self._events.append(None)
         self._to_place[p][kind] -= 1
-        self._put(sq, piece_code(p, kind))
+        self._raw_set(sq, piece_code(p, kind))
         self._legal = None
         if not any(self._to_place[p]):
             if p == 0:
@@ -590,23 +890,62 @@ class LotrState:
                 self._player = 0  # LOTR-PLAY-1: Evil moves first
                 self._finish_turn(mover=1)
 
-    # --- play ------------------------------------------------------------------------------------
-    def _put(self, sq: int, code: int) -> None:
+    # --- ranks -----------------------------------------------------------------------------------
+    def _strength(self, code: int) -> int:
+        """The rank a piece fights with now: its printed rank, plus one for Evil's numbered pieces once
+        Frodo has been captured in Game 3 (LOTR-RING-5). Compare it only after the Spy, Fortress and
+        Flag cases (a raised Witch-king's 11 is not a Fortress)."""
+        r = self._rank[code & SLOT_MASK]
+        if self._ring == TAKEN and not code & OWNER_BIT and KNIGHT <= r <= TOP:
+            return r + 1
+        return r
+
+    def _label(self, code: int) -> str:
+        r = self._rank[code & SLOT_MASK]
+        return rank_label(r) if r in (FLAG, SPY, FORTRESS) else str(self._strength(code))
+
+    def _key(self, code: int) -> str:
+        return self._game.army((code >> OWNER_SHIFT) & 1).kinds[code & KIND_MASK].key
+
+    # --- board changes ---------------------------------------------------------------------------
+    def _raw_set(self, sq: int, code: int) -> None:
+        old = self._board[sq]
+        if old:
+            self._mobile[(old >> OWNER_SHIFT) & 1].discard(sq)
         self._board[sq] = code
-        if self._rank[code & SLOT_MASK] not in (FLAG, FORTRESS):
+        if code and self._rank[code & SLOT_MASK] not in (FLAG, FORTRESS):
             self._mobile[(code >> OWNER_SHIFT) & 1].add(sq)
 
-    def _remove(self, sq: int) -> None:
-        code = self._board[sq]
-        if code:
-            self._board[sq] = 0
-            self._mobile[(code >> OWNER_SHIFT) & 1].discard(sq)
+    def _set(self, sq: int, code: int) -> None:
+        """Change a square during play, remembering its old code for undo."""
+        self._changes.append((sq, self._board[sq]))
+        self._raw_set(sq, code)
 
+    def _take(self, sq: int) -> None:
+        """Take the piece on `sq` off the board into its owner's captured pile (LOTR-CAPT-1); a Flag taken
+        ends the game (LOTR-END-1), Frodo taken gives Evil the Ring (LOTR-RING-5)."""
+        code = self._board[sq]
+        owner = (code >> OWNER_SHIFT) & 1
+        slot = code & SLOT_MASK
+        self._captured[owner].append(code & KIND_MASK)
+        self._set(sq, 0)
+        if self._streak[owner][0] == sq:
+            self._streak[owner] = NO_STREAK
+        if self._rank[slot] == FLAG and self._outcome is None:
+            winner = 1 - owner
+            self._outcome = Outcome(
+                Termination.FLAG_CAPTURED, winner, f"{SIDE_NAMES[winner]} captured the flag on {square_name(sq)}"
+            )
+        if slot == self._game.bearer and self._ring == CARRIED:
+            self._ring = TAKEN
+
+    # --- move generation -------------------------------------------------------------------------
     def _gen_moves(self, p: int) -> list[int]:
-        """Legal moves and attacks of player p (LOTR-MOVE-*, LOTR-KNIGHT-*, LOTR-ATK-2)."""
+        """Legal moves, attacks and powers of player p (LOTR-MOVE-*, LOTR-KNIGHT-*, LOTR-ATK-2, the powers)."""
         board = self._board
         rank_of = self._rank
-        neighbours, rays = self._game.neighbours, self._game.rays
+        game = self._game
+        neighbours, rays = game.neighbours, game.rays
         own = p << OWNER_SHIFT
         out: list[int] = []
         append = out.append
@@ -627,10 +966,93 @@ class LotrState:
                     c = board[dst]
                     if not c or c & OWNER_BIT != own:
                         append(base + dst)
-        if self._limit and self._streak[p][3] + 1 >= self._limit:
+        bf = bool(self._limit and self._streak[p][3] + 1 >= self._limit)
+        if bf:
             out = [m for m in out if not self._breaks_back_and_forth(p, m // 100, m % 100)]
+        if game.mode != "classic":
+            if game.bearer >= 0 and self._ring == CARRIED:
+                for gate in game.doom_gates:  # LOTR-DOOM-1: Frodo may enter Mount Doom from its gates
+                    if board[gate] and board[gate] & SLOT_MASK == game.bearer and not board[game.doom]:
+                        out.append(gate * 100 + game.doom)
+            self._gen_powers(p, out, bf)
         out.sort()
         return out
+
+    def _gen_powers(self, p: int, out: list[int], bf: bool) -> None:
+        """Append the power uses of player p (Games 2 and 3)."""
+        game = self._game
+        board = self._board
+        tables = game.tables
+        forbidden = game.forbidden
+        own = p << OWNER_SHIFT
+        append = out.append
+
+        def enemy(sq: int) -> bool:
+            c = board[sq]
+            return bool(c) and c & OWNER_BIT != own
+
+        for src in self._mobile[p]:
+            powers = game.powers_of[board[src] & SLOT_MASK]
+            if not powers:
+                continue
+            for power in powers:
+                if power == "fly":  # LOTR-FLY-1
+                    for d, line in enumerate(tables.lines[src]):
+                        k = 0
+                        while k < len(line) and (line[k] in forbidden or board[line[k]]):
+                            k += 1
+                        if 0 < k < len(line) and not (bf and self._breaks_back_and_forth(p, src, line[k])):
+                            append(FLY_BASE + src * 32 + d * 8 + k - 1)
+                elif power == "sense_enemy":  # LOTR-DETECT-1
+                    for i, t in tables.detect[src]:
+                        if enemy(t):
+                            append(DETECT_BASE + src * len(DETECT_OFFSETS) + i)
+                elif power == "long_bow":  # LOTR-BOW-1
+                    for i, t in tables.bow[src]:
+                        if enemy(t):
+                            append(BOW_BASE + src * len(BOW_OFFSETS) + i)
+                elif power == "swift_steed":  # LOTR-STEED-1
+                    for i, dst, mids in tables.steed[src]:
+                        c = board[dst]
+                        if c and c & OWNER_BIT == own:
+                            continue
+                        if any(not board[m] for m in mids) and not (bf and self._breaks_back_and_forth(p, src, dst)):
+                            append(STEED_BASE + src * 8 + i)
+                elif power == "rage":  # LOTR-RAGE-1
+                    for d, dst in tables.steps[src]:
+                        if board[dst] or (bf and self._breaks_back_and_forth(p, src, dst)):
+                            continue
+                        if any(enemy(t) for _, t in tables.around[dst]):
+                            append(RAGE_BASE + src * 4 + d)
+                elif power == "dwarf_axe":  # LOTR-AXE-1
+                    for d, dst in tables.steps[src]:
+                        if board[dst] or (bf and self._breaks_back_and_forth(p, src, dst)):
+                            continue
+                        foes = [i for i, t in tables.around[dst] if enemy(t)]
+                        first = AXE_BASE + (src * 4 + d) * len(AXE_SUBSETS)
+                        for n in (1, 2, 3):
+                            for combo in combinations(foes, n):
+                                append(first + SUBSET_INDEX[combo])
+
+    def _gen_repeat(self) -> list[int]:
+        """LOTR-REPEAT-1: the Uruk-Hai attacks one of its enemy neighbours again, or stops."""
+        src = self._pending
+        own = self._player << OWNER_SHIFT
+        board = self._board
+        out = [src * 100 + dst for dst in self._game.neighbours[src] if board[dst] and board[dst] & OWNER_BIT != own]
+        out.append(STOP)
+        out.sort()
+        return out
+
+    def _fly_landing(self, src: int, towards: int) -> int:
+        """Where a Fly from `src` in the direction of `towards` lands (first free square after at least one
+        occupied or zone square), or -1; the first square itself if it is free (then there is no Fly)."""
+        d = DIRS.index(_unit(src, towards))
+        line = self._game.tables.lines[src][d]
+        for t in line:
+            if t not in self._game.forbidden and not self._board[t]:
+                return t
+        return -1
 
     def _breaks_back_and_forth(self, p: int, src: int, dst: int) -> bool:
         """LOTR-MOVE-5: the move would be this piece's `limit`-th turn in a row between the same two squares."""
@@ -639,87 +1061,251 @@ class LotrState:
             return False
         return (min(src, dst), max(src, dst)) == (a, b)
 
-    def _move(self, action: int) -> None:
-        src, dst = divmod(action, 100)
-        board = self._board
+    def _streak_move(self, p: int, src: int, dst: int) -> None:
+        """LOTR-MOVE-5: count this piece's turns in a row between the same two squares."""
+        at, a, b, count = self._streak[p]
+        pair = (min(src, dst), max(src, dst))
+        if src == at and pair == (a, b):
+            self._streak[p] = (dst, a, b, count + 1)
+        else:
+            self._streak[p] = (dst, pair[0], pair[1], 1)
+
+    # --- playing an action -----------------------------------------------------------------------
+    def _play(self, action: int) -> None:
         p = self._player
-        q = 1 - p
-        code = board[src]
-        target = board[dst]
-        army_p, army_q = self._game.army(p), self._game.army(q)
-        self._undo.append(
-            (
-                "move",
-                src,
-                dst,
-                code,
-                target,
-                self._streak.copy(),
-                p,
-                self._outcome,
-                (len(self._captured[0]), len(self._captured[1])),
-                self._legal,
-            )
+        self._changes = []
+        before = (
+            self._streak.copy(),
+            p,
+            self._outcome,
+            (len(self._captured[0]), len(self._captured[1])),
+            self._legal,
+            self._moves,
+            self._pending,
+            self._ring,
         )
         self._history.append(action)
-        rank = self._rank[code & SLOT_MASK]
-        kind = code & KIND_MASK
-        long_run = abs(src - dst) not in (1, SIZE)  # LOTR-KNIGHT-2: a Knight shows itself before running
-        moved = code | MOVED_BIT | (REVEALED_BIT if long_run else 0)
-        self._remove(src)
-        attacker_alive = True
-        flag_taken = False
-        if not target:
-            self._put(dst, moved)
-            shown = army_p.kinds[kind].key if long_run else None
-            self._events.append(MoveEvent(p, src, dst, shown, rank if long_run else None, None, None, True, False))
+        if action == STOP:
+            self._events.append(MoveEvent(p, self._pending, -1, power="repeat_attack", stop=True))
+            self._end_turn(p)
+        elif action < PLACE_BASE:
+            self._move(p, action)
         else:
-            dkind = target & KIND_MASK
-            drank = self._rank[target & SLOT_MASK]
-            attacker_alive, defender_alive = battle(rank, drank)
+            pa = decode(action)
+            assert pa is not None  # legal, so it decodes
+            self._use_power(p, pa)
+        if self._ring != before[-1] and self._ring == TAKEN:
+            ev = self._events[-1]
+            assert ev is not None
+            self._events[-1] = replace(ev, ring=TAKEN)
+        self._undo.append(("play", self._changes, *before))
+        self._changes = []
+
+    def _end_turn(self, p: int) -> None:
+        self._pending = -1
+        self._moves += 1
+        self._player = 1 - p
+        self._legal = None
+        if self._outcome is None:
+            self._finish_turn(mover=p)
+
+    def _move(self, p: int, action: int) -> None:
+        """An ordinary move or attack (also a Knight's run, Frodo on Mount Doom, a Repeat Attack)."""
+        src, dst = divmod(action, 100)
+        repeat = self._pending >= 0
+        attacked, stands = self._step_or_attack(p, src, dst, "repeat_attack" if repeat else None)
+        self._after_attack(p, dst, attacked and stands)
+
+    def _after_attack(self, p: int, dst: int, won: bool) -> None:
+        """LOTR-REPEAT-1: an Uruk-Hai that won an attack and stands next to an enemy may attack again."""
+        board = self._board
+        code = board[dst]
+        if (
+            won
+            and self._outcome is None
+            and "repeat_attack" in self._game.powers_of[code & SLOT_MASK]
+            and any(board[t] and (board[t] ^ code) & OWNER_BIT for t in self._game.neighbours[dst])
+        ):
+            self._pending = dst
+            self._legal = None
+            return
+        self._end_turn(p)
+
+    def _step_or_attack(self, p: int, src: int, dst: int, power: str | None) -> tuple[bool, bool]:
+        """Move the piece on src to dst, or attack the enemy there (LOTR-ATK-*, LOTR-RING-3, LOTR-DOOM-*).
+
+        Returns (was it an attack, does the mover now stand on dst)."""
+        board = self._board
+        game = self._game
+        code = board[src]
+        target = board[dst]
+        dist = abs(src // SIZE - dst // SIZE) + abs(src % SIZE - dst % SIZE)
+        shown = dist > 1 or power == "swift_steed"  # LOTR-KNIGHT-2, LOTR-POW-3
+        moved = code | MOVED_BIT | (REVEALED_BIT if shown else 0)
+        if not target:
+            self._set(src, 0)
+            removed: tuple[int, ...] = ()
+            ring = None
+            if dst == game.doom and game.mode == "ring":
+                moved |= REVEALED_BIT  # only Frodo stands on Mount Doom: everybody knows him now
+                shown = True
+                removed = self._destroy_ring()
+                ring = DESTROYED
+            self._set(dst, moved)
+            self._streak_move(p, src, dst)
             self._events.append(
                 MoveEvent(
                     p,
                     src,
                     dst,
-                    army_p.kinds[kind].key,
-                    rank,
-                    army_q.kinds[dkind].key,
-                    drank,
-                    attacker_alive,
-                    defender_alive,
+                    self._key(code) if shown else None,
+                    self._label(code) if shown else None,
+                    power=power,
+                    ring=ring,
+                    removed=removed,
                 )
             )
-            self._remove(dst)
-            if not defender_alive:
-                self._captured[q].append(dkind)  # LOTR-CAPT-1
-                flag_taken = drank == FLAG
-                if self._streak[q][0] == dst:
-                    self._streak[q] = NO_STREAK
-                if attacker_alive:
-                    self._put(dst, moved | REVEALED_BIT)  # LOTR-ATK-4
-            else:
-                self._put(dst, target | REVEALED_BIT)
-            if not attacker_alive:
-                self._captured[p].append(kind)
-        # LOTR-MOVE-5: count this piece's turns in a row between the same two squares.
-        at, a, b, count = self._streak[p]
-        pair = (min(src, dst), max(src, dst))
-        if not attacker_alive:
-            self._streak[p] = NO_STREAK
-        elif src == at and pair == (a, b):
-            self._streak[p] = (dst, a, b, count + 1)
+            return False, True
+        akey, alabel, dkey, dlabel = self._key(code), self._label(code), self._key(target), self._label(target)
+        attacker_alive, defender_alive = self._clash(code, target)
+        if defender_alive:
+            self._set(dst, target | REVEALED_BIT)
         else:
-            self._streak[p] = (dst, pair[0], pair[1], 1)
-        self._moves += 1
-        self._player = q
-        self._legal = None
-        if flag_taken:
-            self._outcome = Outcome(
-                Termination.FLAG_CAPTURED, p, f"{SIDE_NAMES[p]} captured the flag on {square_name(dst)}"
-            )
+            self._take(dst)
+        if not attacker_alive:
+            self._take(src)
+        elif defender_alive:
+            self._set(src, moved | REVEALED_BIT)  # LOTR-RING-3: both stand, the attacker stays put
+        else:
+            self._set(src, 0)
+            self._set(dst, moved | REVEALED_BIT)  # LOTR-ATK-4
+        stands = attacker_alive and not defender_alive
+        if stands:
+            self._streak_move(p, src, dst)
+        else:
+            self._streak[p] = NO_STREAK
+        self._events.append(
+            MoveEvent(p, src, dst, akey, alabel, dkey, dlabel, attacker_alive, defender_alive, power=power)
+        )
+        return True, stands
+
+    def _clash(self, acode: int, dcode: int) -> tuple[bool, bool]:
+        """Which of (attacker, defender) survive a battle (LOTR-ATK-3, -SPY-*, -FORT-1, -MINER-1, -RING-3,
+        -RING-5): printed ranks decide the Spy, Fortress and Flag cases, fighting ranks the rest."""
+        rank = self._rank
+        a_base, d_base = rank[acode & SLOT_MASK], rank[dcode & SLOT_MASK]
+        if d_base == FLAG:
+            alive = (True, False)
+        elif d_base == FORTRESS:
+            alive = (True, False) if a_base == MINER else (False, True)
+        elif a_base == SPY:
+            alive = (True, False) if d_base == TOP else ((False, False) if d_base == SPY else (False, True))
+        elif d_base == SPY:
+            alive = (True, False)
+        else:
+            a, d = self._strength(acode), self._strength(dcode)
+            alive = (False, False) if a == d else (a > d, a < d)
+        game = self._game
+        if game.bearer >= 0:  # LOTR-RING-3: only the Witch-king and the Nazgul capture Frodo
+            a_alive, d_alive = alive
+            if acode & SLOT_MASK == game.bearer and dcode & SLOT_MASK not in game.hunters:
+                a_alive = True
+            if dcode & SLOT_MASK == game.bearer and acode & SLOT_MASK not in game.hunters:
+                d_alive = True
+            alive = (a_alive, d_alive)
+        return alive
+
+    def _destroy_ring(self) -> tuple[int, ...]:
+        """LOTR-DOOM-2: Evil loses every piece of rank 4-8 and every Fortress at once."""
+        board = self._board
+        removed = []
+        for sq in range(NUM_SQUARES):
+            c = board[sq]
+            if c and not c & OWNER_BIT and self._rank[c & SLOT_MASK] in RING_LOSSES:
+                self._take(sq)
+                removed.append(sq)
+        self._ring = DESTROYED
+        return tuple(removed)
+
+    def _hit(self, power: str, acode: int, tcode: int) -> str:
+        """What a ranged or multiple attack does to one target: 'captured', 'survived', 'immune' or, for the
+        Dwarven Axe on an equal rank, 'both_lost' (LOTR-POW-4, -DETECT-2, -BOW-2/3, -AXE-2, -RAGE-2, -RING-3)."""
+        game = self._game
+        tslot = tcode & SLOT_MASK
+        t_base = self._rank[tslot]
+        if tslot == game.bearer and acode & SLOT_MASK not in game.hunters:
+            return "immune"  # LOTR-RING-3: Invisibility
+        if t_base == FLAG:
+            return "captured" if power == "sense_enemy" else "immune"  # LOTR-CHOICE-DETECT-FLAG
+        if power == "long_bow" and (t_base == FORTRESS or tslot in game.berserkers):
+            return "immune"  # LOTR-BOW-3
+        if t_base == SPY:
+            return "captured"  # LOTR-SPY-1: no defence
+        if t_base == FORTRESS:
+            return "captured" if power == "rage" else "survived"
+        a, t = self._strength(acode), self._strength(tcode)
+        if power == "rage":
+            return "captured" if t <= a else "survived"
+        if power == "dwarf_axe" and t == a:
+            return "both_lost"
+        return "captured" if t < a else "survived"
+
+    def _use_power(self, p: int, pa: PowerAction) -> None:
+        board = self._board
+        code = board[pa.src]
+        shown = code | REVEALED_BIT  # LOTR-POW-3: the piece is revealed before its power
+        key, label = self._key(code), self._label(code)
+        if pa.power == "fly":  # LOTR-FLY-*
+            self._set(pa.src, 0)
+            self._set(pa.dst, shown | MOVED_BIT)
+            self._streak_move(p, pa.src, pa.dst)
+            self._events.append(MoveEvent(p, pa.src, pa.dst, key, label, power="fly"))
+            self._end_turn(p)
             return
-        self._finish_turn(mover=p)
+        if pa.power == "swift_steed":  # LOTR-STEED-1
+            self._step_or_attack(p, pa.src, pa.dst, "swift_steed")
+            self._end_turn(p)
+            return
+        if pa.power in ("sense_enemy", "long_bow"):  # LOTR-POW-4
+            self._set(pa.src, shown)
+            hits = self._strike(pa.power, shown, pa.targets)
+            self._streak[p] = NO_STREAK
+            self._events.append(MoveEvent(p, pa.src, -1, key, label, power=pa.power, targets=hits))
+            self._end_turn(p)
+            return
+        # The Dwarven Axe and Rage: a step onto a free square, then the blows (LOTR-AXE-1, LOTR-RAGE-1).
+        self._set(pa.src, 0)
+        self._set(pa.dst, shown | MOVED_BIT)
+        if pa.power == "rage":
+            own = code & OWNER_BIT
+            targets = tuple(t for _, t in self._game.tables.around[pa.dst] if board[t] and board[t] & OWNER_BIT != own)
+        else:
+            targets = pa.targets
+        hits = self._strike(pa.power, shown, targets)
+        falls = pa.power == "rage" or any(h.result in ("both_lost", "survived") for h in hits)
+        if falls:
+            self._take(pa.dst)  # LOTR-RAGE-3, LOTR-AXE-2
+            self._streak[p] = NO_STREAK
+        else:
+            self._streak_move(p, pa.src, pa.dst)
+        self._events.append(
+            MoveEvent(p, pa.src, pa.dst, key, label, attacker_survived=not falls, power=pa.power, targets=hits)
+        )
+        self._end_turn(p)
+
+    def _strike(self, power: str, acode: int, targets: Sequence[int]) -> tuple[Hit, ...]:
+        """Reveal and resolve every target of a power; captured targets leave, the others stay revealed."""
+        board = self._board
+        hits = []
+        for t in targets:
+            tcode = board[t]
+            hits.append(Hit(t, self._key(tcode), self._label(tcode), self._hit(power, acode, tcode)))
+        for h in hits:
+            if h.result in ("captured", "both_lost"):
+                self._take(h.square)
+            else:
+                self._set(h.square, board[h.square] | REVEALED_BIT)
+        return tuple(hits)
 
     def _finish_turn(self, mover: int) -> None:
         """LOTR-END-2: the player who cannot move or attack on their turn loses; then the move cap (LOTR-END-3)."""
@@ -733,13 +1319,15 @@ class LotrState:
 
     # --- what players see ---------------------------------------------------------------------
     def piece_at(self, sq: int | str) -> tuple[int, str, int, bool, bool] | None:
-        """(owner, character key, rank, moved, revealed) on a square, or None. Full knowledge: not for players."""
+        """(owner, character key, rank, moved, revealed) on a square, or None. Full knowledge: not for players.
+
+        The rank is the one the piece fights with now (Game 3 raises Evil's after Frodo's capture)."""
         code = self._board[_square(sq)]
         if not code:
             return None
         owner = (code >> OWNER_SHIFT) & 1
         kind = self._game.army(owner).kinds[code & KIND_MASK]
-        return owner, kind.key, kind.rank, bool(code & MOVED_BIT), bool(code & REVEALED_BIT)
+        return owner, kind.key, self._strength(code), bool(code & MOVED_BIT), bool(code & REVEALED_BIT)
 
     def captured(self, owner: int) -> list[str]:
         """Character keys of `owner`'s pieces taken off the board, in order. Full knowledge: not for players."""
@@ -765,7 +1353,8 @@ class LotrState:
         return [ev for ev in self._events if ev is not None]
 
     def observation(self, player: int) -> Observation:
-        """LOTR-INFO-1..3: own pieces fully; enemy pieces unknown unless shown; captured pieces per the mode."""
+        """LOTR-INFO-1..2: own pieces fully; enemy pieces unknown unless shown; captured pieces per the mode;
+        a pending Repeat Attack (LOTR-REPEAT-1) and, in Game 3, the Ring's fate (public)."""
         if player not in (0, 1):
             raise ValueError("player must be 0 (evil) or 1 (good)")
         game = self._game
@@ -774,10 +1363,8 @@ class LotrState:
         cells: list[JSON] = []
         for sq in range(NUM_SQUARES):
             code = board[sq]
-            if sq in game.forbidden:
-                cells.append("zone")
-            elif not code:
-                cells.append(None)
+            if not code:
+                cells.append("zone" if sq in game.forbidden else None)
             else:
                 owner = (code >> OWNER_SHIFT) & 1
                 if owner != player and hide_enemy:
@@ -790,13 +1377,24 @@ class LotrState:
                         "owner": owner,
                         "kind": kind.key if known else None,
                         "name": kind.name if known else None,
-                        "rank": rank_label(kind.rank) if known else None,
+                        "rank": self._label(code) if known else None,
                         "moved": bool(code & MOVED_BIT),
                         "revealed": bool(code & REVEALED_BIT),
                     }
                 )
         mode = game.captured_mode
         last = self.last_event()
+        pending: JSON = None
+        if self._pending >= 0 and self._outcome is None:
+            pending = {
+                "power": "repeat_attack",
+                "player": self._player,
+                "square": square_name(self._pending),
+                "choices": "attack again from this square, or stop",
+            }
+        ring: JSON = None
+        if game.mode == "ring":
+            ring = {"status": self._ring, "mount_doom": square_name(game.doom)}
         data: dict[str, JSON] = {
             "game": "lotr",
             "mode": game.mode,
@@ -812,6 +1410,8 @@ class LotrState:
             "last_move": last.to_json() if last is not None else None,
             "recent_moves": [ev.to_json() for ev in self._recent_events(2)],
             "to_place": self.pieces_to_place(player),
+            "pending": pending,
+            "ring": ring,
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
         return Observation(player, data, render_text(data))
@@ -866,7 +1466,13 @@ class LotrState:
         return state
 
 
-_LABEL_RANKS = {"flag": FLAG, "spy": SPY, "fortress": FORTRESS}
+def _unit(src: int, dst: int) -> tuple[int, int]:
+    """The unit step (rows, columns) from src towards dst along a row or column."""
+    dr, dc = dst // SIZE - src // SIZE, dst % SIZE - src % SIZE
+    return (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+
+
+_SYMBOLS = {"flag": "F", "spy": "S", "fortress": "B"}
 _OUTSIDE_ENDINGS = {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
 
 
@@ -914,7 +1520,7 @@ def render_text(obs: Mapping[str, Any]) -> str:
                 if rank is None:
                     mark = "!" if cell["owner"] != me and cell["moved"] else "?"
                 else:
-                    mark = rank_symbol(_LABEL_RANKS[rank] if rank in _LABEL_RANKS else int(rank))
+                    mark = _SYMBOLS.get(rank, rank)
                 side = SIDE_NAMES[cell["owner"]][0]
                 parts.append(f" {side}{mark:<2}")
         lines.append(f"{row + 1:>2} " + "".join(parts).rstrip())
@@ -923,6 +1529,11 @@ def render_text(obs: Mapping[str, Any]) -> str:
         lost = obs["captured"][owner]
         shown = ", ".join(lost) if lost is not None else "hidden"
         lines.append(f"{SIDE_NAMES[owner]} lost {obs['captured_count'][owner]}: {shown}")
+    if obs.get("pending"):
+        who = SIDE_NAMES[obs["pending"]["player"]]
+        lines.append(f"{who}'s Uruk-Hai on {obs['pending']['square']}: attack again or stop")
+    if obs.get("ring"):
+        lines.append(f"the Ring: {obs['ring']['status']} (Mount Doom {obs['ring']['mount_doom']})")
     return "\n".join(lines)
 
 
@@ -932,6 +1543,9 @@ __all__ = [
     "GAME_MODES",
     "NUM_ACTIONS",
     "PLACE_BASE",
+    "POWER_NAMES",
+    "RING_HUNTERS",
+    "Hit",
     "LotrGame",
     "LotrState",
     "MoveEvent",
