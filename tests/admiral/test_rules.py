@@ -1,5 +1,5 @@
-"""Admiral engine so far: deployment, reserve, the initiative roll as chance nodes, submarine placement,
-and a clear refusal past the implemented part (rule ids in docs/rules/admiral.md)."""
+"""Admiral setup: deployment, reserve, the initiative roll as chance nodes, submarine placement, options,
+notation and records (rule ids in docs/rules/admiral.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from fogofwar.admiral.rules import (
     SUBMARINE_BASE,
     AdmiralGame,
     AdmiralState,
-    NotImplementedYetError,
     deployment_squares,
     home_half,
 )
@@ -165,15 +164,14 @@ def test_submarines_are_placed_submerged_in_the_own_half() -> None:  # ADM-SETUP
     assert state.phase == "action_dice"
 
 
-def test_play_stops_clearly_where_the_engine_ends() -> None:
+def test_setup_leads_to_the_action_dice_roll() -> None:  # ADM-TURN-1, ADM-DICE-1
     state = AdmiralGame().new_initial_state()
     to_submarines(state)
     state.apply(state.legal_actions()[0])
     state.apply(state.legal_actions()[0])
     assert state.phase == "action_dice" and state.current_player() == CHANCE and not state.is_terminal()
-    for call in (state.legal_actions, state.chance_outcomes, lambda: state.apply(ROLL_BASE)):
-        with pytest.raises(NotImplementedYetError, match=r"action-dice roll \(ADM-DICE-1\).*not implemented yet"):
-            call()
+    assert state.legal_actions() == [a for a, _ in state.chance_outcomes()] == list(range(ROLL_BASE, ROLL_BASE + 6))
+    assert state.pool_size(0) == 12 and state.pool_size(1) == 12  # six units a side, submarines included
     state.observation(0)  # still observable and storable
     assert AdmiralState.from_json(json.loads(json.dumps(state.to_json()))).phase == "action_dice"
 
@@ -240,7 +238,7 @@ def test_random_play_keeps_the_protocol_promises() -> None:
     for seed in range(5):
         rng = random.Random(seed)
         state = AdmiralGame(layout=rng.choice(["open_sea", "archipelago", "strait"])).new_initial_state()
-        while state.phase != "action_dice":
+        while state.phase not in ("action_dice", "movement"):
             actions = playable(state)
             assert actions == sorted(actions) and actions
             action = rng.choice(actions)

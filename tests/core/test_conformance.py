@@ -39,6 +39,9 @@ GAMES: list[tuple[str, GameFactory]] = [
     ("stratego-classicfree", lambda: make_game("stratego", variant="classicfree", max_moves=120)),
     ("lotr-classic", lambda: make_game("lotr", game="classic", max_moves=120)),
     ("lotr-hidden", lambda: make_game("lotr", game="classic", captured_mode="hidden", max_moves=200)),
+    ("lotr-powers", lambda: make_game("lotr", game="powers", max_moves=120)),
+    ("lotr-ring", lambda: make_game("lotr", game="ring", captured_mode="secret", max_moves=200)),
+    ("admiral", lambda: make_game("admiral", layout="strait", max_turns=4)),
 ]
 """(id, factory) of every game under test; LOTR and Admiral (with chance nodes) go here too."""
 

@@ -1,5 +1,13 @@
 """Admiral the Board Game: a two-player naval battle on an 8x8 grid (rules: docs/rules/admiral.md).
 
-Not registered in the core game registry yet: the engine (`fogofwar.admiral.rules`) covers the
-setup and the initiative roll only, and says so when asked for anything later in the turn.
+Registered as game "admiral". The engine (`fogofwar.admiral.rules`) plays the whole turn: setup,
+initiative, action dice, movement, the secret attack assignment and its resolution, with the green and
+red special rules; what it does not play yet is listed in the docs ("What remains").
 """
+
+from fogofwar.admiral.rules import AdmiralGame, AdmiralState, NotImplementedYetError, state_from_position
+from fogofwar.core.registry import register_game
+
+register_game("admiral", AdmiralGame)
+
+__all__ = ["AdmiralGame", "AdmiralState", "NotImplementedYetError", "state_from_position"]

@@ -33,5 +33,6 @@ def make_game(name: str, **options: JSON) -> Game:
 
 def _load_builtin_games() -> None:
     # Imported lazily so that `core` never depends on a particular game at import time.
+    import fogofwar.admiral  # noqa: F401
     import fogofwar.lotr  # noqa: F401
     import fogofwar.stratego  # noqa: F401
