@@ -1,7 +1,8 @@
-"""The `fogofwar` command: play, replay, bench."""
+"""The `fogofwar` command: play, serve, replay, bench, arena."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from fogofwar.core.protocol import JSON
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES
 
 app = typer.Typer(
@@ -16,16 +18,28 @@ app = typer.Typer(
     no_args_is_help=True,
     help="fogofwar: hidden-information battle games on a grid (Stratego and its variants).",
 )
-console = Console()
+console = Console(soft_wrap=True)
 
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Option("--variant", "-v", help="classic, barrage, duel or classicfree")] = "classic",
+    game_name: Annotated[
+        str | None, typer.Argument(metavar="[GAME]", help="stratego (the default) or admiral", show_default=False)
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="stratego or admiral (= the GAME argument)")] = None,
+    variant: Annotated[
+        str,
+        typer.Option(
+            "--variant", "-v", help="classic, barrage, duel, classicfree, or lotr-classic, lotr-powers, lotr-ring"
+        ),
+    ] = "classic",
     opponent: Annotated[str, typer.Option("--opponent", "-o", help="agent name, e.g. random")] = "random",
-    color: Annotated[str, typer.Option("--color", "-c", help="red (moves first) or blue")] = "red",
+    color: Annotated[
+        str, typer.Option("--color", "-c", help="red (moves first) or blue; LOTR: evil (= red, moves first) or good")
+    ] = "red",
     setup: Annotated[
-        str, typer.Option("--setup", help="'random', 'sample', 'sample:NAME', a setup string, or 'ask'")
+        str,
+        typer.Option("--setup", help="'random', 'sample', 'sample:NAME', a setup string, or 'ask' (LOTR: also 'auto')"),
     ] = "ask",
     seed: Annotated[int | None, typer.Option("--seed", help="seed for the computer and random setups")] = None,
     notation: Annotated[str, typer.Option("--notation", help="classic (1 = marshal) or modern (10 = marshal)")] = (
@@ -35,8 +49,45 @@ def play(
         DEFAULT_TWO_SQUARES
     ),
     save: Annotated[Path | None, typer.Option("--save", help="write the game record (JSON) here at the end")] = None,
+    captured: Annotated[
+        str, typer.Option("--captured", help="LOTR: how captured pieces are kept: free, prisoner, secret or hidden")
+    ] = "free",
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="Admiral: two people take turns at this keyboard (no computer)")
+    ] = False,
+    layout: Annotated[str, typer.Option("--layout", help="Admiral: terrain layout (open_sea, archipelago, strait)")] = (
+        "archipelago"
+    ),
+    max_turns: Annotated[
+        int | None, typer.Option("--max-turns", min=1, help="Admiral: turn cap, a draw when reached (default none)")
+    ] = None,
 ) -> None:
-    """Play Stratego in the terminal against a computer agent."""
+    """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent;
+    `play admiral` (or --game admiral) plays Admiral, against the computer or --hotseat.
+
+    Admiral seats: --color south (deploys first; also red) or north (also blue)."""
+    chosen = {g.strip().lower() for g in (game_name, game) if g is not None} or {"stratego"}
+    if len(chosen) > 1 or not chosen <= {"stratego", "admiral"}:
+        console.print(f"play: the game is stratego or admiral, got {' and '.join(sorted(chosen))}", style="red")
+        raise typer.Exit(2)
+    if hotseat and chosen == {"stratego"}:
+        console.print("play: --hotseat is for admiral (fogofwar play admiral --hotseat)", style="red")
+        raise typer.Exit(2)
+    if chosen == {"admiral"}:
+        from fogofwar.admiral.terminal import run_admiral_terminal_game
+
+        raise typer.Exit(
+            run_admiral_terminal_game(
+                opponent=opponent,
+                color=color,
+                seed=seed,
+                layout=layout,
+                max_turns=max_turns,
+                hotseat=hotseat,
+                save=save,
+                console=console,
+            )
+        )
     from fogofwar.terminal import run_terminal_game
 
     code = run_terminal_game(
@@ -49,6 +100,7 @@ def play(
         two_squares=two_squares,
         save=save,
         console=console,
+        captured=captured,
     )
     raise typer.Exit(code)
 
@@ -68,7 +120,7 @@ def replay(
 
     missing = [str(f) for f in files if not f.exists()]
     if missing:
-        console.print(f"[red]no such file: {', '.join(missing)}[/red]")
+        console.print(f"no such file: {', '.join(missing)}", style="red", markup=False)
         raise typer.Exit(2)
     summary = Summary()
     for game in check_files(files, two_squares=two_squares, more_squares=more_squares):
@@ -78,12 +130,15 @@ def replay(
                 console.print(f"{game.source}: skipped ({game.skipped})", markup=False)
             continue
         summary.games += 1
+        summary.unreadable += game.unreadable
         summary.moves += game.moves
         summary.violations += len(game.violations)
         for v in game.violations:
             console.print(f"{game.source}: {v}", markup=False)
         if verbose and not game.violations:
             console.print(f"{game.source}: {game.moves} moves, ok", markup=False)
+    if summary.notes():
+        console.print(summary.notes(), markup=False)
     console.print(summary.line(), markup=False)
     if check and summary.violations:
         raise typer.Exit(1)
@@ -97,13 +152,196 @@ def bench(
     ],
     seconds: Annotated[float, typer.Option("--seconds", help="time per variant")] = 10.0,
     seed: Annotated[int, typer.Option("--seed")] = 1,
+    engine: Annotated[
+        str, typer.Option("--engine", "-e", help="reference (the rules engine), batched (the numba simulator) or both")
+    ] = "reference",
+    cores: Annotated[
+        str, typer.Option("--cores", help="one (this process), all (one worker process per core) or both")
+    ] = "one",
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="worker processes for --cores all (0 = every core)")
+    ] = 0,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="stratego, or admiral (random play with dice, one core)")
+    ] = "stratego",
+    max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Admiral: turn cap (a draw when reached)")] = (
+        100
+    ),
 ) -> None:
-    """Random-play speed of the rules engine on one core (moves/s, games/s), both repetition rules on."""
-    from fogofwar.bench import bench_random_play
+    """Random-play speed of the engines (moves/s, games/s), both repetition rules on.
 
-    console.print(f"reference engine, one core, Python {sys.version.split()[0]}, random play, {seconds:g}s per variant")
+    By default the reference engine on one core; --engine batched/both adds the batched simulator
+    (its JIT compile time is reported apart), --cores all/both runs one process per core.
+    --game admiral: random Admiral games (dice sampled) for --seconds: turns/s, games/s, actions/s."""
+    import os
+
+    if game.strip().lower() == "admiral":
+        from fogofwar.bench import bench_admiral
+
+        console.print(
+            f"admiral reference engine, one core, Python {sys.version.split()[0]}, random play "
+            f"(dice sampled, deployment included), turn cap {max_turns}, {seconds:g}s",
+            markup=False,
+        )
+        admiral_result = bench_admiral(seconds=seconds, seed=seed, max_turns=max_turns)
+        console.print(admiral_result.line(), markup=False, soft_wrap=True)
+        return
+    if game.strip().lower() != "stratego":
+        console.print(f"bench: --game is stratego or admiral, got {game!r}", style="red", markup=False)
+        raise typer.Exit(2)
+
+    from fogofwar.bench import bench_batched, bench_parallel, bench_random_play, jit_warmup, versions
+
+    engines = ["reference", "batched"] if engine == "both" else [engine]
+    core_modes = ["one", "all"] if cores == "both" else [cores]
+    if any(e not in ("reference", "batched") for e in engines) or any(c not in ("one", "all") for c in core_modes):
+        console.print("bench: --engine is reference, batched or both; --cores is one, all or both", style="red")
+        raise typer.Exit(2)
+    n_jobs = jobs or os.cpu_count() or 1
+    if engines == ["reference"] and core_modes == ["one"]:
+        console.print(
+            f"reference engine, one core, Python {sys.version.split()[0]}, random play, {seconds:g}s per variant"
+        )
+        for v in variant:
+            console.print(bench_random_play(v, seconds=seconds, seed=seed).line(), markup=False, soft_wrap=True)
+        return
+    console.print(
+        f"random play, both repetition rules on, Python {sys.version.split()[0]}, {versions()}, "
+        f"{os.cpu_count()} cores, {seconds:g}s per measurement",
+        markup=False,
+    )
+    if "batched" in engines:
+        jit_seconds, cached = jit_warmup(variant[0])
+        how = "loaded from numba's cache" if cached else "compiled"
+        console.print(f"batched simulator: kernels {how} in {jit_seconds:.2f}s (not counted below)", markup=False)
     for v in variant:
-        console.print(bench_random_play(v, seconds=seconds, seed=seed).line(), markup=False, soft_wrap=True)
+        for e in engines:
+            for c in core_modes:
+                if c == "one":
+                    fn = bench_batched if e == "batched" else bench_random_play
+                    result = fn(v, seconds=seconds, seed=seed)
+                else:
+                    result = bench_parallel(e, v, seconds=seconds, seed=seed, jobs=n_jobs)
+                console.print(result.line(labelled=True), markup=False, soft_wrap=True)
+
+
+@app.command()
+def arena(
+    players: Annotated[
+        list[str],
+        typer.Option(
+            "--players",
+            "-p",
+            help="agent specs separated by commas, e.g. search:time=0.5,random (quote a spec that has a comma); "
+            "may be repeated",
+        ),
+    ],
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Stratego: classic (default), barrage, duel or classicfree")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per pairing (colours alternate)")] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes (1 = play in this process)")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the whole tournament")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="output directory (default artifacts/arena/<timestamp>)")
+    ] = None,
+    max_moves: Annotated[
+        int | None, typer.Option("--max-moves", min=0, help="move cap, a draw when reached (default per variant)")
+    ] = None,
+    game: Annotated[str, typer.Option("--game", help="game to play")] = "stratego",
+    preload: Annotated[
+        list[str] | None, typer.Option("--preload", help="import this module first (it may register agents)")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option KEY=VALUE, e.g. game=powers for lotr; may be repeated"),
+    ] = None,
+) -> None:
+    """Round-robin tournament between agents: scores, Elo with 95% intervals, arena.json/.csv/.png."""
+    from fogofwar.arena import ArenaSettings, default_out_dir, print_report, run_arena, split_players, write_outputs
+    from fogofwar.core.protocol import GameError
+
+    try:
+        specs = split_players(players)
+        settings = ArenaSettings(
+            players=specs,
+            games=games,
+            seed=seed,
+            jobs=jobs,
+            game=game,
+            variant=variant,
+            max_moves=max_moves,
+            preload=list(preload or []),
+            options=_parse_options(option or []),
+        )
+        result = run_arena(settings)
+    except (GameError, ValueError, TypeError, ImportError) as exc:
+        console.print(f"[red]arena: {exc}[/red]")
+        raise typer.Exit(2) from None
+    print_report(result, console)
+    paths = write_outputs(result, out if out is not None else default_out_dir())
+    for path in paths.values():
+        console.print(f"wrote {path}", markup=False, highlight=False)
+
+
+@app.command("ucc-bot")
+def ucc_bot(
+    agent: Annotated[str, typer.Option("--agent", "-a", help="agent spec, e.g. random or heuristic")] = "random",
+    seed: Annotated[int | None, typer.Option("--seed", help="seed of the agent's random stream")] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="variant if the manager's header names none (classic)")
+    ] = None,
+) -> None:
+    """Play as a bot of the UCC 2012 Stratego manager on stdin/stdout (notes go to stderr)."""
+    from fogofwar.agents.ucc import run_ucc_bot
+
+    out = sys.stdout
+    sys.stdout = sys.stderr  # only protocol lines may reach the manager
+    try:
+        code = run_ucc_bot(agent, sys.stdin, out, seed=seed, variant=variant)
+    finally:
+        sys.stdout = out
+    raise typer.Exit(code)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="SQLAlchemy database URL (default: $FOGOFWAR_DB, else sqlite:///fogofwar.db)"),
+    ] = None,
+    agent_delay: Annotated[
+        float, typer.Option("--agent-delay", min=0.0, help="seconds the computer waits before it answers")
+    ] = 0.4,
+) -> None:
+    """Run the web app: play in the browser against the computer, hot-seat, or by invite link."""
+    import uvicorn
+
+    from fogofwar.server import create_app, database_url
+    from fogofwar.server.store import safe_url
+
+    url = database_url(db)
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}; Ctrl+C stops)", markup=False)
+    uvicorn.run(
+        create_app(url, agent_delay=agent_delay), host=host, port=port, ws_max_size=64 * 1024, log_level="warning"
+    )
+
+
+def _parse_options(pairs: list[str]) -> dict[str, JSON]:
+    """KEY=VALUE game options; VALUE is read as JSON (numbers, true/false) when it can be, else as text."""
+    out: dict[str, JSON] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
 
 
 def main() -> None:

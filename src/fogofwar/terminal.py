@@ -517,12 +517,21 @@ def run_terminal_game(
     save: Path | None = None,
     console: Console | None = None,
     read: Callable[[], str] | None = None,
+    captured: str = "free",
 ) -> int:
     """Play one game at the terminal; return the exit code (see the module docstring).
 
     `read()` reads one line of input after the prompt has been printed (default: `input`,
-    which raises EOFError when the input ends).
+    which raises EOFError when the input ends). A variant named lotr-classic, lotr-powers or
+    lotr-ring plays Stratego LOTR instead (`fogofwar.lotr.terminal`; `captured` is its
+    captured-piece mode, `color` red/evil or blue/good).
     """
+    if variant.strip().lower().startswith("lotr"):
+        from fogofwar.lotr.terminal import run_lotr_terminal_game
+
+        return run_lotr_terminal_game(
+            variant, opponent, color, setup, seed, captured=captured, save=save, console=console, read=read
+        )
     console = console or Console()
     side = color.strip().lower()
     sides = {"red": 0, "r": 0, "blue": 1, "b": 1}

@@ -188,6 +188,12 @@ def test_LOTR_DOOM_2_frodo_enters_only_from_the_two_outside_neighbours() -> None
             assert "only from H4 or I5" in state.explain_illegal(act(square, "H5"))
 
 
+def test_LOTR_DOOM_1_evil_never_moves_frodo_onto_mount_doom() -> None:
+    for square in ("H4", "I5"):
+        state = g3({square: (GOOD, "frodo")}, to_move=EVIL)
+        assert not can(state, square, "H5"), square
+
+
 def test_LOTR_DOOM_3_the_ring_destroyed_evil_loses_ranks_4_to_8_and_its_fortresses() -> None:
     evil = {
         "A2": "witch_king", "B2": "saruman", "C2": "nazgul", "D2": "uruk_hai", "E2": "haradrim",

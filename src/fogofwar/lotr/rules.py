@@ -972,7 +972,8 @@ class LotrState:
         if game.mode != "classic":
             if game.bearer >= 0 and self._ring == CARRIED:
                 for gate in game.doom_gates:  # LOTR-DOOM-1: Frodo may enter Mount Doom from its gates
-                    if board[gate] and board[gate] & SLOT_MASK == game.bearer and not board[game.doom]:
+                    piece = board[gate]
+                    if piece and piece & OWNER_BIT == own and piece & SLOT_MASK == game.bearer and not board[game.doom]:
                         out.append(gate * 100 + game.doom)
             self._gen_powers(p, out, bf)
         out.sort()

@@ -1,0 +1,390 @@
+"""The live games of one server process: locking, commit-before-acknowledge, broadcasting, agents.
+
+Every change to a game goes through `GameManager.commit` under the game's lock:
+the event is tried on a copy of the session, written to the database (in a worker
+thread, so the event loop never waits on the disk), and only then does the copy become
+the live session, the sender get its acknowledgement and every connection its new view.
+A reader never sees a state that is not yet durable.
+
+Computer players think in a thread pool, on a snapshot of their observation; when they
+answer, the move is committed like anybody else's, unless the game changed meanwhile
+(a resignation), in which case the answer is dropped and they think again if needed.
+This process is the only writer of its database: running two servers on one database
+is not supported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fogofwar.core.agents import Agent, agent_names, make_agent
+from fogofwar.core.protocol import GameError, RecordError, State
+from fogofwar.server.adapters import Adapter, get_adapter
+from fogofwar.server.session import ClientError, Command, GameSession, game_info, hash_token
+from fogofwar.server.store import Event, GameMeta, Store, StoreError, Summary
+
+log = logging.getLogger("fogofwar.server")
+
+WEB_AGENTS = ("random", "heuristic", "search")
+"""Agents a web client may pick. Never `ucc`: its spec names a program to run."""
+
+QUEUE_LIMIT = 256
+"""Messages waiting for one connection; a client that falls this far behind is dropped."""
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket's outbox: messages are queued here and sent by the socket's own task."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    closed: bool = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    session: GameSession
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    agent: Agent | None = None
+    agent_task: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True)
+class Created:
+    """What the creator of a game gets back: the only time its seat tokens are shown."""
+
+    info: dict[str, Any]
+    tokens: dict[int, str]
+    invite: str | None
+
+
+class GameManager:
+    def __init__(self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4) -> None:
+        self.store = store
+        self.agent_delay = agent_delay
+        self._games: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=agent_workers, thread_name_prefix="fogofwar-agent")
+        self._closing = False
+
+    # --- life cycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished game from its log and let computer players resume their turn."""
+        for game_id in await self._io(self.store.unfinished_ids):
+            try:
+                await self.get(game_id)
+            except ClientError as exc:
+                log.error("game %s cannot be restored: %s", game_id, exc.message)
+
+    async def stop(self) -> None:
+        self._closing = True
+        for live in self._games.values():
+            if live.agent_task is not None:
+                live.agent_task.cancel()
+            for conn in list(live.connections):
+                conn.close()
+        tasks = [live.agent_task for live in self._games.values() if live.agent_task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Database calls run in a worker thread: a commit may wait on the disk."""
+        return await asyncio.to_thread(fn, *args)
+
+    # --- games -------------------------------------------------------------------------------
+    def agents(self) -> list[str]:
+        known = set(agent_names())
+        return [a for a in WEB_AGENTS if a in known]
+
+    async def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        opponent: str,
+        color: str,
+        name: str,
+    ) -> Created:
+        """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret."""
+        try:
+            adapter: Adapter = get_adapter(game)
+            adapter.make_game(options)  # checks the options before anything is stored
+        except (GameError, TypeError, ValueError) as exc:
+            raise ClientError("bad_request", str(exc), 422) from None
+        seats = adapter.seat_names
+        if color == "random":
+            seat = secrets.randbelow(len(seats))
+        elif color in seats:
+            seat = seats.index(color)
+        else:
+            raise ClientError("bad_request", f"color must be one of {', '.join(seats)} or random", 422)
+        other = 1 - seat
+        tokens: dict[int, str] = {seat: secrets.token_urlsafe(24)}
+        players: list[str | None] = [None, None]
+        players[seat] = name or seats[seat].capitalize()
+        invite: str | None = None
+        agent: str | None = None
+        agent_seat: int | None = None
+        if opponent == "hotseat":
+            mode = "hotseat"
+            tokens[other] = secrets.token_urlsafe(24)
+            players = [f"{name} ({s})" for s in seats] if name else [s.capitalize() for s in seats]
+        elif opponent == "invite":
+            mode = "invite"
+            invite = secrets.token_urlsafe(18)
+        elif opponent in self.agents():
+            mode, agent, agent_seat = "agent", opponent, other
+            players[other] = f"computer ({opponent})"
+        else:
+            raise ClientError(
+                "bad_request", f"opponent must be hotseat, invite or one of the agents: {', '.join(self.agents())}", 422
+            )
+        now = time.time()
+        hashes: list[str | None] = [None, None]
+        for s, t in tokens.items():
+            hashes[s] = hash_token(t)
+        meta = GameMeta(
+            id=secrets.token_urlsafe(8),
+            game=game,
+            options=dict(options),
+            mode=mode,
+            agent=agent,
+            agent_seat=agent_seat,
+            seed=secrets.randbits(31),
+            players=players,
+            token_hashes=hashes,
+            invite_hash=hash_token(invite) if invite else None,
+            created_at=now,
+            updated_at=now,
+        )
+        session = GameSession(meta)
+        summary = session.summary()
+        meta.status, meta.to_move, meta.move_count = summary.status, summary.to_move, summary.move_count
+        await self._io(self.store.create_game, meta)
+        live = self._add(session)
+        self._schedule_agent(live)
+        return Created(session.info(), tokens, invite)
+
+    def _add(self, session: GameSession) -> LiveGame:
+        live = LiveGame(session)
+        meta = session.meta
+        if meta.agent is not None and meta.agent_seat is not None:
+            agent = make_agent(meta.agent)
+            # A restarted server gives the agent a fresh start: it forgets what it inferred, not the rules.
+            agent.start(session.game, meta.agent_seat, random.Random(meta.seed + session.seq))
+            live.agent = agent
+        self._games[meta.id] = live
+        return live
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game, rebuilt from the database on first use."""
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        async with self._load_lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                return live
+            meta = await self._io(self.store.game, game_id)
+            if meta is None:
+                raise ClientError("not_found", f"no game {game_id!r}", 404)
+            events = await self._io(self.store.events, game_id)
+            try:
+                session = await asyncio.to_thread(GameSession.replay, meta, events)
+            except (RecordError, GameError) as exc:
+                raise ClientError("broken", f"game {game_id} cannot be rebuilt: {exc}", 500) from None
+            live = self._add(session)
+        self._schedule_agent(live)
+        return live
+
+    async def list_games(self, limit: int) -> list[dict[str, Any]]:
+        """Summaries straight from the database: listing never replays a game."""
+        metas = await self._io(self.store.games, limit)
+        out = []
+        for m in metas:
+            live = self._games.get(m.id)
+            if live is not None:
+                out.append(live.session.info())
+            else:
+                out.append(game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq))
+        return out
+
+    async def join(self, game_id: str, invite: str, name: str) -> tuple[int, str, dict[str, Any]]:
+        """Take the open seat of an invite game with its invite secret; the secret then expires."""
+        live = await self.get(game_id)
+        async with live.lock:
+            meta = live.session.meta
+            if meta.invite_hash is None or not secrets.compare_digest(meta.invite_hash, hash_token(invite)):
+                raise ClientError("forbidden", "this invite is not valid (or the seat was taken already)", 403)
+            seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
+            token = secrets.token_urlsafe(24)
+            player = name or live.session.seat_name(seat).capitalize()
+            if not await self._io(self.store.join, game_id, seat, hash_token(token), player):
+                raise ClientError("forbidden", "the seat was taken already", 403)
+            session = self._copy(live.session)
+            session.meta.token_hashes[seat] = hash_token(token)
+            session.meta.players[seat] = player
+            session.meta.invite_hash = None
+            session.meta.updated_at = time.time()
+            live.session = session
+            self._broadcast(live)
+            return seat, token, session.info()
+
+    # --- changes -----------------------------------------------------------------------------
+    @staticmethod
+    def _copy(session: GameSession) -> GameSession:
+        """A session to try an event on: the live one stays as it is until the event is stored."""
+        other = copy.copy(session)
+        other.meta = copy.deepcopy(session.meta)
+        other.state = session.state.clone()
+        other.events = list(session.events)
+        other.setup_strings = dict(session.setup_strings)
+        other.placements = dict(session.placements)
+        other._pending = dict(session._pending)
+        return other
+
+    async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
+        """Check and commit a seat's command; `ClientError` (nothing changed) if it is refused."""
+        async with live.lock:
+            ev = live.session.event_for(seat, cmd)
+            await self._commit(live, ev)
+            if origin is not None:
+                origin.send({"type": "ack", "id": cmd.ref, "seq": ev.seq})
+            self._broadcast(live)
+        self._schedule_agent(live)
+        return ev
+
+    async def _commit(self, live: LiveGame, ev: Event) -> None:
+        """Store `ev` and make it live; the caller holds the lock and has checked the event."""
+        trial = self._copy(live.session)
+        trial.apply(ev)
+        try:
+            stamp = await self._io(self.store.append_event, trial.meta.id, ev, trial.summary())
+        except StoreError as exc:
+            log.error("cannot store event: %s", exc)
+            raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
+        except Exception as exc:  # the database is down or full: the move must not count
+            log.exception("database error")
+            raise ClientError("unavailable", f"the move could not be saved ({type(exc).__name__})", 503) from None
+        trial.meta.updated_at = stamp
+        live.session = trial
+
+    def _broadcast(self, live: LiveGame) -> None:
+        views: dict[int | None, dict[str, Any]] = {}
+        for conn in list(live.connections):
+            if conn.closed:
+                live.connections.discard(conn)
+                continue
+            if conn.seat not in views:
+                views[conn.seat] = live.session.view(conn.seat)
+            conn.send(views[conn.seat])
+
+    def connect(self, live: LiveGame, seat: int | None) -> Connection:
+        conn = Connection(seat)
+        live.connections.add(conn)
+        conn.send(live.session.view(seat))
+        return conn
+
+    def disconnect(self, live: LiveGame, conn: Connection) -> None:
+        live.connections.discard(conn)
+        conn.close()
+
+    # --- computer players ----------------------------------------------------------------------
+    def _schedule_agent(self, live: LiveGame) -> None:
+        if live.agent is None or self._closing:
+            return
+        s = live.session
+        if s.state.is_terminal() or s.to_move() != s.meta.agent_seat:
+            return
+        if live.agent_task is None or live.agent_task.done():
+            live.agent_task = asyncio.create_task(self._agent_turns(live), name=f"agent-{s.meta.id}")
+
+    async def _agent_turns(self, live: LiveGame) -> None:
+        """Let the computer play while it is its turn; an agent that crashes or cheats forfeits."""
+        agent = live.agent
+        assert agent is not None
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            session = live.session
+            seat = session.meta.agent_seat
+            if seat is None or session.state.is_terminal() or session.to_move() != seat:
+                return
+            seq = session.seq
+            started = loop.time()
+            job: Callable[[], Command | str]
+            if session.adapter.in_setup(session.state):
+                job = _setup_job(agent, session.adapter, session.state.clone(), seat)
+            else:
+                obs, legal = session.state.observation(seat), list(session.state.legal_actions())
+                job = _move_job(agent, obs, legal)
+            answer: Command | str
+            try:
+                answer = await loop.run_in_executor(self._executor, job)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # an agent's crash is its loss, never the server's
+                log.warning("agent %s failed in game %s: %r", agent.name, session.meta.id, exc)
+                answer = f"the computer ({agent.name}) failed: {exc!r}"
+            wait = self.agent_delay - (loop.time() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with live.lock:
+                if live.session.seq != seq:
+                    continue  # the game changed while the agent thought (a resignation): think again
+                try:
+                    if isinstance(answer, str):
+                        ev = live.session.forfeit_event(seat, answer)
+                    else:
+                        ev = live.session.event_for(seat, answer)
+                except ClientError as exc:
+                    ev = live.session.forfeit_event(seat, f"the computer ({agent.name}) broke the rules: {exc.message}")
+                try:
+                    await self._commit(live, ev)
+                except ClientError:
+                    await asyncio.sleep(1.0)  # the database is unavailable: try again later
+                    continue
+                self._broadcast(live)
+
+
+def _move_job(agent: Agent, obs: Any, legal: list[int]) -> Callable[[], Command | str]:
+    def run() -> Command | str:
+        return Command("action", action=int(agent.act(obs, legal)))
+
+    return run
+
+
+def _setup_job(agent: Agent, adapter: Adapter, state: State, seat: int) -> Callable[[], Command | str]:
+    """The agent places its army on a copy, one piece at a time; the result is sent as one setup."""
+
+    def run() -> Command | str:
+        while not state.is_terminal() and adapter.in_setup(state) and state.current_player() == seat:
+            state.apply(agent.act(state.observation(seat), list(state.legal_actions())))
+        return Command("setup", setup=adapter.placement_of(state, seat))
+
+    return run

@@ -1,0 +1,332 @@
+"""One hosted game: its state, rebuilt from the event log, and the checks on what seats send.
+
+Everything here is synchronous and free of I/O, so the same code serves live play and
+the replay of a log after a restart: a game is `GameSession(meta)` plus `apply(event)`
+for each stored event, in order.
+
+Setups are simultaneous for the players but sequential in the engine (red places, then
+blue). A seat that sends its setup before its turn gets it checked and logged at once;
+it is applied when the engine reaches that seat (`_pending`), so nobody waits on
+anybody, and a replay applies it at the same point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from fogofwar.core.protocol import (
+    GameError,
+    IllegalActionError,
+    InvalidSetupError,
+    NotationError,
+    RecordError,
+    State,
+    Termination,
+)
+from fogofwar.core.records import GameRecord
+from fogofwar.server.adapters import Adapter, get_adapter
+from fogofwar.server.store import Event, GameMeta, Summary
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest client message accepted: a classic placement as JSON is under 1 KiB."""
+
+
+class ClientError(Exception):
+    """A request refused; `code` is machine-readable, the message says what was wrong. Nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_json(self, ref: Any = None) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "error", "error": self.code, "message": self.message}
+        if ref is not None:
+            d["id"] = ref
+        return d
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed, so a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Command:
+    """A checked client message: what a seat asks for."""
+
+    kind: str  # "hello" | "action" | "setup" | "resign" | "ping"
+    ref: Any = None  # the client's own id for the message, echoed in the answer
+    action: int | None = None
+    move: str | None = None
+    setup: Any = None
+    token: str | None = None
+
+
+def parse_command(raw: str | bytes) -> Command:
+    """Read one client message (JSON text); `ClientError` names what is wrong with it."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ClientError("too_large", f"message of {size} bytes is over the limit of {MAX_MESSAGE_BYTES}", 413)
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ClientError("malformed", f"not JSON: {exc}") from None
+    return command_from_json(data)
+
+
+def command_from_json(data: Any) -> Command:
+    if not isinstance(data, dict):
+        raise ClientError("malformed", 'a message is a JSON object like {"type": "action", "action": 1213}')
+    kind = data.get("type")
+    ref = data.get("id")
+    if ref is not None and not (isinstance(ref, str | int) and not isinstance(ref, bool) and len(str(ref)) <= 64):
+        raise ClientError("malformed", '"id" must be a string or a number of at most 64 characters')
+    if kind == "action":
+        action, move = data.get("action"), data.get("move")
+        if action is not None:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise ClientError("malformed", '"action" must be an integer action id', 400)
+            return Command("action", ref, action=action)
+        if isinstance(move, str) and move.strip():
+            return Command("action", ref, move=move)
+        raise ClientError("malformed", 'an action message needs "action" (an id) or "move" (like "B4-B5")')
+    if kind == "setup":
+        setup = data.get("setup")
+        if not isinstance(setup, str | dict):
+            raise ClientError(
+                "malformed", '"setup" must be "random", "sample", "sample:NAME", a setup string or {square: rank}'
+            )
+        return Command("setup", ref, setup=setup)
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ClientError("malformed", '"token" must be a string')
+        return Command("hello", ref, token=token)
+    if kind in ("resign", "ping"):
+        return Command(str(kind), ref)
+    raise ClientError("malformed", f"unknown message type {kind!r}; use action, setup, resign, hello or ping")
+
+
+class GameSession:
+    """A game's meta data and state; apply() is the only way the state changes."""
+
+    def __init__(self, meta: GameMeta) -> None:
+        self.meta = meta
+        self.adapter: Adapter = get_adapter(meta.game)
+        self.game = self.adapter.make_game(dict(meta.options))
+        self.state: State = self.game.new_initial_state()
+        self._pending: dict[int, dict[str, str]] = {}
+        self.events: list[Event] = []
+        self.setup_strings: dict[int, str] = {}
+        self.placements: dict[int, dict[str, str]] = {}
+        self._rng = random.Random(meta.seed ^ 0x5E7)
+        self._moves: tuple[int, list[dict[str, Any]]] = (-1, [])  # the public move list, built once per seq
+
+    @classmethod
+    def replay(cls, meta: GameMeta, events: list[Event]) -> GameSession:
+        """Rebuild a game from its log; `RecordError` if an event no longer applies."""
+        session = cls(meta)
+        for ev in events:
+            if ev.seq != len(session.events) + 1:
+                raise RecordError(f"game {meta.id}: event {ev.seq} is out of order")
+            try:
+                session.apply(ev)
+            except (GameError, KeyError, TypeError, ValueError) as exc:
+                raise RecordError(f"game {meta.id}: event {ev.seq} ({ev.kind}) does not apply: {exc}") from exc
+        return session
+
+    # --- who is who ----------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens, or None."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for seat, stored in enumerate(self.meta.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, h):
+                return seat
+        return None
+
+    def seat_name(self, seat: int) -> str:
+        return self.adapter.seat_names[seat]
+
+    def status(self) -> str:
+        if self.state.is_terminal():
+            return "over"
+        return "setup" if self.adapter.in_setup(self.state) else "play"
+
+    def to_move(self) -> int | None:
+        if self.state.is_terminal():
+            return None
+        return self.state.current_player()
+
+    def has_set_up(self, seat: int) -> bool:
+        """The seat's setup is logged (applied or waiting for its turn)."""
+        return seat in self.setup_strings
+
+    def summary(self) -> Summary:
+        outcome = self.state.outcome()
+        return Summary(
+            self.status(), self.to_move(), self.adapter.move_count(self.state), outcome.to_json() if outcome else None
+        )
+
+    # --- turning commands into events -------------------------------------------------------------
+    def event_for(self, seat: int, cmd: Command) -> Event:
+        """Check `cmd` from `seat` against the rules and turn it into the next event; `ClientError` if refused.
+
+        The check is a trial on a copy, so an accepted event is certain to apply to the real state.
+        """
+        if self.state.is_terminal():
+            outcome = self.state.outcome()
+            raise ClientError("game_over", f"the game is over ({outcome.reason if outcome else ''})", 409)
+        seq = self.seq + 1
+        if cmd.kind == "resign":
+            return Event(seq, "resign", seat, {})
+        if cmd.kind == "setup":
+            return self._setup_event(seq, seat, cmd.setup)
+        if cmd.kind != "action":
+            raise ClientError("malformed", f"{cmd.kind!r} is not a game action")
+        if self.adapter.in_setup(self.state):
+            raise ClientError("illegal", "during the setup send your whole army as one setup message", 409)
+        to_move = self.state.current_player()
+        if to_move != seat:
+            raise ClientError(
+                "not_your_turn", f"it is {self.seat_name(to_move)}'s turn, not {self.seat_name(seat)}'s", 409
+            )
+        try:
+            if cmd.move is not None:
+                action = self.state.string_to_action(cmd.move)
+            else:
+                assert cmd.action is not None
+                action = cmd.action
+                if not 0 <= action < self.game.num_distinct_actions():
+                    raise IllegalActionError(f"{action} is not an action id of {self.meta.game}")
+                if action not in self.state.legal_actions():
+                    self.state.clone().apply(action)  # raises with the engine's explanation
+        except (IllegalActionError, NotationError) as exc:
+            raise ClientError("illegal", f"illegal move: {exc}", 422) from None
+        return Event(seq, "action", seat, {"action": action})
+
+    def _setup_event(self, seq: int, seat: int, spec: Any) -> Event:
+        if not self.adapter.in_setup(self.state):
+            raise ClientError("illegal", "the setup is over", 409)
+        if self.has_set_up(seat):
+            raise ClientError("illegal", f"{self.seat_name(seat)} has already set up", 409)
+        try:
+            placement = self.adapter.parse_setup(self.state, seat, spec, self._rng)
+            if self.state.current_player() == seat:
+                self.adapter.apply_setup(self.state.clone(), seat, placement)
+            else:
+                self.adapter.check_early_setup(self.state, seat, placement)
+        except (InvalidSetupError, NotationError) as exc:
+            raise ClientError("bad_setup", f"setup refused: {exc}", 422) from None
+        return Event(seq, "setup", seat, {"placement": placement})
+
+    def forfeit_event(self, seat: int, reason: str) -> Event:
+        return Event(self.seq + 1, "forfeit", seat, {"reason": reason[:500]})
+
+    # --- applying events ------------------------------------------------------------------------
+    def apply(self, ev: Event) -> None:
+        """Play one logged event on the state (the only mutation)."""
+        if ev.kind == "setup":
+            assert ev.seat is not None
+            placement = {str(k): str(v) for k, v in ev.payload["placement"].items()}
+            self.setup_strings[ev.seat] = self.adapter.setup_string(self.state, ev.seat, placement)
+            self.placements[ev.seat] = placement
+            self._pending[ev.seat] = placement
+            self._flush_pending()
+        elif ev.kind == "action":
+            self.state.apply(int(ev.payload["action"]))
+        elif ev.kind == "resign":
+            assert ev.seat is not None
+            self.state.end_by(Termination.RESIGNATION, 1 - ev.seat, f"{self.seat_name(ev.seat)} resigned")
+        elif ev.kind == "forfeit":
+            assert ev.seat is not None
+            reason = str(ev.payload.get("reason") or "forfeit")
+            self.state.end_by(Termination.FORFEIT, 1 - ev.seat, f"{self.seat_name(ev.seat)} forfeits: {reason}")
+        else:
+            raise RecordError(f"unknown event kind {ev.kind!r}")
+        self.events.append(ev)
+
+    def _flush_pending(self) -> None:
+        while not self.state.is_terminal() and self.adapter.in_setup(self.state):
+            seat = self.state.current_player()
+            placement = self._pending.pop(seat, None)
+            if placement is None:
+                return
+            self.adapter.apply_setup(self.state, seat, placement)
+
+    # --- what goes out --------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """The public summary of the game (what the game list shows)."""
+        m = self.meta
+        return game_info(m, self.summary(), self.seq)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The state message for a seat (None: a spectator). A seat sees only its observation;
+        everybody sees everything once the game is over."""
+        over = self.state.is_terminal()
+        msg: dict[str, Any] = {"type": "state", "game": self.info(), "seat": seat}
+        if seat is None:
+            msg["view"] = self.adapter.public_view(self.state)
+        else:
+            msg["view"] = self.adapter.seat_view(self.state, seat)
+        if self._moves[0] != self.seq:
+            self._moves = (self.seq, self.adapter.move_list(self.state))
+        msg["moves"] = self._moves[1]
+        to_move = self.to_move()
+        in_setup = self.adapter.in_setup(self.state)
+        msg["legal"] = list(self.state.legal_actions()) if seat is not None and to_move == seat and not in_setup else []
+        if seat is not None and in_setup and not over:
+            msg["setup"] = {
+                **self.adapter.setup_info(self.state, seat),
+                "done": self.has_set_up(seat),
+                "string": self.setup_strings.get(seat, ""),
+                "placement": self.placements.get(seat, {}),  # the seat's own army, also while it waits for its turn
+            }
+        if over:
+            msg["final"] = self.adapter.final_view(self.state)
+            msg["setups"] = {str(s): text for s, text in sorted(self.setup_strings.items())}
+        return msg
+
+    def record(self) -> GameRecord:
+        """The project's game record; only ever asked for once the game is over (it holds every setup)."""
+        return GameRecord.from_state(
+            self.state,
+            players=[p or self.seat_name(i) for i, p in enumerate(self.meta.players)],
+            game_id=self.meta.id,
+            mode=self.meta.mode,
+        )
+
+
+def game_info(m: GameMeta, s: Summary, seq: int) -> dict[str, Any]:
+    """Public facts of a game: never a token, never a hidden rank."""
+    open_seats = [i for i, h in enumerate(m.token_hashes) if h is None and i != m.agent_seat]
+    return {
+        "id": m.id,
+        "game": m.game,
+        "variant": m.options.get("variant"),
+        "options": m.options,
+        "mode": m.mode,
+        "agent": m.agent,
+        "agent_seat": m.agent_seat,
+        "players": m.players,
+        "open_seats": open_seats if m.invite_hash is not None else [],
+        "status": s.status,
+        "to_move": s.to_move,
+        "move_count": s.move_count,
+        "outcome": s.outcome,
+        "seq": seq,
+        "created_at": m.created_at,
+        "updated_at": m.updated_at,
+    }

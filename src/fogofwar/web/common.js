@@ -1,0 +1,128 @@
+// Shared by the lobby and the game page: the REST helper, seat tokens kept in this browser,
+// rank names and symbols, square names. No build step: plain ES modules.
+
+export const SEAT_NAMES = ["red", "blue"];
+export const FILES = "ABCDEFGHIK"; // no J, as in ISF notation
+
+// Strongest first: the order of captured pieces and roster lists.
+export const RANK_ORDER = [
+  "marshal", "general", "colonel", "major", "captain", "lieutenant",
+  "sergeant", "miner", "scout", "spy", "bomb", "flag",
+];
+
+const SYMBOLS = {
+  classic: { marshal: "1", general: "2", colonel: "3", major: "4", captain: "5", lieutenant: "6",
+    sergeant: "7", miner: "8", scout: "9", spy: "S", bomb: "B", flag: "F" },
+  modern: { marshal: "10", general: "9", colonel: "8", major: "7", captain: "6", lieutenant: "5",
+    sergeant: "4", miner: "3", scout: "2", spy: "S", bomb: "B", flag: "F" },
+};
+
+export function notation() {
+  return localStorage.getItem("fogofwar.notation") === "modern" ? "modern" : "classic";
+}
+
+export function setNotation(value) {
+  localStorage.setItem("fogofwar.notation", value);
+}
+
+export function rankSymbol(rank) {
+  return SYMBOLS[notation()][rank] ?? "?";
+}
+
+export function rankLabel(rank) {
+  return `${rank} (${rankSymbol(rank)})`;
+}
+
+export function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+export function squareName(sq) {
+  return `${FILES[sq % 10]}${Math.floor(sq / 10) + 1}`;
+}
+
+export function parseSquare(name) {
+  return (parseInt(name.slice(1), 10) - 1) * 10 + FILES.indexOf(name[0].toUpperCase());
+}
+
+// --- seat tokens: kept in localStorage, never in a cookie, sent only to this server ---------
+const KEY = "fogofwar.games";
+
+export function allStoredGames() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function storedGame(id) {
+  const entry = allStoredGames()[id] || {};
+  return { seats: entry.seats || {}, invite: entry.invite || null, created: entry.created || Date.now() };
+}
+
+export function saveGame(id, entry) {
+  const all = allStoredGames();
+  all[id] = entry;
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+export function forgetGame(id) {
+  const all = allStoredGames();
+  delete all[id];
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+// --- REST ----------------------------------------------------------------------------------
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && (data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail));
+    const err = new Error(detail || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// --- small DOM helper ------------------------------------------------------------------------
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function timeAgo(seconds) {
+  const d = Math.max(0, Date.now() / 1000 - seconds);
+  if (d < 60) return "just now";
+  if (d < 3600) return `${Math.floor(d / 60)} min ago`;
+  if (d < 86400) return `${Math.floor(d / 3600)} h ago`;
+  return new Date(seconds * 1000).toLocaleDateString();
+}
+
+export function describeOutcome(outcome, perspective) {
+  if (!outcome) return "";
+  if (outcome.winner === null || outcome.winner === undefined) return `Draw: ${outcome.reason}`;
+  const who = capitalize(SEAT_NAMES[outcome.winner]);
+  const mine = perspective === outcome.winner ? " — you win!" : perspective === 1 - outcome.winner ? " — you lose" : "";
+  return `${who} wins${mine} (${outcome.reason})`;
+}

@@ -1,0 +1,104 @@
+"""Helpers for the server tests: create games, talk to a seat's websocket, play random moves."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+Msg = dict[str, Any]
+
+
+def create(client: TestClient, **body: Any) -> Msg:
+    """POST /api/games with barrage against the random agent unless told otherwise."""
+    payload: dict[str, Any] = {"variant": "barrage", "opponent": "random", "color": "red"}
+    payload.update(body)
+    r = client.post("/api/games", json=payload)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def seat_view(client: TestClient, game_id: str, token: str) -> Msg:
+    r = client.get(f"/api/games/{game_id}/seat", headers=auth(token))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def act(client: TestClient, game_id: str, token: str, **command: Any) -> Msg:
+    r = client.post(f"/api/games/{game_id}/act", headers=auth(token), json=command)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def hello(ws: WebSocketTestSession, token: str | None) -> Msg:
+    """Say hello; returns the first state message."""
+    ws.send_json({"type": "hello", "token": token} if token else {"type": "hello"})
+    msg = ws.receive_json()
+    assert msg["type"] == "state", msg
+    return dict(msg)
+
+
+def wait_until(client: TestClient, game_id: str, token: str, pred: Callable[[Msg], bool], timeout: float = 10) -> Msg:
+    """Poll the seat's view until `pred` holds (for the computer's moves, which come in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = seat_view(client, game_id, token)
+        if pred(view):
+            return view
+        assert time.monotonic() < deadline, f"timed out; last view: {view['game']}"
+        time.sleep(0.01)
+
+
+def my_turn(seat: int) -> Callable[[Msg], bool]:
+    return lambda m: m["game"]["status"] == "over" or (m["game"]["to_move"] == seat and bool(m["legal"]))
+
+
+def play_vs_agent_ws(
+    ws: WebSocketTestSession,
+    seat: int,
+    rng: random.Random,
+    first: Msg,
+    setup: str = "sample",
+    on_message: Callable[[Msg], None] | None = None,
+    max_actions: int = 10_000,
+) -> Msg:
+    """Play a whole game on a seat's websocket against the computer; returns the last state message.
+
+    Every message received is passed to `on_message` (the leak test records them).
+    """
+    msg = first
+    sent_setup = False
+    actions = 0
+    while True:
+        if on_message is not None:
+            on_message(msg)
+        if msg["type"] == "error":
+            raise AssertionError(f"server refused a move: {msg}")
+        if msg["type"] == "state":
+            game = msg["game"]
+            if game["status"] == "over" or actions >= max_actions:
+                return msg
+            if game["status"] == "setup" and not sent_setup and not msg["setup"]["done"]:
+                ws.send_json({"type": "setup", "setup": setup, "id": "setup"})
+                sent_setup = True
+            elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
+                ws.send_json({"type": "action", "action": rng.choice(msg["legal"]), "id": actions})
+                actions += 1
+                # Skip the states broadcast before our ack: their legal moves are already spent.
+                while True:
+                    reply = ws.receive_json()
+                    if on_message is not None:
+                        on_message(reply)
+                    if reply["type"] == "ack":
+                        break
+                    if reply["type"] == "error":
+                        raise AssertionError(f"server refused a legal move: {reply}")
+        msg = ws.receive_json()
