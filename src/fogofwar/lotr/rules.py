@@ -92,7 +92,7 @@ from fogofwar.lotr.roster import (
     rank_label,
     roster,
 )
-from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
+from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, build_tables, parse_square, square_name
 from fogofwar.stratego.rules import parse_action
 
 # --- piece codes --------------------------------------------------------------------------
@@ -180,30 +180,6 @@ def captured_visible(mode: str, viewer: int, owner: int) -> bool:
     if mode == "secret":
         return viewer == owner
     return False
-
-
-def _tables(board: BoardMap) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    """Orthogonal neighbours off the Forbidden Zones, and per direction the straight line to the
-    edge or a zone (for the Knights: LOTR-KNIGHT-1)."""
-    blocked = board.forbidden
-    neighbours: list[tuple[int, ...]] = []
-    rays: list[tuple[tuple[int, ...], ...]] = []
-    for sq in range(NUM_SQUARES):
-        r, c = divmod(sq, SIZE)
-        near: list[int] = []
-        sq_rays: list[tuple[int, ...]] = []
-        for dr, dc in DIRS:
-            ray: list[int] = []
-            rr, cc = r + dr, c + dc
-            while 0 <= rr < SIZE and 0 <= cc < SIZE and rr * SIZE + cc not in blocked:
-                ray.append(rr * SIZE + cc)
-                rr, cc = rr + dr, cc + dc
-            if ray:
-                near.append(ray[0])
-                sq_rays.append(tuple(ray))
-        neighbours.append(tuple(near))
-        rays.append(tuple(sq_rays))
-    return tuple(neighbours), tuple(rays)
 
 
 @dataclass(frozen=True)
@@ -372,7 +348,8 @@ class LotrGame:
         self.roster: Roster = roster()
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
-        self.neighbours, self.rays = _tables(self.board)
+        # Orthogonal neighbours off the Forbidden Zones, and the straight lines Knights run (LOTR-KNIGHT-1).
+        self.neighbours, self.rays = build_tables(self.board.forbidden)
         self.tables: PowerTables = _power_tables(self.forbidden)
         armies = self.roster.armies
 

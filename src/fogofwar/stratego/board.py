@@ -68,7 +68,13 @@ def parse_square(text: str) -> int:
     return (row - 1) * SIZE + FILES.index(letter)
 
 
-def _build_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
+
+
+def build_tables(blocked: frozenset[int]) -> Tables:
+    """Per square: its orthogonal neighbours, and per direction the straight line of squares up to
+    the edge or a blocked square, nearest first. Any 10x10 board with impassable squares uses it
+    (the classic lakes here, LOTR's Forbidden Zones in `fogofwar.lotr`)."""
     neighbours: list[tuple[int, ...]] = []
     rays: list[tuple[tuple[int, ...], ...]] = []
     for sq in range(NUM_SQUARES):
@@ -78,7 +84,7 @@ def _build_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int,
         for dr, dc in _DELTAS:
             ray: list[int] = []
             rr, cc = r + dr, c + dc
-            while 0 <= rr < SIZE and 0 <= cc < SIZE and rr * SIZE + cc not in LAKES:
+            while 0 <= rr < SIZE and 0 <= cc < SIZE and rr * SIZE + cc not in blocked:
                 ray.append(rr * SIZE + cc)
                 rr, cc = rr + dr, cc + dc
             if ray:
@@ -89,7 +95,7 @@ def _build_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int,
     return tuple(neighbours), tuple(rays)
 
 
-NEIGHBOURS, RAYS = _build_tables()
+NEIGHBOURS, RAYS = build_tables(LAKES)
 """NEIGHBOURS[sq]: orthogonal neighbours off the lakes. RAYS[sq]: per direction, the squares
 in a straight line up to the edge or a lake, nearest first (for scouts)."""
 
