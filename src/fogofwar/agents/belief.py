@@ -15,9 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fogofwar.agents.knowledge import BOMB, FLAG, RANK_OF_NAME, Knowledge
+from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.agents.setups import prior_by_square
-from fogofwar.stratego.board import parse_square
+from fogofwar.stratego.board import NEIGHBOURS, parse_square
+from fogofwar.stratego.rules import battle
 
 
 class BeliefTracker:
@@ -27,6 +28,10 @@ class BeliefTracker:
         self.origin: dict[int, int] = {}  # current square of an enemy piece -> its setup square
         self._seen = -1  # number of moves already processed; -1 before the first play observation
         self._prior: dict[int, dict[int, float]] | None = None
+        self.bomb_squares: set[int] = set()  # squares where an enemy bomb was seen (standing or taken)
+        self.bomb_neighbour_factor = 10.0
+        self.evidence: dict[int, dict[int, float]] = {}  # current square -> likelihood factor by rank
+        self.behaviour_factor = 2.0
 
     def update(self, data: dict[str, Any]) -> None:
         """Take in a play-phase observation (call it on every own turn)."""
@@ -36,9 +41,7 @@ class BeliefTracker:
         recent = list(data.get("recent_moves") or [])
         if self._seen < 0:
             know_cells = data["board"]
-            self.origin = {
-                sq: sq for sq, c in enumerate(know_cells) if isinstance(c, dict) and c["owner"] == enemy
-            }
+            self.origin = {sq: sq for sq, c in enumerate(know_cells) if isinstance(c, dict) and c["owner"] == enemy}
             from fogofwar.stratego.variants import get_variant
 
             self._prior = prior_by_square(get_variant(str(data["variant"])), enemy)
@@ -53,23 +56,66 @@ class BeliefTracker:
         new = count - self._seen
         for ev in recent[len(recent) - min(new, len(recent)) :]:
             self._apply_event(ev, enemy)
+            if ev["player"] == enemy and ev.get("result") is None:
+                self._read_behaviour(ev, data["board"], player)
         self._seen = count
+
+    def _read_behaviour(self, ev: dict[str, Any], board: list[Any], player: int) -> None:
+        """Weigh what a quiet enemy move says about the piece: stepping next to a revealed piece of
+        ours that would take it is rare (unless it is the spy going for our marshal), and so is
+        stepping away from one that it could beat."""
+        src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+        near_dst = set(NEIGHBOURS[dst])
+        factor = self.behaviour_factor
+        for sq, c in enumerate(board):
+            if not isinstance(c, dict) or c["owner"] != player or not c["revealed"] or c["rank"] is None:
+                continue
+            ours = RANK_OF_NAME[c["rank"]]
+            if ours == BOMB and sq in near_dst and sq not in NEIGHBOURS[src]:
+                # Only a miner has business next to a bomb it knows of.
+                row = self.evidence.setdefault(dst, {})
+                row[MINER] = min(row.get(MINER, 1.0) * factor, 50.0)
+                continue
+            if ours in (BOMB, FLAG):
+                continue
+            approach = sq in near_dst
+            retreat = sq in NEIGHBOURS[src] and not approach
+            if not approach and not retreat:
+                continue
+            row = self.evidence.setdefault(dst, {})
+            for r in range(12):
+                if r in (BOMB, FLAG):
+                    continue
+                win, survive = battle(ours, r)  # our piece attacking it
+                safe = not (win and not survive)
+                if (approach and (safe or (r == SPY and ours == MARSHAL))) or (retreat and not safe):
+                    row[r] = min(row.get(r, 1.0) * factor, 50.0)
 
     def _apply_event(self, ev: dict[str, Any], enemy: int) -> None:
         src, dst = parse_square(ev["from"]), parse_square(ev["to"])
         result = ev.get("result")
         if ev["player"] == enemy:
             start = self.origin.pop(src, src)
+            seen = self.evidence.pop(src, None)
             if result in (None, "attacker_won"):
                 self.origin[dst] = start
-        elif result in ("attacker_won", "both_lost"):
-            self.origin.pop(dst, None)
+                if seen is not None and result is None:
+                    self.evidence[dst] = seen
+        else:
+            if ev.get("defender") == "bomb":
+                self.bomb_squares.add(dst)
+            if result in ("attacker_won", "both_lost"):
+                self.origin.pop(dst, None)
+                self.evidence.pop(dst, None)
 
     def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
         """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
         squares = know.unknown_enemy_squares()
         pool = know.unknown_pool
         ranks = [r for r, n in pool.items() if n > 0]
+        bombs = self.bomb_squares | {
+            sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy and c.rank == BOMB
+        }
         rows: dict[int, dict[int, float]] = {}
         for sq in squares:
             cell = know.cells[sq]
@@ -81,6 +127,15 @@ class BeliefTracker:
                 if cell.moved and r in (BOMB, FLAG):
                     continue
                 row[r] = (prior.get(r, 0.0) if prior else 1.0) + 1e-3
+            seen = self.evidence.get(sq)
+            if seen:
+                for r, f in seen.items():
+                    if r in row:
+                        row[r] *= f
+            if FLAG in row and bombs:
+                # Players wall their flag in with bombs: a bomb next door makes a flag likelier.
+                near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)
+                row[FLAG] *= self.bomb_neighbour_factor**near
             rows[sq] = row
         for _ in range(iterations):
             for row in rows.values():  # each piece is exactly one rank

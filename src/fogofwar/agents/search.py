@@ -1,14 +1,26 @@
-"""The strong Stratego player: determinized two-ply search over a belief about the hidden pieces.
+"""The strong Stratego player: determinized selective search over a belief about the hidden pieces.
 
 Why this method: full information-set MCTS needs many thousands of playouts a move to
 beat a sound heuristic, which plain Python cannot afford at a second a move. Stratego's
 tactics are short (a capture, a recapture, a piece walking into a bomb), while its strategy
 is about where the hidden pieces are. So the agent spends its budget on the belief:
 it samples many complete guesses of the enemy ranks from `BeliefTracker` (real-game setup
-statistics, moves seen, ranks revealed), and in each guess checks every legal move against
-the opponent's best material reply. The averaged result replaces the heuristic's danger
-estimate; the heuristic's sense of direction (approach what you expect to beat, do not
-step straight back) guides quiet moves. Deterministic for a given seed and budget.
+statistics, moves seen, ranks revealed), and in each guess plays every legal move against
+a model of the opponent's reply, then our recapture.
+
+The opponent does not know our hidden ranks either, so its reply is chosen by what it can
+see (our revealed ranks, which of our pieces moved, what is left of our army), while the
+result is judged with the guessed true ranks: an enemy general that would attack an unknown
+piece of ours attacks it in every guess, and finds a bomb or a marshal when there is one.
+
+Values are win chances, not raw material: the material lead, relative to all material in
+play, maps to a win chance through a logistic curve, and taking the flag is a win. So the flag
+is worth what the game is worth, and a long shot at a possible flag with a general costs what
+losing the general costs (with a discount for valuable pieces: a cheaper piece could take the
+same shot a little later).
+Quiet moves follow a sense of direction: toward what a piece expects to beat, toward likely
+flags for cheap pieces, and out to meet enemy pieces that come near our own flag.
+Deterministic for a given seed and budget.
 
 Spec: `search` (24 guesses a move), `search:guesses=48`, `search:time=0.5` (seconds a
 move, as a cap on the guesses; time makes play depend on the machine's speed).
@@ -16,28 +28,84 @@ move, as a cap on the guesses; time makes play depend on the machine's speed).
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.heuristic import HeuristicAgent, attack_value
-from fogofwar.agents.knowledge import FLAG, VALUE, Knowledge
+from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
+from fogofwar.agents.setups import human_like_setup
 from fogofwar.core.protocol import Game, GameError, Observation
-from fogofwar.stratego.rules import RANK_MASK, StrategoGame, StrategoState, battle
+from fogofwar.stratego.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE
+from fogofwar.stratego.pieces import Rank
+from fogofwar.stratego.rules import PLACE_BASE, StrategoGame, battle
+from fogofwar.stratego.variants import Variant, get_variant
 
-_VALUE = {int(r): v for r, v in VALUE.items()}
-_OWNER_BIT = 16
+_VAL = [VALUE[r] for r in sorted(VALUE)]  # material value by rank (0..11)
+_MOVED, _UNMOVED = 12, 13  # kinds of our pieces as the opponent sees them; 0..11: a revealed rank
+_TIE = 0.5  # opponent captures this close in appeal are equally likely
 
 
-def _battle_gain(attacker: int, defender: int) -> float:
-    """Material swing for the attacking side of a battle between two known ranks."""
+def _battle_result(attacker: int, defender: int) -> int:
+    """0: the attacker wins and moves in; 1: the defender stays; 2: both die."""
     win, survive = battle(attacker, defender)
     if win and not survive:
-        return _VALUE[defender]
-    if not win and survive:
-        return -_VALUE[attacker]
-    return _VALUE[defender] - _VALUE[attacker]
+        return 0
+    return 1 if survive else 2
+
+
+_RESULT = [[_battle_result(a, d) for d in range(12)] for a in range(12)]
+
+
+def _distance(a: int, b: int) -> int:
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
+def _path_lengths() -> list[list[int]]:
+    """Steps between any two squares around the lakes on an empty board (99 for lakes)."""
+    table = []
+    for start in range(100):
+        dist = [99] * 100
+        if start not in LAKES:
+            dist[start] = 0
+            frontier = [start]
+            while frontier:
+                nxt = []
+                for sq in frontier:
+                    for n in NEIGHBOURS[sq]:
+                        if dist[n] == 99:
+                            dist[n] = dist[sq] + 1
+                            nxt.append(n)
+                frontier = nxt
+        table.append(dist)
+    return table
+
+
+_PATH = _path_lengths()
+
+
+@dataclass
+class _Context:
+    """What one decision needs in every guess: tables indexed by rank, and our pieces as seen."""
+
+    base: list[int]  # +(rank+1) our piece, -(rank+1) a known enemy piece, 0 empty or unknown
+    kinds: list[int]  # our pieces as the opponent sees them: a revealed rank, _MOVED or _UNMOVED
+    ours: list[list[tuple[float, float]]]  # ours[a][d]: (our loss, enemy loss) when our a attacks their d
+    theirs: list[list[tuple[float, float]]]  # theirs[a][d]: the same when their a attacks our d
+    perceived: list[list[float]]  # perceived[enemy rank][kind]: how good that capture looks to it
+    flag_share: list[float]  # by our rank: what share of the game taking the flag with it is worth
+    own: float  # our material
+    enemy: float  # the enemy's material
+    sharpness: float
+    mobile: list[int]  # squares of enemy pieces that may move
+    flag_near: frozenset[int]  # squares next to our flag
+
+    def win(self, own_loss: float = 0.0, enemy_loss: float = 0.0) -> float:
+        return _win_chance(self.own - own_loss, self.enemy - enemy_loss, self.sharpness)
 
 
 class SearchAgent(HeuristicAgent):
@@ -48,164 +116,599 @@ class SearchAgent(HeuristicAgent):
         self.guesses = guesses
         self.seconds = seconds
         self._belief = BeliefTracker()
-        self._game: StrategoGame | None = None
+        self._active = False
+        self._limit = 0
+        self._streak: tuple[int, int, int, int, int] | None = None  # our two-squares streak, as the rules keep it
+        self._positions: Counter[int] = Counter()  # positions after our quiet moves, to avoid going round in circles
+        # Weights (tuning knobs, also settable through the spec).
+        self.paranoia = 0.25  # weight of the opponent's truly best capture against the modelled one
+        self.sharpness = 8.0  # win chance = logistic(sharpness * material lead / material in play)
+        self.flag_lure = 2.0  # how much a possible flag draws cheap pieces (share of the game at stake)
+        self.flag_guard = 2.0  # how much an enemy piece next to our flag draws defenders (same)
+        self.share_power = 2.0  # a valuable piece takes a shot at the flag for (cheapest / its value) ** this
+        self.drive = 1.0  # weight of the potential toward targets
+        self.shuffle = 3.0  # points against moving one piece back and forth, by (moves in a row - 2) squared
+        self.repeat = 0.005  # win chance given up to avoid a position we made before, per time
+        self.home_guard = 0.3  # how much one piece standing guard by our flag is worth (share of the game)
+        self.breach = 0.5  # chance our flag falls when an enemy piece we cannot take stands next to it
+        self.guard_decay = 1.0  # how fast the danger to our flag falls with distance (power)
+        self.spy_value = 60.0  # our spy's worth while the enemy marshal lives
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
         self._belief = BeliefTracker()
-        self._game = None
-        if isinstance(game, StrategoGame):
-            # Guesses are judged without repetition rules: the real legal moves are filtered already.
-            self._game = StrategoGame(game.variant.name, two_squares=0, more_squares=False)
+        self._active = isinstance(game, StrategoGame)
+        self._limit = game.two_squares if isinstance(game, StrategoGame) else 0
+        self._streak = None
+        self._positions = Counter()
 
+    # --- setup -----------------------------------------------------------------------------------
+    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+        if not self._setup:
+            variant = get_variant(str(data["variant"]))
+            placement = guarded_setup(variant, self._player, self._rng)
+            self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
+        return super()._setup_action(data, legal)
+
+    # --- the move --------------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = observation.data
-        if data["phase"] == "setup" or self._game is None:
+        if data["phase"] == "setup" or not self._active:
             return super().act(observation, legal_actions)
         self._belief.update(data)
         know = Knowledge.from_observation(data)
+        if self._streak is not None:
+            cell = know.cells[self._streak[0]]
+            if cell is None or cell.owner != know.player:
+                self._streak = None  # the piece died in its battle
         marginals = self._belief.marginals(know)
-        # The heuristic's quiet-move terms, with the belief's marginals instead of a uniform pool.
-        original = know.rank_distribution
-
-        def believed(sq: int) -> dict[int, float]:
-            return marginals.get(sq) or original(sq)
-
-        know.rank_distribution = believed  # type: ignore[method-assign]
-        targets = self._targets(know)
-        potentials: dict[tuple[int, int], float] = {}
-        base: dict[int, float] = {}
-        for action in legal_actions:
-            src, dst = divmod(action, 100)
-            base[action] = self._quiet_score(know, src, dst, targets, potentials)
-        tactic = self._tactics(know, marginals, legal_actions)
+        captured_mine = Counter(RANK_OF_NAME[n] for n in data["captured"][know.player])
+        captured_enemy = Counter(RANK_OF_NAME[n] for n in data["captured"][know.enemy])
+        ctx = self._context(know, captured_mine, captured_enemy)
+        tactics = self._tactics(know, marginals, ctx, legal_actions)
+        strategic = self._strategic(know, marginals, ctx, legal_actions)
+        board_key = tuple((c.owner, c.rank) if c is not None else None for c in know.cells)
+        keys: dict[int, int] = {}
         best, best_score = legal_actions[0], float("-inf")
+        w0 = ctx.win()
         for action in legal_actions:
-            score = base[action] + tactic[action] + self._rng.random() * self._noise
+            # Strategy pays off later, if the game goes on: in the lines where the move loses the
+            # flag at once, it is worth nothing.
+            tactic = tactics[action]
+            score = tactic + strategic[action] * min(1.0, tactic / w0) + self._rng.random() * 1e-9
+            src, dst = divmod(action, 100)
+            if know.cells[dst] is None:
+                keys[action] = key = hash((board_key, src, dst))
+                score -= self.repeat * self._positions[key]
             if score > best_score:
                 best, best_score = action, score
+        if best in keys:
+            self._positions[keys[best]] += 1
         src, dst = divmod(best, 100)
         self._last = {dst: src}
+        self._streak = (dst, *_extend_streak(self._streak, src, dst))
         return best
 
-    def _quiet_score(
+    def _context(self, know: Knowledge, captured_mine: Counter[int], captured_enemy: Counter[int]) -> _Context:
+        me, enemy = know.player, know.enemy
+        roster = {int(r): n for r, n in know.variant.roster}
+        enemy_left = {r: n - captured_enemy.get(r, 0) for r, n in roster.items()}
+        own_left = {r: n - captured_mine.get(r, 0) for r, n in roster.items()}
+        own_val = list(_VAL)
+        enemy_val = list(_VAL)
+        if enemy_left.get(MARSHAL, 0) > 0:
+            own_val[SPY] = max(own_val[SPY], self.spy_value)
+        if own_left.get(MARSHAL, 0) > 0:
+            enemy_val[SPY] = max(enemy_val[SPY], self.spy_value)
+        ours = [[(0.0, 0.0)] * 12 for _ in range(12)]
+        theirs = [[(0.0, 0.0)] * 12 for _ in range(12)]
+        for a in range(12):
+            for d in range(12):
+                res = _RESULT[a][d]
+                ours[a][d] = (own_val[a] if res else 0.0, enemy_val[d] if res != 1 else 0.0)
+                theirs[a][d] = (own_val[d] if res != 1 else 0.0, enemy_val[a] if res else 0.0)
+
+        base = [0] * 100
+        kinds = [0] * 100
+        own_revealed: Counter[int] = Counter()
+        own_material = 0.0
+        cheapest = float("inf")
+        for sq, c in enumerate(know.cells):
+            if c is None:
+                continue
+            if c.owner == me:
+                assert c.rank is not None
+                base[sq] = c.rank + 1
+                if c.rank != FLAG:
+                    own_material += own_val[c.rank]
+                if c.rank not in (FLAG, BOMB, SPY):
+                    cheapest = min(cheapest, own_val[c.rank])
+                if c.revealed:
+                    kinds[sq] = c.rank
+                    own_revealed[c.rank] += 1
+                else:
+                    kinds[sq] = _MOVED if c.moved else _UNMOVED
+            elif c.rank is not None:
+                base[sq] = -(c.rank + 1)
+        enemy_material = sum(enemy_val[r] * n for r, n in enemy_left.items() if r != FLAG)
+        floor = max(30.0, cheapest if cheapest < float("inf") else 30.0)
+        flag_share = [min(1.0, floor / max(own_val[r], 1.0)) ** self.share_power for r in range(12)]
+        mobile = [
+            sq for sq, c in enumerate(know.cells) if c is not None and c.owner == enemy and c.rank not in (FLAG, BOMB)
+        ]
+        return _Context(
+            base=base,
+            kinds=kinds,
+            ours=ours,
+            theirs=theirs,
+            perceived=self._perceived_scores(know, captured_mine, own_revealed, kinds),
+            flag_share=flag_share,
+            own=own_material,
+            enemy=enemy_material,
+            sharpness=self.sharpness,
+            mobile=mobile,
+            flag_near=frozenset(
+                n
+                for sq, c in enumerate(know.cells)
+                if c is not None and c.owner == me and c.rank == FLAG
+                for n in NEIGHBOURS[sq]
+            ),
+        )
+
+    # --- tactics: many guesses, a short look ahead in each --------------------------------------------
+    def _tactics(
         self,
         know: Knowledge,
-        src: int,
-        dst: int,
-        targets: list[tuple[int, dict[int, float]]],
-        potentials: dict[tuple[int, int], float],
-    ) -> float:
-        cell = know.cells[src]
-        assert cell is not None and cell.rank is not None
-        piece = cell.rank
-        target = know.cells[dst]
-        if target is not None:
-            return 2.0 if target.rank is None else 0.0  # the battle itself is scored by the search
-        gain = self._potential(piece, dst, targets, potentials) - self._potential(piece, src, targets, potentials)
-        score = 3.0 * gain
-        if self._last.get(src) == dst:
-            score -= 1.5
-        if piece == 2 and abs(src - dst) not in (1, 10):
-            score -= 1.0
-        return score
-
-    def _tactics(
-        self, know: Knowledge, marginals: dict[int, dict[int, float]], legal_actions: Sequence[int]
+        marginals: dict[int, dict[int, float]],
+        ctx: _Context,
+        legal_actions: Sequence[int],
     ) -> dict[int, float]:
-        """Average over sampled guesses of: the move's battle result minus the opponent's best reply."""
-        assert self._game is not None
         totals = dict.fromkeys(legal_actions, 0.0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        me = know.player
-        for _ in range(self.guesses):
+        for _ in range(max(1, self.guesses)):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
             guess = self._belief.sample(know, marginals, self._rng)
-            pieces = []
-            for sq, c in enumerate(know.cells):
-                if c is None:
-                    continue
-                rank = c.rank if c.rank is not None else guess.get(sq)
-                if rank is None:
-                    continue
-                pieces.append((sq, c.owner, rank))
-            try:
-                state = self._game.state_from_position(pieces, to_move=me)
-            except GameError:
-                continue
-            if state.is_terminal():
-                continue
-            self._score_guess(state, know, legal_actions, totals)
+            board = ctx.base.copy()
+            for sq, r in guess.items():
+                board[sq] = -(r + 1)
+            mobile = [sq for sq in ctx.mobile if board[sq] not in (-1 - FLAG, -1 - BOMB)]
+            for action in legal_actions:
+                totals[action] += self._play_out(board, ctx, mobile, action)
             done += 1
-        if done:
-            for a in totals:
-                totals[a] /= done
-        return totals
+        return {a: t / done for a, t in totals.items()}
 
-    def _score_guess(
-        self, state: StrategoState, know: Knowledge, legal_actions: Sequence[int], totals: dict[int, float]
-    ) -> None:
-        board = state._board  # read-only use of the compact board for speed
-        legal_here = set(state.legal_actions())
+    def _play_out(self, board: list[int], ctx: _Context, mobile: list[int], action: int) -> float:
+        """Win chance after `action`, the modelled enemy reply and our recapture, in one guessed world."""
+        src, dst = divmod(action, 100)
+        mover, target = board[src], board[dst]
+        rank = mover - 1
+        own_loss = enemy_loss = 0.0
+        board[src] = 0
+        if target < 0:
+            t_rank = -target - 1
+            if t_rank == FLAG:
+                board[src] = mover
+                w0 = ctx.win()
+                return w0 + ctx.flag_share[rank] * (1.0 - w0)
+            own_loss, enemy_loss = ctx.ours[rank][t_rank]
+            result = _RESULT[rank][t_rank]
+            if result == 0:
+                board[dst] = mover
+            elif result == 2:
+                board[dst] = 0
+            moved_kind = rank
+        else:
+            board[dst] = mover
+            kind = ctx.kinds[src]
+            moved_kind = kind if kind < _MOVED else (rank if _distance(src, dst) > 1 else _MOVED)
+        chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind)
+        board[src], board[dst] = mover, target
+        w_model = 0.0
+        for o, e, risk in chosen:
+            w_model += (1.0 - risk) * ctx.win(own_loss + o, enemy_loss + e)
+        w_model /= len(chosen)
+        o, e, risk = worst
+        w_worst = (1.0 - risk) * ctx.win(own_loss + o, enemy_loss + e)
+        p = self.paranoia
+        return (1.0 - p) * w_model + p * w_worst
+
+    def _enemy_reply(
+        self, board: list[int], ctx: _Context, mobile: list[int], moved_to: int, moved_kind: int
+    ) -> tuple[list[tuple[float, float, float]], tuple[float, float, float]]:
+        """(modelled, worst) results of the enemy's reply as (our loss, enemy loss, chance our flag falls).
+
+        The modelled replies are the captures that look best to the opponent (ties all count).
+        A capture next to our flag that we cannot answer, or a step next to it, puts the flag at risk."""
+        best_ps = 0.0
+        chosen: list[tuple[float, float, float]] = []
+        worst = (0.0, 0.0, 0.0)
+        worst_net = 0.0
+        kinds, perceived, theirs = ctx.kinds, ctx.perceived, ctx.theirs
+        flag_near = ctx.flag_near
+        breach = self.breach
+        for y in mobile:
+            code = board[y]
+            if code >= 0:
+                continue  # captured by our move
+            ry = -code - 1
+            if ry == SCOUT:
+                targets = []
+                for ray in RAYS[y]:
+                    for n in ray:
+                        c = board[n]
+                        if c:
+                            if c > 0:
+                                targets.append(n)
+                            break
+                        if n in flag_near and breach > 0 and self._recapture(board, ctx, y, n, code) is None:
+                            value = (0.0, 0.0, breach)
+                            if -breach * 2000.0 < worst_net:
+                                worst, worst_net = value, -breach * 2000.0
+                            if best_ps < 1.0:
+                                best_ps, chosen = 1.0, [value]
+            else:
+                targets = []
+                for n in NEIGHBOURS[y]:
+                    c = board[n]
+                    if c > 0:
+                        targets.append(n)
+                    elif c == 0 and n in flag_near and breach > 0 and self._recapture(board, ctx, y, n, code) is None:
+                        # A step next to our flag that we cannot answer at once puts the flag at risk.
+                        value = (0.0, 0.0, breach)
+                        if -breach * 2000.0 < worst_net:
+                            worst, worst_net = value, -breach * 2000.0
+                        if best_ps < 1.0:
+                            best_ps, chosen = 1.0, [value]
+            for n in targets:
+                rx = board[n] - 1
+                ps = perceived[ry][moved_kind if n == moved_to else kinds[n]]
+                if rx == FLAG:
+                    value = (0.0, 0.0, 1.0)
+                else:
+                    o, e = theirs[ry][rx]
+                    risk = 0.0
+                    if _RESULT[ry][rx] == 0:
+                        back = self._recapture(board, ctx, y, n, code)
+                        if back is not None:
+                            o, e = o + back[0], e + back[1]
+                        elif n in flag_near:
+                            risk = breach
+                    value = (o, e, risk)
+                net = value[1] - value[0] - value[2] * 2000.0
+                if net < worst_net:
+                    worst, worst_net = value, net
+                if ps > best_ps + _TIE:
+                    best_ps, chosen = ps, [value]
+                elif ps >= best_ps - _TIE and ps > 0:
+                    chosen.append(value)
+                    best_ps = max(best_ps, ps)
+        if not chosen:
+            return [(0.0, 0.0, 0.0)], worst
+        return chosen, worst
+
+    @staticmethod
+    def _recapture(board: list[int], ctx: _Context, frm: int, at: int, code: int) -> tuple[float, float] | None:
+        """Our best capture of the enemy piece that just took ours on `at` (it came from `frm`)."""
+        ry = -code - 1
+        saved_frm, saved_at = board[frm], board[at]
+        board[frm], board[at] = 0, code
+        best: tuple[float, float] | None = None
+        best_net = 0.0
+        ours = ctx.ours
+        for n in NEIGHBOURS[at]:
+            c = board[n]
+            if c > 0:
+                v = ours[c - 1][ry]
+                if v[1] - v[0] > best_net:
+                    best, best_net = v, v[1] - v[0]
+        for ray in RAYS[at]:
+            for n in ray:
+                c = board[n]
+                if c:
+                    if c == SCOUT + 1:
+                        v = ours[SCOUT][ry]
+                        if v[1] - v[0] > best_net:
+                            best, best_net = v, v[1] - v[0]
+                    break
+        board[frm], board[at] = saved_frm, saved_at
+        return best
+
+    # --- what the opponent sees of us ---------------------------------------------------------------
+    def _perceived_scores(
+        self, know: Knowledge, captured_mine: Counter[int], own_revealed: Counter[int], kinds: list[int]
+    ) -> list[list[float]]:
+        """perceived[enemy rank][kind]: how good attacking one of our pieces looks to the opponent.
+
+        The opponent is taken to weigh a capture by its expected material result over what our
+        piece may be, from what it has seen (a revealed rank; a moved piece is no bomb or flag)."""
+        pool: Counter[int] = Counter({int(r): n for r, n in know.variant.roster})
+        pool.subtract(captured_mine)
+        pool.subtract(own_revealed)
+        own = know.own_squares()
+        unknown = sum(1 for sq in own if kinds[sq] >= _MOVED)
+        unmoved = sum(1 for sq in own if kinds[sq] == _UNMOVED)
+        boost = unknown / max(unmoved, 1)
+        moved = {r: float(n) for r, n in pool.items() if n > 0 and r not in (BOMB, FLAG)}
+        still = {r: float(n) * (boost if r in (BOMB, FLAG) else 1.0) for r, n in pool.items() if n > 0}
+        dists = [_normalised(moved), _normalised(still)]
+        table = []
+        for ry in range(12):
+            row = [attack_value(ry, {k: 1.0}) for k in range(12)]
+            row += [attack_value(ry, d) + 2.0 if d else -1.0 for d in dists]
+            table.append(row)
+        return table
+
+    # --- strategy: where quiet moves lead -------------------------------------------------------------
+    def _strategic(
+        self,
+        know: Knowledge,
+        marginals: dict[int, dict[int, float]],
+        ctx: _Context,
+        legal_actions: Sequence[int],
+    ) -> dict[int, float]:
+        """Win chance for where a move takes a piece: nearer to what it can beat (material, by the
+        slope of the win chance), nearer to a likely flag (cheap pieces), out to meet enemy pieces
+        that come near our flag; not straight back, not back and forth into the two-squares rule."""
+        w0 = ctx.win()
+        slope = (ctx.win(enemy_loss=10.0) - w0) / 10.0  # win chance per point of enemy material taken
+        dists = {
+            sq: marginals.get(sq) or know.rank_distribution(sq)
+            for sq, c in enumerate(know.cells)
+            if c is not None and c.owner == know.enemy
+        }
+        still = {sq for sq in dists if not know.cells[sq].moved}  # type: ignore[union-attr]
+        # A piece walled in by known bombs is out of reach of all but miners.
+        walled = {sq for sq in still if all(_is_known(know, n, know.enemy, BOMB) for n in NEIGHBOURS[sq])}
+        threats = self._flag_threats(know, dists)
+        # Small armies race for the flags (each piece counts for more in attack than in defence);
+        # big ones can afford to hold the home front. Found by play against the heuristic.
+        tempo = math.sqrt(40.0 / max(know.variant.army_size, 1))
+        lure = self.flag_lure * tempo * (1.0 - w0)
+        guard = self.flag_guard / tempo * w0
+        # A home guard: the nearest of our fighting pieces to the squares around our flag.
+        home: dict[int, int] = {}
+        if ctx.flag_near and self.home_guard > 0:
+            for sq, c in enumerate(know.cells):
+                if c is not None and c.owner == know.player and c.rank is not None and 4 <= c.rank <= 9:
+                    home[sq] = min(_PATH[sq][n] for n in ctx.flag_near)
+        nearest = sorted(home.values())[:2]
+        appeal: dict[int, list[tuple[int, float, bool]]] = {}
+        potentials: dict[tuple[int, int], float] = {}
+        out: dict[int, float] = {}
         for action in legal_actions:
-            if action not in legal_here:
-                continue
             src, dst = divmod(action, 100)
-            code_a, code_d = board[src], board[dst]
-            moving = know.cells[src]
-            moving_revealed = moving is not None and moving.revealed
-            gain = 0.0
-            if code_d:
-                d_rank = code_d & RANK_MASK
-                if d_rank == FLAG:
-                    totals[action] += 1000.0
+            cell = know.cells[src]
+            assert cell is not None and cell.rank is not None
+            piece = cell.rank
+            if piece not in appeal:
+                share = ctx.flag_share[piece]
+                row = []
+                for sq, dist in dists.items():
+                    if sq in walled and piece != MINER:
+                        continue
+                    v = slope * self._appeal(piece, dist, ctx) + lure * share * dist.get(FLAG, 0.0)
+                    if sq in threats:
+                        v += guard * threats[sq] * _win_probability(piece, dist)
+                    if v > 0:
+                        row.append((sq, v, sq in still))
+                appeal[piece] = row
+            score = 0.0
+            target = know.cells[dst]
+            if target is None:
+                gain = _potential(piece, dst, appeal[piece], potentials) - _potential(
+                    piece, src, appeal[piece], potentials
+                )
+                score += self.drive * gain
+                if self._last.get(src) == dst:
+                    score -= 1.5 * slope
+                if piece == SCOUT and _distance(src, dst) > 1:
+                    score -= 1.0 * slope  # a long move gives the scout away
+                if src in home:
+                    # Keep one guard near the flag: what this move does to the nearest guard.
+                    before = nearest[0]
+                    rest = (
+                        nearest[1]
+                        if home[src] == before and len(nearest) > 1
+                        else (99 if home[src] == before else before)
+                    )
+                    after = min(rest, min(_PATH[dst][n] for n in ctx.flag_near))
+                    score += self.home_guard * w0 * (1.0 / (1.0 + after) - 1.0 / (1.0 + before))
+                if self._limit and self._streak is not None and self._streak[0] == src:
+                    count = _extend_streak(self._streak, src, dst)[3]
+                    if count >= 3:
+                        # Back and forth: the two-squares rule will soon pin the piece (and draws loom).
+                        score -= self.shuffle * (count - 2) ** 2 * slope
+            else:
+                if target.rank is None:
+                    score += 1.0 * slope  # what it learns is worth something
+                score += guard * threats.get(dst, 0.0) * _win_probability(piece, dists[dst])
+            out[action] = score
+        return out
+
+    def _appeal(self, piece: int, dist: dict[int, float], ctx: _Context) -> float:
+        """Material `piece` expects from attacking an enemy piece of rank distribution `dist`
+        (the flag aside: it is worth the game, not material)."""
+        total = 0.0
+        ours = ctx.ours[piece]
+        for rank, p in dist.items():
+            if rank != FLAG:
+                total += p * (ours[rank][1] - ours[rank][0])
+        return total
+
+    def _flag_threats(self, know: Knowledge, dists: dict[int, dict[int, float]]) -> dict[int, float]:
+        """Danger to our flag from each enemy piece: more the nearer it is, by a way it can take."""
+        flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == FLAG]
+        if not flags or self.flag_guard <= 0:
+            return {}
+        ways = _flag_ways(know, flags[0])
+        out: dict[int, float] = {}
+        for sq, dist in dists.items():
+            t = 0.0
+            for r, p in dist.items():
+                if r in (FLAG, BOMB):
                     continue
-                gain = _battle_gain(code_a & RANK_MASK, d_rank)
-            state.apply(action)
-            if state.is_terminal():
-                outcome = state.outcome()
-                reply = 0.0 if outcome is None or outcome.winner != know.player else -1000.0
-                totals[action] += gain + (1000.0 if outcome and outcome.winner == know.player else reply)
-                state.undo()
-                continue
-            worst = 0.0
-            b = state._board
-            for reply_action in state.legal_actions():
-                r_src, r_dst = divmod(reply_action, 100)
-                target = b[r_dst]
-                if not target:
-                    continue
-                t_rank = target & RANK_MASK
-                if r_dst == dst:
-                    shown = bool(code_d) or moving_revealed
-                else:
-                    cell = know.cells[r_dst]
-                    shown = cell is not None and cell.revealed
-                if t_rank == FLAG:
-                    value = 1000.0 if shown else 300.0
-                else:
-                    value = _battle_gain(b[r_src] & RANK_MASK, t_rank)
-                    if value > 0 and not shown:
-                        value *= 0.5  # the opponent does not know what it would hit
-                if value > worst:
-                    worst = value
-            state.undo()
-            totals[action] += gain - worst
+                d = ways[1 if r == MINER else 0][sq]
+                if d < 99:
+                    t += p / d**self.guard_decay
+            if t > 0:
+                out[sq] = t
+        return out
+
+
+_DECAY = [0.75 ** max(d - 1, 0) for d in range(100)]
+"""How much of a target's value a piece `d` steps away holds: all of it next to it, less each step."""
+
+
+def _potential(
+    piece: int, sq: int, appeal: list[tuple[int, float, bool]], cache: dict[tuple[int, int], float]
+) -> float:
+    """The best appeal within reach of `sq`, shrinking with distance. A piece that moves can step
+    away, so next to it is no better than two squares off (being next to it on its turn is worse)."""
+    key = (piece, sq)
+    if key not in cache:
+        best = 0.0
+        path = _PATH[sq]
+        for tsq, v, still in appeal:
+            d = path[tsq]
+            if not still and d < 2:
+                d = 2
+            x = v * _DECAY[d]
+            if x > best:
+                best = x
+        cache[key] = best
+    return cache[key]
+
+
+def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates: int = 30) -> dict[int, Rank]:
+    """The safest of a few human-like setups: the flag far back, in a corner, behind bombs."""
+    best: dict[int, Rank] = {}
+    best_score = float("-inf")
+    for _ in range(candidates):
+        placement = human_like_setup(variant, player, rng)
+        score = _setup_safety(placement, player)
+        if score > best_score:
+            best, best_score = placement, score
+    return best
+
+
+def _setup_safety(placement: dict[int, Rank], player: int) -> float:
+    flags = [sq for sq, r in placement.items() if r == Rank.FLAG]
+    if len(flags) != 1:
+        return 0.0
+    flag = flags[0]
+    row = flag // SIZE
+    depth = row if player == 0 else SIZE - 1 - row  # 0: the back row
+    front = flag + (SIZE if player == 0 else -SIZE)
+    score = -3.0 * depth + 1.0 * (4 - len(NEIGHBOURS[flag]))
+    for n in NEIGHBOURS[flag]:
+        r = placement.get(n)
+        if r == Rank.BOMB:
+            score += 2.5 + (1.0 if n == front else 0.0)
+        elif r is not None:
+            score += 1.5
+    return score
+
+
+def _is_known(know: Knowledge, sq: int, owner: int, rank: int) -> bool:
+    c = know.cells[sq]
+    return c is not None and c.owner == owner and c.rank == rank
+
+
+def _extend_streak(streak: tuple[int, int, int, int, int] | None, src: int, dst: int) -> tuple[int, int, int, int]:
+    """(line, first, last, moves in a row) of a two-squares streak after moving `src` to `dst`."""
+    seg = SEGMENTS[src * 100 + dst]
+    if streak is not None:
+        last_to, line, lo, hi, count = streak
+        if src == last_to and seg[0] == line and seg[1] <= hi and seg[2] >= lo:
+            return line, max(lo, seg[1]), min(hi, seg[2]), count + 1
+    return seg[0], seg[1], seg[2], 1
+
+
+def _win_probability(piece: int, dist: dict[int, float]) -> float:
+    """Probability that `piece`, attacking, beats an enemy piece of rank distribution `dist`."""
+    return sum(p for r, p in dist.items() if _RESULT[piece][r] == 0)
+
+
+def _flag_ways(know: Knowledge, flag: int) -> tuple[list[int], list[int]]:
+    """Moves an enemy piece on each square needs to reach our flag: (for most pieces, for miners).
+
+    Our bombs stop all but miners; our other pieces slow the way (they must be beaten first)."""
+    out = []
+    for miner in (False, True):
+        dist = [99] * 100
+        dist[flag] = 0
+        frontier = [flag]
+        while frontier:
+            nxt: list[int] = []
+            for sq in frontier:
+                for n in NEIGHBOURS[sq]:
+                    c = know.cells[n]
+                    step = 1
+                    if c is not None and c.owner == know.player:
+                        if c.rank == BOMB and not miner:
+                            continue
+                        step = 1 if c.rank == BOMB else 2
+                    d = dist[sq] + step
+                    if d < dist[n]:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        out.append(dist)
+    return out[0], out[1]
+
+
+_MARGIN = 0.05
+"""Win chances stay this far from 0 and 1 while the flags stand: a lead in material is no win yet."""
+
+
+def _win_chance(own: float, enemy: float, sharpness: float) -> float:
+    """Win chance from the material on both sides: a logistic curve of the lead relative to all
+    material in play, so the same lead counts for more when little is left."""
+    total = own + enemy
+    x = sharpness * (own - enemy) / total if total > 0 else 0.0
+    return _MARGIN + (1.0 - 2 * _MARGIN) / (1.0 + math.exp(-x))
+
+
+def _normalised(weights: dict[int, float]) -> dict[int, float]:
+    total = sum(weights.values())
+    return {r: w / total for r, w in weights.items()} if total > 0 else {}
+
+
+_TUNABLE = (
+    "paranoia",
+    "sharpness",
+    "flag_lure",
+    "flag_guard",
+    "drive",
+    "spy_value",
+    "guard_decay",
+    "shuffle",
+    "breach",
+    "home_guard",
+    "repeat",
+    "share_power",
+)
 
 
 def _parse_spec(arg: str) -> SearchAgent:
     kwargs: dict[str, float | int] = {}
+    tuning: dict[str, float] = {}
     for part in filter(None, arg.split(",")):
         key, _, value = part.partition("=")
         if key == "guesses":
             kwargs["guesses"] = int(value)
         elif key == "time":
             kwargs["seconds"] = float(value)
+        elif key in _TUNABLE:
+            tuning[key] = float(value)
         else:
             raise GameError(f"search: unknown option {key!r}; use guesses=N or time=SECONDS")
-    return SearchAgent(**kwargs)  # type: ignore[arg-type]
+    agent = SearchAgent(**kwargs)  # type: ignore[arg-type]
+    for key, val in tuning.items():
+        setattr(agent, key, val)
+    return agent
 
 
-__all__ = ["SearchAgent", "attack_value"]
+__all__ = ["SearchAgent", "attack_value", "guarded_setup"]
