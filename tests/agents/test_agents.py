@@ -10,13 +10,15 @@ from hypothesis import strategies as st
 
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.heuristic import HeuristicAgent
-from fogofwar.agents.knowledge import BOMB, FLAG, Knowledge
-from fogofwar.agents.search import SearchAgent
+from fogofwar.agents.knowledge import BOMB, FLAG, MINER, SCOUT, SPY, Knowledge
+from fogofwar.agents.search import SearchAgent, _can_answer, _flag_lanes, guarded_setup
 from fogofwar.agents.setups import human_like_setup, prior_by_square
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError
-from fogofwar.stratego.rules import StrategoGame, check_setup
+from fogofwar.stratego.board import NEIGHBOURS, parse_square
+from fogofwar.stratego.pieces import Rank
+from fogofwar.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.stratego.setup import random_setup
 from fogofwar.stratego.variants import get_variant
 
@@ -111,3 +113,157 @@ def test_search_spec_errors_are_clear() -> None:
     with pytest.raises(GameError, match="unknown option 'depth'"):
         make_agent("search:depth=3")
     assert isinstance(make_agent("search:time=0.2"), SearchAgent)
+
+
+# --- the search agent's judgement, on small crafted positions ------------------------------------------
+
+
+def _crafted(variant: str, pieces: list[tuple[str, int, Rank, bool, bool]]) -> tuple[StrategoGame, StrategoState]:
+    """A play position from (square, owner, rank, moved, revealed); red to move."""
+    game = StrategoGame(variant)
+    start = [(parse_square(sq), owner, int(rank), moved, revealed) for sq, owner, rank, moved, revealed in pieces]
+    return game, StrategoState(game, start=start, to_move=0)
+
+
+def _search_move(game: StrategoGame, state: StrategoState, **knobs: float) -> str:
+    agent = SearchAgent(guesses=8)
+    for key, value in knobs.items():
+        setattr(agent, key, value)
+    agent.start(game, 0, random.Random(1))
+    return state.action_to_string(agent.act(state.observation(0), state.legal_actions()))
+
+
+def test_search_trades_off_a_miner_that_would_break_into_its_flag() -> None:
+    """A known enemy miner next to the bombs around red's flag: red's own miner takes it down
+    (both die), rather than letting it through; without the flag-breach judgement it would not."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, True),
+        ("A2", 0, Rank.BOMB, False, True),
+        ("C2", 0, Rank.MINER, True, False),
+        ("K4", 0, Rank.GENERAL, True, True),
+        ("B2", 1, Rank.MINER, True, True),
+        ("K5", 1, Rank.SCOUT, True, True),
+        ("K10", 1, Rank.FLAG, False, False),
+        ("I10", 1, Rank.MARSHAL, True, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    assert _search_move(game, state) == "C2xB2"
+    assert _search_move(game, state, breach=0.0) != "C2xB2"
+
+
+def test_search_does_not_throw_pieces_at_known_bombs() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, False),
+        ("E5", 0, Rank.GENERAL, True, True),
+        ("F4", 0, Rank.SCOUT, True, False),
+        ("E6", 1, Rank.BOMB, False, True),
+        ("F5", 1, Rank.BOMB, False, True),
+        ("K10", 1, Rank.FLAG, False, False),
+        ("I9", 1, Rank.MINER, False, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    assert _search_move(game, state) not in ("E5xE6", "E5xF5", "F4xF5")
+
+
+def test_search_takes_a_flag_it_is_sure_of() -> None:
+    """The only unknown enemy piece left, all else of blue's army taken: it is the flag, and taking it
+    beats taking a free scout."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, False),
+        ("E7", 0, Rank.SCOUT, True, False),
+        ("A4", 0, Rank.GENERAL, True, False),
+        ("E8", 1, Rank.FLAG, False, False),
+        ("B4", 1, Rank.SCOUT, True, True),
+    ]
+    game, state = _crafted("barrage", pieces)
+    observation = state.observation(0)
+    observation.data["captured"][1] = ["marshal", "general", "miner", "scout", "spy", "bomb"]
+    agent = SearchAgent(guesses=8)
+    agent.start(game, 0, random.Random(1))
+    assert state.action_to_string(agent.act(observation, state.legal_actions())) == "E7xE8"
+
+
+def test_scout_lanes_to_the_flag_need_an_answer() -> None:
+    """An enemy scout that can line up on red's flag (open file) is a risk unless red can block or take it."""
+    board = [0] * 100
+    board[parse_square("A1")] = FLAG + 1
+    board[parse_square("B1")] = BOMB + 1
+    lanes = _flag_lanes(board, parse_square("A1"))
+    a3 = parse_square("A3")
+    assert a3 in lanes and lanes[a3] == [parse_square("A2")]
+    scout_from = parse_square("K3")
+    board[scout_from] = -(SCOUT + 1)
+    assert not _can_answer(board, scout_from, a3, lanes[a3])
+    board[parse_square("B2")] = MINER + 1  # can step in front of the flag
+    assert _can_answer(board, scout_from, a3, lanes[a3])
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_guarded_setups_are_legal_and_keep_the_flag_back_behind_a_bomb(variant: str) -> None:
+    v = get_variant(variant)
+    rng = random.Random(5)
+    for player in (0, 1):
+        for _ in range(5):
+            placement = guarded_setup(v, player, rng)
+            check_setup(v, player, placement)
+            flag = next(sq for sq, r in placement.items() if r == Rank.FLAG)
+            assert flag // 10 == (0 if player == 0 else 9)
+            assert any(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[flag])
+
+
+def test_search_knobs_can_be_set_from_the_spec() -> None:
+    agent = make_agent("search:guesses=6,paranoia=0.2,flag_lure=3")
+    assert isinstance(agent, SearchAgent)
+    assert agent.guesses == 6 and agent.paranoia == 0.2 and agent.flag_lure == 3.0
+
+
+# --- the belief reads more than setups -------------------------------------------------------------------
+
+
+def test_belief_expects_the_flag_next_to_known_bombs() -> None:
+    """Blue's unmoved back-row pieces: the one beside a revealed bomb is the likelier flag."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.GENERAL, True, False),
+        ("B10", 1, Rank.BOMB, False, True),
+        ("A10", 1, Rank.FLAG, False, False),
+        ("I10", 1, Rank.MINER, False, False),
+        ("E7", 1, Rank.SCOUT, True, True),
+    ]
+    _, state = _crafted("barrage", pieces)
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    plain, tracker = BeliefTracker(), BeliefTracker()
+    plain.bomb_neighbour_factor = 1.0
+    for t in (plain, tracker):
+        t.update(data)
+    a10, i10 = parse_square("A10"), parse_square("I10")
+    assert tracker.marginals(know)[a10][FLAG] > plain.marginals(know)[a10][FLAG]
+    assert tracker.marginals(know)[a10][FLAG] > tracker.marginals(know)[i10][FLAG]
+
+
+def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marshal() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.MARSHAL, True, True),
+        ("K1", 0, Rank.SCOUT, False, False),
+        ("E6", 1, Rank.SPY, True, False),
+        ("A7", 1, Rank.GENERAL, True, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    plain, tracker = BeliefTracker(), BeliefTracker()
+    plain.behaviour_factor = 1.0
+    for t in (plain, tracker):
+        t.update(state.observation(0).data)
+    state.apply(state.string_to_action("K1-K2"))
+    state.apply(state.string_to_action("E6-E5"))  # next to red's revealed marshal
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    e5 = parse_square("E5")
+    for t in (plain, tracker):
+        t.update(data)
+    assert tracker.marginals(know)[e5][SPY] > plain.marginals(know)[e5][SPY]

@@ -103,6 +103,7 @@ class _Context:
     sharpness: float
     mobile: list[int]  # squares of enemy pieces that may move
     flag_near: frozenset[int]  # squares next to our flag
+    flag: int  # our flag's square, -1 if none
 
     def win(self, own_loss: float = 0.0, enemy_loss: float = 0.0) -> float:
         return _win_chance(self.own - own_loss, self.enemy - enemy_loss, self.sharpness)
@@ -121,7 +122,7 @@ class SearchAgent(HeuristicAgent):
         self._streak: tuple[int, int, int, int, int] | None = None  # our two-squares streak, as the rules keep it
         self._positions: Counter[int] = Counter()  # positions after our quiet moves, to avoid going round in circles
         # Weights (tuning knobs, also settable through the spec).
-        self.paranoia = 0.25  # weight of the opponent's truly best capture against the modelled one
+        self.paranoia = 0.4  # weight of the opponent's truly best capture against the modelled one
         self.sharpness = 8.0  # win chance = logistic(sharpness * material lead / material in play)
         self.flag_lure = 2.0  # how much a possible flag draws cheap pieces (share of the game at stake)
         self.flag_guard = 2.0  # how much an enemy piece next to our flag draws defenders (same)
@@ -129,9 +130,11 @@ class SearchAgent(HeuristicAgent):
         self.drive = 1.0  # weight of the potential toward targets
         self.shuffle = 3.0  # points against moving one piece back and forth, by (moves in a row - 2) squared
         self.repeat = 0.005  # win chance given up to avoid a position we made before, per time
-        self.home_guard = 0.3  # how much one piece standing guard by our flag is worth (share of the game)
+        self.home_guard = 0.6  # how much guards watching every way into our flag are worth (share of the game)
+        self.guard_top = 10  # the strongest rank that stands guard by the flag
         self.breach = 0.5  # chance our flag falls when an enemy piece we cannot take stands next to it
         self.guard_decay = 1.0  # how fast the danger to our flag falls with distance (power)
+        self.marshal_value = 260.0  # material value of a marshal
         self.spy_value = 60.0  # our spy's worth while the enemy marshal lives
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -167,15 +170,19 @@ class SearchAgent(HeuristicAgent):
         ctx = self._context(know, captured_mine, captured_enemy)
         tactics = self._tactics(know, marginals, ctx, legal_actions)
         strategic = self._strategic(know, marginals, ctx, legal_actions)
-        board_key = tuple((c.owner, c.rank) if c is not None else None for c in know.cells)
+        board_key = tuple(-1 if c is None else c.owner * 16 + (15 if c.rank is None else c.rank) for c in know.cells)
         keys: dict[int, int] = {}
         best, best_score = legal_actions[0], float("-inf")
         w0 = ctx.win()
         for action in legal_actions:
-            # Strategy pays off later, if the game goes on: in the lines where the move loses the
-            # flag at once, it is worth nothing.
+            # Strategy pays off later, if the game goes on (not in the lines where the move loses
+            # the flag at once), and never takes the win chance past what is left to win or lose:
+            # it saturates softly at half the way to a sure win (or loss).
             tactic = tactics[action]
-            score = tactic + strategic[action] * min(1.0, tactic / w0) + self._rng.random() * 1e-9
+            plan = strategic[action] * min(1.0, tactic / w0)
+            room = 0.5 * ((1.0 - tactic) if plan > 0 else tactic)
+            plan = math.copysign(room * (1.0 - math.exp(-abs(plan) / room)), plan) if room > 0 else 0.0
+            score = tactic + plan + self._rng.random() * 1e-9
             src, dst = divmod(action, 100)
             if know.cells[dst] is None:
                 keys[action] = key = hash((board_key, src, dst))
@@ -196,6 +203,7 @@ class SearchAgent(HeuristicAgent):
         own_left = {r: n - captured_mine.get(r, 0) for r, n in roster.items()}
         own_val = list(_VAL)
         enemy_val = list(_VAL)
+        own_val[MARSHAL] = enemy_val[MARSHAL] = self.marshal_value
         if enemy_left.get(MARSHAL, 0) > 0:
             own_val[SPY] = max(own_val[SPY], self.spy_value)
         if own_left.get(MARSHAL, 0) > 0:
@@ -236,6 +244,7 @@ class SearchAgent(HeuristicAgent):
         mobile = [
             sq for sq, c in enumerate(know.cells) if c is not None and c.owner == enemy and c.rank not in (FLAG, BOMB)
         ]
+        flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == me and c.rank == FLAG]
         return _Context(
             base=base,
             kinds=kinds,
@@ -247,12 +256,8 @@ class SearchAgent(HeuristicAgent):
             enemy=enemy_material,
             sharpness=self.sharpness,
             mobile=mobile,
-            flag_near=frozenset(
-                n
-                for sq, c in enumerate(know.cells)
-                if c is not None and c.owner == me and c.rank == FLAG
-                for n in NEIGHBOURS[sq]
-            ),
+            flag_near=frozenset(NEIGHBOURS[flags[0]]) if flags else frozenset(),
+            flag=flags[0] if flags else -1,
         )
 
     # --- tactics: many guesses, a short look ahead in each --------------------------------------------
@@ -303,7 +308,8 @@ class SearchAgent(HeuristicAgent):
             board[dst] = mover
             kind = ctx.kinds[src]
             moved_kind = kind if kind < _MOVED else (rank if _distance(src, dst) > 1 else _MOVED)
-        chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind)
+        lanes = _flag_lanes(board, ctx.flag) if ctx.flag >= 0 and self.breach > 0 else {}
+        chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind, lanes)
         board[src], board[dst] = mover, target
         w_model = 0.0
         for o, e, risk in chosen:
@@ -315,7 +321,13 @@ class SearchAgent(HeuristicAgent):
         return (1.0 - p) * w_model + p * w_worst
 
     def _enemy_reply(
-        self, board: list[int], ctx: _Context, mobile: list[int], moved_to: int, moved_kind: int
+        self,
+        board: list[int],
+        ctx: _Context,
+        mobile: list[int],
+        moved_to: int,
+        moved_kind: int,
+        lanes: dict[int, list[int]],
     ) -> tuple[list[tuple[float, float, float]], tuple[float, float, float]]:
         """(modelled, worst) results of the enemy's reply as (our loss, enemy loss, chance our flag falls).
 
@@ -342,19 +354,22 @@ class SearchAgent(HeuristicAgent):
                             if c > 0:
                                 targets.append(n)
                             break
-                        if n in flag_near and breach > 0 and self._recapture(board, ctx, y, n, code) is None:
+                        if n in flag_near and breach > 0 and not _can_remove(board, y, n, code):
                             value = (0.0, 0.0, breach)
                             if -breach * 2000.0 < worst_net:
                                 worst, worst_net = value, -breach * 2000.0
                             if best_ps < 1.0:
                                 best_ps, chosen = 1.0, [value]
+                        elif n in lanes and -breach * 2000.0 < worst_net and not _can_answer(board, y, n, lanes[n]):
+                            # A scout lining up on our flag: next move it strikes unless we block or take it.
+                            worst, worst_net = (0.0, 0.0, breach), -breach * 2000.0
             else:
                 targets = []
                 for n in NEIGHBOURS[y]:
                     c = board[n]
                     if c > 0:
                         targets.append(n)
-                    elif c == 0 and n in flag_near and breach > 0 and self._recapture(board, ctx, y, n, code) is None:
+                    elif c == 0 and n in flag_near and breach > 0 and not _can_remove(board, y, n, code):
                         # A step next to our flag that we cannot answer at once puts the flag at risk.
                         value = (0.0, 0.0, breach)
                         if -breach * 2000.0 < worst_net:
@@ -373,7 +388,7 @@ class SearchAgent(HeuristicAgent):
                         back = self._recapture(board, ctx, y, n, code)
                         if back is not None:
                             o, e = o + back[0], e + back[1]
-                        elif n in flag_near:
+                        elif n in flag_near and not _can_remove(board, y, n, code):
                             risk = breach
                     value = (o, e, risk)
                 net = value[1] - value[0] - value[2] * 2000.0
@@ -399,7 +414,7 @@ class SearchAgent(HeuristicAgent):
         ours = ctx.ours
         for n in NEIGHBOURS[at]:
             c = board[n]
-            if c > 0:
+            if c > 0 and c != FLAG + 1 and c != BOMB + 1:
                 v = ours[c - 1][ry]
                 if v[1] - v[0] > best_net:
                     best, best_net = v, v[1] - v[0]
@@ -467,13 +482,17 @@ class SearchAgent(HeuristicAgent):
         tempo = math.sqrt(40.0 / max(know.variant.army_size, 1))
         lure = self.flag_lure * tempo * (1.0 - w0)
         guard = self.flag_guard / tempo * w0
-        # A home guard: the nearest of our fighting pieces to the squares around our flag.
-        home: dict[int, int] = {}
-        if ctx.flag_near and self.home_guard > 0:
-            for sq, c in enumerate(know.cells):
-                if c is not None and c.owner == know.player and c.rank is not None and 4 <= c.rank <= 9:
-                    home[sq] = min(_PATH[sq][n] for n in ctx.flag_near)
-        nearest = sorted(home.values())[:2]
+        # Home guards: for each square next to our flag, how soon one of our fighting pieces could
+        # take an enemy piece that gets there (0: it stands next to that square already).
+        guards = [
+            sq
+            for sq, c in enumerate(know.cells)
+            if c is not None and c.owner == know.player and c.rank is not None and 4 <= c.rank <= self.guard_top
+        ]
+        cover: dict[int, list[tuple[int, int]]] = {}
+        if self.home_guard > 0:
+            for n in ctx.flag_near:
+                cover[n] = sorted((max(0, _PATH[g][n] - 1), g) for g in guards)[:2] or [(99, -1)]
         appeal: dict[int, list[tuple[int, float, bool]]] = {}
         potentials: dict[tuple[int, int], float] = {}
         out: dict[int, float] = {}
@@ -505,16 +524,13 @@ class SearchAgent(HeuristicAgent):
                     score -= 1.5 * slope
                 if piece == SCOUT and _distance(src, dst) > 1:
                     score -= 1.0 * slope  # a long move gives the scout away
-                if src in home:
-                    # Keep one guard near the flag: what this move does to the nearest guard.
-                    before = nearest[0]
-                    rest = (
-                        nearest[1]
-                        if home[src] == before and len(nearest) > 1
-                        else (99 if home[src] == before else before)
-                    )
-                    after = min(rest, min(_PATH[dst][n] for n in ctx.flag_near))
-                    score += self.home_guard * w0 * (1.0 / (1.0 + after) - 1.0 / (1.0 + before))
+                if cover and src in guards:
+                    change = 0.0
+                    for n, best in cover.items():
+                        rest = best[0][0] if best[0][1] != src else (best[1][0] if len(best) > 1 else 99)
+                        after = min(rest, max(0, _PATH[dst][n] - 1))
+                        change += _COVER[min(after, 3)] - _COVER[min(best[0][0], 3)]
+                    score += self.home_guard * w0 * change / len(cover)
                 if self._limit and self._streak is not None and self._streak[0] == src:
                     count = _extend_streak(self._streak, src, dst)[3]
                     if count >= 3:
@@ -556,6 +572,9 @@ class SearchAgent(HeuristicAgent):
                 out[sq] = t
         return out
 
+
+_COVER = (1.0, 0.5, 0.25, 0.0)
+"""How well a square next to our flag is watched, by the moves our nearest guard needs to strike it."""
 
 _DECAY = [0.75 ** max(d - 1, 0) for d in range(100)]
 """How much of a target's value a piece `d` steps away holds: all of it next to it, less each step."""
@@ -606,9 +625,72 @@ def _setup_safety(placement: dict[int, Rank], player: int) -> float:
         r = placement.get(n)
         if r == Rank.BOMB:
             score += 2.5 + (1.0 if n == front else 0.0)
-        elif r is not None:
-            score += 1.5
+        elif r is not None and r not in (Rank.SPY, Rank.SCOUT):
+            score += 1.5  # a piece that stops scouts stands by the flag
     return score
+
+
+def _flag_lanes(board: list[int], flag: int) -> dict[int, list[int]]:
+    """Empty squares in open line with our flag, two or more away: a scout there can strike the flag.
+    Each maps to the squares between it and the flag (where a piece of ours would block)."""
+    out: dict[int, list[int]] = {}
+    for ray in RAYS[flag]:
+        for k, sq in enumerate(ray):
+            if board[sq]:
+                break
+            if k:
+                out[sq] = list(ray[:k])
+    return out
+
+
+def _can_remove(board: list[int], frm: int, at: int, code: int) -> bool:
+    """Whether one of our pieces can strike down the enemy piece that moved from `frm` to `at`
+    (a trade will do: next to our flag, what counts is that it goes)."""
+    ry = -code - 1
+    saved_frm, saved_at = board[frm], board[at]
+    board[frm], board[at] = 0, code
+    try:
+        for n in NEIGHBOURS[at]:
+            c = board[n]
+            if c > 0 and c - 1 not in (FLAG, BOMB) and _RESULT[c - 1][ry] != 1:
+                return True
+        if ry != BOMB:
+            for ray in RAYS[at]:
+                for n in ray:
+                    c = board[n]
+                    if c:
+                        if c == SCOUT + 1 and _RESULT[SCOUT][ry] != 1:
+                            return True
+                        break
+        return False
+    finally:
+        board[frm], board[at] = saved_frm, saved_at
+
+
+def _can_answer(board: list[int], frm: int, at: int, between: list[int]) -> bool:
+    """Whether we can take an enemy scout that moved from `frm` to `at`, or block its line to our flag."""
+    saved_frm, saved_at = board[frm], board[at]
+    board[frm], board[at] = 0, saved_frm
+    try:
+        for n in NEIGHBOURS[at]:
+            c = board[n]
+            if c > 0 and c - 1 not in (FLAG, BOMB, SPY):
+                return True
+        for ray in RAYS[at]:
+            for n in ray:
+                c = board[n]
+                if c:
+                    if c == SCOUT + 1:
+                        return True
+                    break
+        for b in between:
+            for n in NEIGHBOURS[b]:
+                c = board[n]
+                if c > 0 and c - 1 not in (FLAG, BOMB):
+                    return True
+        return False
+    finally:
+        board[frm], board[at] = saved_frm, saved_at
 
 
 def _is_known(know: Knowledge, sq: int, owner: int, rank: int) -> bool:
@@ -689,6 +771,8 @@ _TUNABLE = (
     "home_guard",
     "repeat",
     "share_power",
+    "marshal_value",
+    "guard_top",
 )
 
 
@@ -703,6 +787,8 @@ def _parse_spec(arg: str) -> SearchAgent:
             kwargs["seconds"] = float(value)
         elif key in _TUNABLE:
             tuning[key] = float(value)
+            if key == "guard_top":
+                tuning[key] = int(value)
         else:
             raise GameError(f"search: unknown option {key!r}; use guesses=N or time=SECONDS")
     agent = SearchAgent(**kwargs)  # type: ignore[arg-type]
