@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.heuristic import HeuristicAgent
 from fogofwar.agents.knowledge import BOMB, FLAG, MINER, SCOUT, SPY, Knowledge
-from fogofwar.agents.search import SearchAgent, _can_answer, _flag_lanes, guarded_setup
+from fogofwar.agents.search import SearchAgent, _can_answer, _flag_lanes, _scout_ways, guarded_setup
 from fogofwar.agents.setups import human_like_setup, prior_by_square
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
@@ -199,6 +199,25 @@ def test_scout_lanes_to_the_flag_need_an_answer() -> None:
     assert not _can_answer(board, scout_from, a3, lanes[a3])
     board[parse_square("B2")] = MINER + 1  # can step in front of the flag
     assert _can_answer(board, scout_from, a3, lanes[a3])
+
+
+def test_scouts_two_lines_away_from_the_flag_count_as_near_threats() -> None:
+    """A scout far off in steps but two straight runs from red's flag (row 1 open) is a threat;
+    the same piece behind a wall of red pieces is not."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("A2", 0, Rank.BOMB, False, False),
+        ("E4", 0, Rank.GENERAL, True, False),
+        ("A10", 1, Rank.FLAG, False, False),
+        ("K7", 1, Rank.SCOUT, True, True),
+    ]
+    _, state = _crafted("barrage", pieces)
+    know = Knowledge.from_observation(state.observation(0).data)
+    k7 = parse_square("K7")
+    assert _scout_ways(know, parse_square("A1"))[k7] == 2  # K7-K1, then K1xA1
+    agent = SearchAgent()
+    dists = {k7: {SCOUT: 1.0}}
+    assert agent._flag_threats(know, dists)[k7] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("variant", ["classic", "barrage"])

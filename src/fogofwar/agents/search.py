@@ -559,6 +559,7 @@ class SearchAgent(HeuristicAgent):
         if not flags or self.flag_guard <= 0:
             return {}
         ways = _flag_ways(know, flags[0])
+        lanes = _scout_ways(know, flags[0])
         out: dict[int, float] = {}
         for sq, dist in dists.items():
             t = 0.0
@@ -566,6 +567,8 @@ class SearchAgent(HeuristicAgent):
                 if r in (FLAG, BOMB):
                     continue
                 d = ways[1 if r == MINER else 0][sq]
+                if r == SCOUT:
+                    d = min(d, lanes.get(sq, 99))
                 if d < 99:
                     t += p / d**self.guard_decay
             if t > 0:
@@ -739,6 +742,31 @@ def _flag_ways(know: Knowledge, flag: int) -> tuple[list[int], list[int]]:
             frontier = nxt
         out.append(dist)
     return out[0], out[1]
+
+
+def _scout_ways(know: Knowledge, flag: int) -> dict[int, int]:
+    """Scout moves an enemy piece on each square needs to strike our flag along open lines
+    (only squares that do better than 99 are listed)."""
+    level = {flag: 0}
+    frontier = [flag]
+    out: dict[int, int] = {}
+    depth = 0
+    while frontier and depth < 3:
+        depth += 1
+        nxt: list[int] = []
+        for sq in frontier:
+            for ray in RAYS[sq]:
+                for n in ray:
+                    c = know.cells[n]
+                    if c is not None:
+                        if c.owner == know.enemy and n not in out:
+                            out[n] = depth
+                        break
+                    if n not in level:
+                        level[n] = depth
+                        nxt.append(n)
+        frontier = nxt
+    return out
 
 
 _MARGIN = 0.05
