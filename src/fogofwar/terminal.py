@@ -252,7 +252,6 @@ class TerminalGame:
     ) -> None:
         self.console = console
         self.game = game
-        self.variant = game.variant
         self.state = game.new_initial_state()
         self.human = human
         self.computer = 1 - human
@@ -265,6 +264,10 @@ class TerminalGame:
         master = random.Random(seed)
         self.agent_rng = random.Random(master.getrandbits(64))
         self.setup_rng = random.Random(master.getrandbits(64))
+
+    @property
+    def variant(self) -> Variant:
+        return self.game.variant
 
     # -- helpers
     @property
@@ -293,12 +296,19 @@ class TerminalGame:
         return line.strip()
 
     # -- the whole game
-    def run(self) -> int:
-        self.console.rule(f"Stratego: {self.variant.title}")
-        self.say(
+    def title(self) -> str:
+        return f"Stratego: {self.variant.title}"
+
+    def intro(self) -> str:
+        return (
             f"You play {self.me} ({'you move first' if self.human == 0 else 'red moves first'}) "
             f"against the computer '{self.agent.name}'. Seed {self.seed}."
         )
+
+    def run(self) -> int:
+        """The whole game: setups, then moves, then the end (each game's screens come from its hooks)."""
+        self.console.rule(self.title())
+        self.say(self.intro())
         try:
             self.agent.start(self.game, self.computer, self.agent_rng)
             while self.state.phase == "setup" and not self.state.is_terminal():

@@ -359,21 +359,9 @@ class LotrTerminalGame(TerminalGame):
         save: Path | None,
         read: Callable[[], str] | None = None,
     ) -> None:
-        self.console = console
-        self.game = game  # type: ignore[assignment]  # the parent's methods used here take any game
+        super().__init__(console, game, human, agent, setup, seed, "classic", save, read)  # type: ignore[arg-type]
         self.lotr = game
-        self.state = game.new_initial_state()  # type: ignore[assignment]
         self.lstate: LotrState = self.state  # type: ignore[assignment]
-        self.human = human
-        self.computer = 1 - human
-        self.agent = agent
-        self.setup = setup
-        self.seed = seed
-        self.save = save
-        self._read = read or input
-        master = random.Random(seed)
-        self.agent_rng = random.Random(master.getrandbits(64))
-        self.setup_rng = random.Random(master.getrandbits(64))
 
     @property
     def me(self) -> str:
@@ -383,38 +371,15 @@ class LotrTerminalGame(TerminalGame):
     def them(self) -> str:
         return SIDE_NAMES[self.computer]
 
-    def run(self) -> int:
-        g = self.lotr
-        self.console.rule(f"Stratego, The Lord of the Rings: {GAME_TITLES[g.mode]}")
+    def title(self) -> str:
+        return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.lotr.mode]}"
+
+    def intro(self) -> str:
         first = "you move first" if self.human == EVIL else "Evil moves first"
-        self.say(
+        return (
             f"You play the Forces of {self.me.capitalize()} ({first}) against the computer '{self.agent.name}'. "
-            f"Captured pieces: {g.captured_mode}. Seed {self.seed}."
+            f"Captured pieces: {self.lotr.captured_mode}. Seed {self.seed}."
         )
-        try:
-            self.agent.start(g, self.computer, self.agent_rng)
-            while self.lstate.phase == "setup" and not self.state.is_terminal():
-                if self.state.current_player() == self.human:
-                    self.human_setup()
-                else:
-                    self.computer_turn()
-            while not self.state.is_terminal():
-                if self.state.current_player() == self.human:
-                    self.human_turn()
-                else:
-                    self.computer_turn()
-        except _Abandon as exc:
-            self.console.print()
-            self.say(f"Game abandoned ({exc}).", style="bold")
-            self.write_record(finished=False)
-            return 1
-        except KeyboardInterrupt:
-            self.console.print()
-            self.say("Interrupted: game abandoned.", style="bold")
-            self.write_record(finished=False)
-            return 130
-        self.show_end()
-        return 0 if self.write_record(finished=True) else 1
 
     # -- setup
     def resolve_setup(self, spec: str) -> dict[int, int]:  # type: ignore[override]
