@@ -353,15 +353,23 @@ class TerminalGame:
             return sample_setup(self.variant, self.human, name)
         return parse_setup(text, self.variant, self.human)
 
+    def setup_help(self) -> str:
+        return setup_help(self.variant, self.notation)
+
+    def setup_words(self, placement: Mapping[int, Any]) -> str:
+        """A placement as the setup string the person could type."""
+        return format_setup(placement, self.variant, self.human)
+
     def human_setup(self) -> None:
+        """Ask for a setup until one is valid (or take the one given on the command line)."""
         asking = self.setup.strip().lower() == "ask"
         if asking:
             self.console.print()
-            self.say(setup_help(self.variant, self.notation))
+            self.say(self.setup_help())
         while True:
             spec = self.ask(SETUP_PROMPT) if asking else self.setup
             if asking and spec.lower() in ("help", "?"):
-                self.say(setup_help(self.variant, self.notation))
+                self.say(self.setup_help())
                 continue
             if asking and spec.lower() == "quit":
                 raise _Abandon("quit during the setup")
@@ -375,7 +383,7 @@ class TerminalGame:
                     raise
                 self.error(f"Not a setup: {exc}")
                 continue
-            self.say(f"Your setup: {format_setup(placement, self.variant, self.human)}")
+            self.say(f"Your setup: {self.setup_words(placement)}")
             return
 
     # -- turns

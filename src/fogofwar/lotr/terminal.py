@@ -406,30 +406,8 @@ class LotrTerminalGame(TerminalGame):
             ]
         )
 
-    def human_setup(self) -> None:
-        asking = self.setup.strip().lower() == "ask"
-        if asking:
-            self.console.print()
-            self.say(self.setup_help())
-        while True:
-            spec = self.ask(SETUP_PROMPT) if asking else self.setup
-            if asking and spec.lower() in ("help", "?"):
-                self.say(self.setup_help())
-                continue
-            if asking and spec.lower() == "quit":
-                raise _Abandon("quit during the setup")
-            if asking and not spec:
-                continue
-            try:
-                placement = self.resolve_setup(spec)
-                self.lstate.apply_setup(self.human, placement)
-            except (InvalidSetupError, NotationError, IllegalActionError) as exc:
-                if not asking:
-                    raise
-                self.error(f"Not a setup: {exc}")
-                continue
-            self.say(f"Your setup: {format_setup(placement, self.lotr, self.human)}")
-            return
+    def setup_words(self, placement: Mapping[int, Any]) -> str:
+        return format_setup(placement, self.lotr, self.human)
 
     # -- turns
     def human_turn(self) -> None:
