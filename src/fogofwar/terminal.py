@@ -238,6 +238,8 @@ def setup_help(variant: Variant, notation: RankNotation) -> str:
 class TerminalGame:
     """One game between a person at the terminal and a computer agent."""
 
+    side_styles: tuple[str, str] = SIDE_TEXT_STYLES  # how each side's moves are written
+
     def __init__(
         self,
         console: Console,
@@ -408,14 +410,27 @@ class TerminalGame:
         step = SIZE if self.human == 0 else -SIZE  # one square towards the enemy, for the example
         forward = [a for a in legal if a % 100 - a // 100 == step]
         example = self.state.action_to_string((forward or legal)[0])
-        prompt = MOVE_PROMPT.format(example=example)
+        self.read_move(MOVE_PROMPT.format(example=example))
+
+    def help_text(self) -> str:
+        return help_text(self.notation)
+
+    def parse_move(self, line: str) -> int:
+        return self.state.string_to_action(line, self.notation)
+
+    def describe(self, event: Mapping[str, Any], before: Sequence[CellData]) -> str:
+        """What the last move did, in words, from the person's side."""
+        return describe_move(event, self.human, before, self.notation)
+
+    def read_move(self, prompt: str) -> None:
+        """Read commands until one is a legal move (played) or ends the game."""
         while True:
             line = self.ask(prompt)
             word = line.lower()
             if not line:
                 continue
             if word in ("help", "?", "h"):
-                self.say(help_text(self.notation))
+                self.say(self.help_text())
             elif word in ("moves", "m"):
                 self.show_moves()
             elif word == "board":
@@ -427,7 +442,7 @@ class TerminalGame:
                 raise _Abandon("you quit")
             else:
                 try:
-                    action = self.state.string_to_action(line, self.notation)
+                    action = self.parse_move(line)
                 except (NotationError, IllegalActionError) as exc:
                     self.error(f"Not a legal move: {exc}")
                     continue
@@ -444,9 +459,7 @@ class TerminalGame:
         event = self.state.observation(self.human).data["last_move"]
         if event is not None:
             mover = int(event["player"])
-            self.console.print(
-                Text(describe_move(event, self.human, before, self.notation), style=SIDE_TEXT_STYLES[mover])
-            )
+            self.console.print(Text(self.describe(event, before), style=self.side_styles[mover]))
 
     # -- showing things
     def _highlight(self, data: Mapping[str, Any]) -> frozenset[int]:

@@ -30,13 +30,13 @@ from rich.text import Text
 
 from fogofwar.agents.lotr_heuristic import lotr_setup
 from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
+from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, SIDE_NAMES, SPY, Army, Kind
 from fogofwar.lotr.rules import CAPTURED_MODES, GAME_MODES, GAME_TITLES, POWER_NAMES, LotrGame, LotrState
 from fogofwar.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.terminal import HIGHLIGHT_STYLE, TerminalGame, _Abandon
+from fogofwar.terminal import HIGHLIGHT_STYLE, TerminalGame
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -348,6 +348,8 @@ def roster_words(army: Army, game: LotrGame) -> str:
 class LotrTerminalGame(TerminalGame):
     """One Stratego LOTR game between a person at the terminal and a computer agent."""
 
+    side_styles = SIDE_TEXT_STYLES
+
     def __init__(
         self,
         console: Console,
@@ -428,43 +430,13 @@ class LotrTerminalGame(TerminalGame):
             if powers:
                 example += f" or {state.action_to_string(powers[0])}"
             prompt = MOVE_PROMPT.format(example=example)
-        while True:
-            line = self.ask(prompt)
-            word = line.lower()
-            if not line:
-                continue
-            if word in ("help", "?", "h"):
-                self.say(self.help_text())
-            elif word in ("moves", "m"):
-                self.show_moves()
-            elif word == "board":
-                self.show_position()
-            elif word == "resign":
-                state.end_by(Termination.RESIGNATION, self.computer, f"{self.me} resigned")
-                return
-            elif word in ("quit", "exit"):
-                raise _Abandon("you quit")
-            else:
-                try:
-                    action = state.string_to_action(line)
-                except (NotationError, IllegalActionError) as exc:
-                    self.error(f"Not a legal move: {exc}")
-                    continue
-                self.play(action)
-                return
+        self.read_move(prompt)
 
-    def play(self, action: int) -> None:
-        """Apply an action and, once the play has begun, say what it did."""
-        before = self.state.observation(self.human).data["board"]
-        was_setup = self.lstate.phase == "setup"
-        self.state.apply(action)
-        if was_setup:
-            return
-        event = self.state.observation(self.human).data["last_move"]
-        if event is not None:
-            mover = int(event["player"])
-            line = describe_move(event, self.human, before, self.lotr)
-            self.console.print(Text(line, style=SIDE_TEXT_STYLES[mover]))
+    def parse_move(self, line: str) -> int:
+        return self.lstate.string_to_action(line)
+
+    def describe(self, event: Mapping[str, Any], before: Sequence[CellData]) -> str:
+        return describe_move(event, self.human, before, self.lotr)
 
     # -- showing things
     def help_text(self) -> str:
