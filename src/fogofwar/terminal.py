@@ -515,10 +515,14 @@ class TerminalGame:
         self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
         data = self.state.observation(self.human).data
         self.say("The whole board:")
+        self.show_final_board(data)
+        self.say(f"{self.state.move_count} moves played.")
+
+    def show_final_board(self, data: Mapping[str, Any]) -> None:
+        """Every piece, both sides' revealed, and what each side lost."""
         cells = revealed_cells(self.state)
         self.console.print(board_text(cells, self.human, self.notation, self._highlight(data)))
         self.show_captured(data["captured"])
-        self.say(f"{self.state.move_count} moves played.")
 
     def write_record(self, finished: bool) -> bool:
         if self.save is None:

@@ -546,23 +546,9 @@ class LotrTerminalGame(TerminalGame):
         if STOP in legal:
             self.say("  stop (end the Repeat Attack)")
 
-    def show_end(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.console.print()
-        self.console.rule("Game over")
-        if outcome.winner is None:
-            head = "Draw"
-        elif outcome.winner == self.human:
-            head = "You win"
-        else:
-            head = f"You lose ({self.them} wins)"
-        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
-        data = self.state.observation(self.human).data
-        self.say("The whole board:")
+    def show_final_board(self, data: Mapping[str, Any]) -> None:
         self.console.print(board_text(revealed_cells(self.lstate), self.human, self.lotr, self._highlight(data)))
         self.show_captured(data)
-        self.say(f"{self.lstate.move_count} moves played.")
 
 
 def run_lotr_terminal_game(
