@@ -34,7 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fogofwar.core.agents import agent_names, make_agent
+from fogofwar.core.agents import agent_game_options, agent_names, make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import JSON, GameError
 from fogofwar.core.registry import make_game
@@ -232,8 +232,8 @@ def play_game(task: GameTask) -> GameResult:
     agents: list[Any] = []
     try:
         _import_modules(task.preload)
-        game = make_game(task.game, **task.options)
         agents = [make_agent(task.red.spec), make_agent(task.blue.spec)]
+        game = make_game(task.game, **agent_game_options(agents, task.game, task.options))  # e.g. Admiral's solo seat
         for agent, player in zip(agents, (task.red, task.blue), strict=True):
             with contextlib.suppress(AttributeError):  # an agent with a read-only name keeps it
                 agent.name = player.name
@@ -651,6 +651,7 @@ def tabulate(result: ArenaResult) -> None:
 
 
 # --- running ----------------------------------------------------------------------------------
+
 
 def run_arena(settings: ArenaSettings, progress: bool = True, console: Console | None = None) -> ArenaResult:
     """Play the whole round robin and tabulate it; `progress` shows a bar on `console` (stderr by default)."""

@@ -33,7 +33,10 @@ def play(
             "--variant", "-v", help="classic, barrage, duel, classicfree, or lotr-classic, lotr-powers, lotr-ring"
         ),
     ] = "classic",
-    opponent: Annotated[str, typer.Option("--opponent", "-o", help="agent name, e.g. random")] = "random",
+    opponent: Annotated[
+        str | None,
+        typer.Option("--opponent", "-o", help="agent name, e.g. random (the default; Admiral --solo: stratego)"),
+    ] = None,
     color: Annotated[
         str, typer.Option("--color", "-c", help="red (moves first) or blue; LOTR: evil (= red, moves first) or good")
     ] = "red",
@@ -61,9 +64,14 @@ def play(
     max_turns: Annotated[
         int | None, typer.Option("--max-turns", min=1, help="Admiral: turn cap, a draw when reached (default none)")
     ] = None,
+    solo: Annotated[
+        bool,
+        typer.Option("--solo", help="Admiral: the solo mode, against the AI 'Admiral Stratego' under the solo rules"),
+    ] = False,
 ) -> None:
     """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent;
-    `play admiral` (or --game admiral) plays Admiral, against the computer or --hotseat.
+    `play admiral` (or --game admiral) plays Admiral, against the computer or --hotseat;
+    `play admiral --solo` is Admiral's solo mode against Admiral Stratego, its reasons shown after each decision.
 
     Admiral seats: --color south (deploys first; also red) or north (also blue)."""
     chosen = {g.strip().lower() for g in (game_name, game) if g is not None} or {"stratego"}
@@ -73,12 +81,15 @@ def play(
     if hotseat and chosen == {"stratego"}:
         console.print("play: --hotseat is for admiral (fogofwar play admiral --hotseat)", style="red")
         raise typer.Exit(2)
+    if solo and chosen == {"stratego"}:
+        console.print("play: --solo is for admiral (fogofwar play admiral --solo)", style="red")
+        raise typer.Exit(2)
     if chosen == {"admiral"}:
         from fogofwar.admiral.terminal import run_admiral_terminal_game
 
         raise typer.Exit(
             run_admiral_terminal_game(
-                opponent=opponent,
+                opponent=opponent or ("stratego" if solo else "random"),
                 color=color,
                 seed=seed,
                 layout=layout,
@@ -86,13 +97,14 @@ def play(
                 hotseat=hotseat,
                 save=save,
                 console=console,
+                solo=solo,
             )
         )
     from fogofwar.terminal import run_terminal_game
 
     code = run_terminal_game(
         variant=variant,
-        opponent=opponent,
+        opponent=opponent or "random",
         color=color,
         setup=setup,
         seed=seed,

@@ -1,5 +1,5 @@
 """The components as the engine plays them (ADM-GEN, ADM-UNIT, ADM-SETUP-1, ADM-INIT-4, ADM-SUB-1/2), and a check
-that every rule id of docs/rules/admiral.md is cited by a test here (the solo mode aside: not implemented)."""
+that every rule id of docs/rules/admiral.md and docs/rules/admiral-solo.md is cited by a test here."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from .test_data import data_dir, edit, shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules" / "admiral.md"
-NOT_IMPLEMENTED = {"ADM-SOLO-1", "ADM-SOLO-2", "ADM-SOLO-3", "ADM-SOLO-4", "ADM-SOLO-5"}
+SOLO_DOC = ROOT / "docs" / "rules" / "admiral-solo.md"
+NOT_IMPLEMENTED: set[str] = set()
 
 
 def test_two_fleets_of_cards_on_an_8x8_board() -> None:  # ADM-GEN-1, ADM-GEN-2
@@ -115,3 +116,27 @@ def test_every_rule_id_has_a_test() -> None:
                 cited.add(f"{prefix}{n}" if prefix.endswith("-") else f"{prefix}{n:02d}")
     missing = [rid for rid in defined if rid not in cited and rid not in NOT_IMPLEMENTED]
     assert not missing, f"rule ids without a test: {missing}"
+
+
+def cited_ids(prefix: str) -> set[str]:
+    """Every `prefix`-N id the tests here cite, ranges (`SOLO-TAB-1..5`) and lists (`SOLO-SET-1/2`) expanded."""
+    cited: set[str] = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        for ref in re.findall(prefix + r"-[A-Z]+-\d+(?:(?:/|\.\.)\d+)*", path.read_text(encoding="utf-8")):
+            head = re.match(prefix + r"-[A-Z]+-(\d+)", ref)
+            assert head is not None
+            first = int(head.group(1))
+            numbers = [first, *(int(n) for n in re.findall(r"\d+", ref[head.end() :]))]
+            if ".." in ref:
+                numbers = list(range(first, numbers[-1] + 1))
+            base = ref[: head.start(1)]
+            cited.update(f"{base}{n}" for n in numbers)
+    return cited
+
+
+def test_every_solo_rule_id_has_a_test() -> None:
+    doc = SOLO_DOC.read_text(encoding="utf-8")
+    defined = re.findall(r"^- \*\*(SOLO-[A-Z]+-\d+)\*\*", doc, flags=re.MULTILINE)
+    assert len(defined) == len(set(defined)) and len(defined) > 20
+    missing = [rid for rid in defined if rid not in cited_ids("SOLO")]
+    assert not missing, f"solo rule ids without a test: {missing}"

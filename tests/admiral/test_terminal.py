@@ -101,6 +101,37 @@ def test_hotseat_passes_the_keyboard_while_secrets_are_shown() -> None:
     assert "North wins: South resigned." in text
 
 
+def test_solo_mode_against_admiral_stratego() -> None:  # SOLO-EXP-1, SOLO-SET-1/2, SOLO-INIT-1
+    console, out = make_console()
+    lines = ["list", *["1"] * 5, "1", *["pass"] * 8, *["1"] * 20, "resign"]
+    code = run_admiral_terminal_game(seed=6, console=console, read=scripted(lines), solo=True, opponent="stratego")
+    text = out.getvalue()
+    assert code == 0
+    assert "you against Admiral Stratego" in text and "Solo mode: you play South" in text
+    # the person deploys from the right-hand corner (H1), then Stratego's deck is dealt from A8
+    assert "  1 Washington@H1" in text and "South (you): Washington@H1" in text
+    assert "Admiral Stratego's deck (SOLO-SET-2) deals: " in text and "@A8" in text
+    assert "Initiative:" not in text  # no roll: Stratego wins it and moves second
+    # each of Stratego's units gets its die, then its go and the reasons, with rule ids
+    assert "Dice rolled (Admiral Stratego's die (SOLO-DICE-2)): " in text
+    assert "North (computer): hold:" in text or "North (computer): move:" in text
+    assert "  why [SOLO-TAB-" in text and "slowest first, SOLO-MOVE-1" in text
+    assert "North dice: [admiral " in text and "=symbol]" in text
+    assert "You lose (North wins): South resigned." in text
+
+
+def test_solo_mode_options() -> None:
+    console, out = make_console()
+    assert run_admiral_terminal_game(solo=True, opponent="random", console=console, read=scripted([])) == 2
+    assert "the solo mode's opponent is Admiral Stratego" in out.getvalue()
+    assert run_admiral_terminal_game(solo=True, hotseat=True, console=console, read=scripted([])) == 2
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "admiral", "--solo", "--seed", "2", "--color", "north"], input="quit\n")
+    assert result.exit_code == 1, result.output
+    assert "Solo mode: you play North" in result.output and "(you): your decision" in result.output
+    assert runner.invoke(app, ["play", "--solo"]).exit_code == 2
+
+
 def test_drawing_shows_terrain_units_and_cards() -> None:
     game = AdmiralGame()
     state = game.new_initial_state()

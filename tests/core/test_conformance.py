@@ -42,6 +42,8 @@ GAMES: list[tuple[str, GameFactory]] = [
     ("lotr-powers", lambda: make_game("lotr", game="powers", max_moves=120)),
     ("lotr-ring", lambda: make_game("lotr", game="ring", captured_mode="secret", max_moves=200)),
     ("admiral", lambda: make_game("admiral", layout="strait", max_turns=4)),
+    ("admiral-solo-north", lambda: make_game("admiral", layout="strait", max_turns=4, solo_seat=1)),
+    ("admiral-solo-south", lambda: make_game("admiral", layout="archipelago", max_turns=3, solo_seat=0)),
 ]
 """(id, factory) of every game under test; LOTR and Admiral (with chance nodes) go here too."""
 

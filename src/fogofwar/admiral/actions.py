@@ -26,6 +26,7 @@ appended at the end, so records stay readable.
 | SQUADRON_BASE | (type * 32 + target slot) * 3 + place | strike: place 0 = on the target, 1/2 = left/right |
 | AIR_DONE, AIR_PASS | - | launch / strike / air reactions; air: no more air attacks |
 | AA_PICK_BASE | squadron type | aa_pick: the squadron an anti-aircraft hit destroys (ADM-AIR-12) |
+| HOLD_BASE | unit slot | movement, solo mode: Admiral Stratego's acting unit moves 0 squares (SOLO-MOVE-2) |
 
 A move's `mode` is `side_change + 3 * extra`: side_change 0 = none, 1 = dive or surface before moving,
 2 = after moving (ADM-SUB-7); extra 0 = none, 1 = Shallow Draught (ADM-G02), 2 = Smoke Projectors along
@@ -73,7 +74,8 @@ SQUADRON_BASE = AIRBORNE_BASE + NUM_SQUADRON_TYPES
 AIR_DONE = SQUADRON_BASE + NUM_SQUADRON_TYPES * MAX_FLEET * 3
 AIR_PASS = AIR_DONE + 1
 AA_PICK_BASE = AIR_PASS + 1
-NUM_ACTIONS = AA_PICK_BASE + NUM_SQUADRON_TYPES
+HOLD_BASE = AA_PICK_BASE + NUM_SQUADRON_TYPES
+NUM_ACTIONS = HOLD_BASE + MAX_FLEET
 
 SIDE_CHANGE_NONE, SIDE_CHANGE_BEFORE, SIDE_CHANGE_AFTER = 0, 1, 2
 EXTRA_NONE, EXTRA_DRAUGHT, EXTRA_SMOKE_VERTICAL, EXTRA_SMOKE_HORIZONTAL = 0, 1, 2, 3
@@ -197,7 +199,9 @@ def decode(action: int) -> Decoded:
         return Decoded("air_done")
     if action == AIR_PASS:
         return Decoded("air_pass")
-    return Decoded("aa_pick", index=action - AA_PICK_BASE)
+    if action < HOLD_BASE:
+        return Decoded("aa_pick", index=action - AA_PICK_BASE)
+    return Decoded("hold", slot=action - HOLD_BASE)
 
 
 __all__ = [
@@ -224,6 +228,7 @@ __all__ = [
     "EXTRA_SMOKE_HORIZONTAL",
     "EXTRA_SMOKE_VERTICAL",
     "FIRE_BASE",
+    "HOLD_BASE",
     "MAX_BATTERIES",
     "MAX_CHARACTERISTICS",
     "MAX_FLEET",

@@ -242,6 +242,26 @@ class DieFace:
 
 
 @dataclass(frozen=True)
+class SoloRow:
+    """One entry of the solo mode's decision table (SOLO-TAB, Assumption A08; dice.toml `[[solo_row]]`)."""
+
+    id: str
+    result: str
+    """The rolled face's solo result: "move", "fire" or "repair"."""
+    in_range: bool
+    """The condition: an enemy the unit can damage is in range (SOLO-TAB-0)."""
+    admiral: Symbol
+    """The symbol the unit's assigned Admiral die is spent as."""
+    rolled: Symbol | None
+    """The symbol the rolled die is spent as; None: as its face shows."""
+    hold: bool
+    """The unit does not move (it counts as moving 0 squares, SOLO-MOVE-2)."""
+    repair: int
+    """Structure points regained at once by a damaged unit."""
+    text: str
+
+
+@dataclass(frozen=True)
 class Die:
     """The special die (ADM-GEN-4, Assumption A01) and the comparisons built on it."""
 
@@ -251,6 +271,15 @@ class Die:
     air_combat: tuple[tuple[str, Symbol], ...]
     """(attack squadron type, symbol a fighter needs to destroy it) (ADM-AIR-10)."""
     admiral_wild_in_rolls: bool
+    solo_rows: tuple[SoloRow, ...] = ()
+    """The solo mode's decision table (SOLO-TAB): one entry per (result, in_range)."""
+
+    def solo_row(self, result: str, in_range: bool) -> SoloRow:
+        """The decision-table entry for a rolled solo result and the unit's situation (SOLO-TAB)."""
+        for row in self.solo_rows:
+            if row.result == result and row.in_range == in_range:
+                return row
+        raise GameError(f"the solo table has no row for result {result!r} with in_range={in_range}")
 
     def probability(self, symbol: Symbol) -> float:
         """Chance that one die shows `symbol` (alone or with another symbol)."""
@@ -588,7 +617,7 @@ _SYMBOL_NAMES = tuple(s.value for s in Symbol)
 
 def parse_die(data: Mapping[str, Any], file: str = DICE_FILE) -> Die:
     top = _Entry(file)
-    top.check_fields(data, ("face", "duel", "air_combat", "admiral_wild_in_rolls"))
+    top.check_fields(data, ("face", "duel", "air_combat", "admiral_wild_in_rolls", "solo_row"))
     faces_raw = data["face"]
     if not isinstance(faces_raw, list) or len(faces_raw) != 6:
         count = len(faces_raw) if isinstance(faces_raw, list) else faces_raw
@@ -615,7 +644,51 @@ def parse_die(data: Mapping[str, Any], file: str = DICE_FILE) -> Die:
     air = top.sub("air_combat")
     air.check_fields(air_raw, ("bomber", "torpedo_bomber"))
     air_combat = tuple((k, Symbol(air.choice(air_raw, k, _SYMBOL_NAMES))) for k in ("bomber", "torpedo_bomber"))
-    return Die(tuple(faces), tuple(Symbol(s) for s in order), air_combat, top.boolean(data, "admiral_wild_in_rolls"))
+    rows = _parse_solo_rows(top, data["solo_row"])
+    return Die(
+        tuple(faces), tuple(Symbol(s) for s in order), air_combat, top.boolean(data, "admiral_wild_in_rolls"), rows
+    )
+
+
+_SOLO_VALUES = ("movement", "artillery", "torpedo", "depth_charge")
+
+
+def _parse_solo_rows(top: _Entry, raw_rows: Any) -> tuple[SoloRow, ...]:
+    """The solo decision table: every (result, in_range) exactly once (SOLO-TAB, Assumption A08)."""
+    if not isinstance(raw_rows, list) or not raw_rows:
+        top.fail("add the [[solo_row]] tables of the solo decision table (SOLO-TAB)")
+    rows: list[SoloRow] = []
+    for i, raw in enumerate(raw_rows):
+        at = top.sub(f"solo_row {i + 1}")
+        raw = at.table(raw, "[[solo_row]]")
+        at.check_fields(raw, ("id", "result", "in_range", "admiral", "rolled", "hold", "repair", "text"))
+        rid = at.text(raw, "id")
+        if not re.fullmatch(r"SOLO-TAB-\d+", rid):
+            at.fail(f"id must look like SOLO-TAB-1, got {rid!r}")
+        rolled = raw["rolled"]
+        if rolled != "":
+            rolled = at.choice(raw, "rolled", _SOLO_VALUES)
+        rows.append(
+            SoloRow(
+                rid,
+                at.choice(raw, "result", SOLO_RESULTS),
+                at.boolean(raw, "in_range"),
+                Symbol(at.choice(raw, "admiral", _SOLO_VALUES)),
+                Symbol(rolled) if rolled else None,
+                at.boolean(raw, "hold"),
+                at.integer(raw, "repair", 0),
+                at.text(raw, "text"),
+            )
+        )
+    for result in SOLO_RESULTS:
+        for in_range in (False, True):
+            n = sum(1 for r in rows if r.result == result and r.in_range == in_range)
+            if n != 1:
+                top.fail(
+                    f"the solo table needs exactly one [[solo_row]] for result {result!r} with in_range = "
+                    f"{str(in_range).lower()}, found {n}"
+                )
+    return tuple(rows)
 
 
 # --- terrain.toml ---------------------------------------------------------------------------------------
@@ -894,6 +967,7 @@ __all__ = [
     "Layout",
     "Ruleset",
     "Side",
+    "SoloRow",
     "SpecialRule",
     "Symbol",
     "Terrain",

@@ -61,6 +61,19 @@ def deployment_squares(player: int) -> tuple[int, ...]:
     return tuple(r * BOARD_SIZE + c for r in rows for c in range(BOARD_SIZE))
 
 
+def corner_order(player: int) -> tuple[int, ...]:
+    """The solo mode's deployment order (SOLO-SET-1/3): from the player's right-hand corner along the edge row,
+    then the second row the same way. South sits at row 1 facing north (right hand: file H): H1..A1, H2..A2;
+    North sits at row 8 facing south (right hand: file A): A8..H8, A7..H7."""
+    if player == 0:
+        rows: tuple[int, ...] = tuple(range(DEPLOYMENT_ROWS))
+        cols: tuple[int, ...] = tuple(range(BOARD_SIZE - 1, -1, -1))
+    else:
+        rows = tuple(range(BOARD_SIZE - 1, BOARD_SIZE - 1 - DEPLOYMENT_ROWS, -1))
+        cols = tuple(range(BOARD_SIZE))
+    return tuple(r * BOARD_SIZE + c for r in rows for c in cols)
+
+
 def home_half(player: int) -> tuple[int, ...]:
     """The player's half of the board, where submarines are placed (ADM-SETUP-6)."""
     half = BOARD_SIZE // 2
@@ -136,6 +149,7 @@ __all__ = [
     "NUM_SQUARES",
     "ORTHOGONAL",
     "at",
+    "corner_order",
     "crossed",
     "deployment_squares",
     "distance",

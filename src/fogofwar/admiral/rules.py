@@ -16,6 +16,14 @@ Aircraft (ADM-AIR) fly in the movement phase (combat air patrol) and open the at
 attacks are declared and resolved one carrier at a time, with the duels and anti-aircraft dice as chance
 nodes, before the secret naval assignment.
 
+With the option `solo_seat`, that seat is "Admiral Stratego", the automatic opponent of the solo mode, and
+the rules change for it as docs/rules/admiral-solo.md says (ids SOLO-...): both fleets deploy from the corner
+(Stratego's cards from a shuffled deck, a chance node), Stratego always wins the initiative and moves second,
+its units act one at a time from the slowest, each with an Admiral die assigned at the start of the turn and
+one die rolled (a chance node) when it acts, the decision table giving the Admiral die its value, and the
+units its orders already sink are no longer its targets nor block its sight. How Stratego chooses within
+these rules is the agent `stratego` (`fogofwar.admiral.solo`).
+
 Action ids are laid out in `fogofwar.admiral.actions`.
 
 >>> state = AdmiralGame().new_initial_state()
@@ -49,6 +57,7 @@ from fogofwar.admiral.actions import (
     EXTRA_SMOKE_HORIZONTAL,
     EXTRA_SMOKE_VERTICAL,
     FIRE_BASE,
+    HOLD_BASE,
     LAUNCH_BASE,
     MAX_BATTERIES,
     MAX_CHARACTERISTICS,
@@ -85,6 +94,7 @@ from fogofwar.admiral.data_model import (
     Fleet,
     Ruleset,
     Side,
+    SoloRow,
     SpecialRule,
     Symbol,
     Terrain,
@@ -98,6 +108,7 @@ from fogofwar.admiral.geometry import (
     KING,
     ORTHOGONAL,
     at,
+    corner_order,
     crossed,
     deployment_squares,
     distance,
@@ -147,8 +158,9 @@ PHASES = (
     "aa_pick",
     "attack",
     "criticals",
+    "solo_roll",
 )
-CHANCE_PHASES = ("initiative", "action_dice", "air_roll")
+CHANCE_PHASES = ("initiative", "action_dice", "air_roll", "solo_roll")
 
 
 class NotImplementedYetError(GameError):
@@ -229,8 +241,10 @@ def read_layout(layout: str | Mapping[str, str], ruleset: Ruleset) -> dict[int, 
 
 
 class AdmiralGame:
-    """Admiral with fixed options: the two fleets (faction, budget, units), the terrain layout and an
-    optional turn cap (ADM-END-3, `max_turns`; None plays until a fleet is destroyed).
+    """Admiral with fixed options: the two fleets (faction, budget, units), the terrain layout, an
+    optional turn cap (ADM-END-3, `max_turns`; None plays until a fleet is destroyed) and the solo mode
+    (`solo_seat`: the seat Admiral Stratego plays under the solo rules, SOLO-...; None, the default, is the
+    normal two-player game).
 
     `ruleset` (other data files, for tests and what-ifs) is not one of the JSON options: records
     and `state_from_json` always rebuild games on the shipped data.
@@ -247,6 +261,7 @@ class AdmiralGame:
         layout: str | Mapping[str, str] = "archipelago",
         max_turns: int | None = None,
         ruleset: Ruleset | None = None,
+        solo_seat: int | None = None,
     ) -> None:
         self.ruleset = default_ruleset() if ruleset is None else ruleset
         if isinstance(factions, str) or len(factions) != 2:
@@ -274,6 +289,12 @@ class AdmiralGame:
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
             raise GameError(f"max_turns must be a whole number >= 1 or None, got {max_turns!r}")
         self.max_turns = max_turns
+        if solo_seat is not None and (isinstance(solo_seat, bool) or solo_seat not in (0, 1)):
+            raise GameError(f"solo_seat must be 0 (South), 1 (North) or None, got {solo_seat!r}")
+        self.solo_seat: int | None = solo_seat
+        admiral_faces = [f for f in self.ruleset.die.faces if f.shows(Symbol.ADMIRAL)]
+        self.admiral_face = min(admiral_faces, key=lambda f: (len(f.symbols), f.index)).index
+        """The face of the Admiral die assigned to each of Stratego's units (SOLO-DICE-1)."""
         self.budget = budget
         self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
         self.terrain: dict[int, Terrain] = read_layout(layout, self.ruleset)
@@ -286,6 +307,7 @@ class AdmiralGame:
             "fleets": [list(f.names) for f in self.fleets],
             "layout": self._layout_option,
             "max_turns": self.max_turns,
+            "solo_seat": self.solo_seat,
         }
 
     def __repr__(self) -> str:
@@ -464,6 +486,17 @@ class _Core:
     """Faces of the action dice rolled this turn (ADM-DICE-1)."""
     uses: list[list[str]] = field(default_factory=lambda: [[], []])
     """What each die of `pools` was spent on; '' while unused (ADM-DICE-4)."""
+    bound: list[list[int]] = field(default_factory=lambda: [[], []])
+    """Solo mode: the unit slot each die of `pools` is assigned to (-1: the common pool) (SOLO-DICE-1/2)."""
+    values: list[list[str]] = field(default_factory=lambda: [[], []])
+    """Solo mode: what each die of `pools` may be spent as: '' as its face shows, a symbol's value (the value
+    the decision table gave it), 'pending' (an assigned Admiral before its unit acts: not spendable) or
+    'symbol' (the Admiral symbol of an assigned die: free features, launches, SOLO-ADM)."""
+    solo_rows: list[int] = field(default_factory=list)
+    """Solo mode: per slot of Stratego's fleet, the index (in the die's `solo_rows`) of the decision-table
+    entry its unit got this turn; -1 until it acts, -2 acted in a crafted position (SOLO-TAB)."""
+    solo_acting: int = -1
+    """Solo mode: the slot of Stratego's unit whose die was rolled and whose go comes now."""
     forfeited: list[bool] = field(default_factory=lambda: [False, False])
     passes: int = 0
     orders: list[list[Order]] = field(default_factory=lambda: [[], []])
@@ -503,6 +536,10 @@ class _Core:
             initiative_winner=self.initiative_winner,
             pools=[p.copy() for p in self.pools],
             uses=[u.copy() for u in self.uses],
+            bound=[b.copy() for b in self.bound],
+            values=[v.copy() for v in self.values],
+            solo_rows=self.solo_rows.copy(),
+            solo_acting=self.solo_acting,
             forfeited=self.forfeited.copy(),
             passes=self.passes,
             orders=[o.copy() for o in self.orders],
@@ -558,7 +595,9 @@ class AdmiralState:
             ]
             for p in (0, 1)
         ]
-        self._core = _Core(phase="deploy", player=0, units=units)
+        self._solo = game.solo_seat
+        first = 0 if self._solo is None else 1 - self._solo  # the human deploys first (SOLO-SET-2)
+        self._core = _Core(phase="deploy", player=first, units=units)
         self._history: list[int] = []
         self._undo: list[_Core] = []
         self._position: dict[str, JSON] | None = None
@@ -596,9 +635,14 @@ class AdmiralState:
         c = self._core
         if c.outcome is not None:
             return TERMINAL
-        if c.phase in CHANCE_PHASES:
+        if self._is_chance():
             return CHANCE
         return c.player
+
+    def _is_chance(self) -> bool:
+        """Dice, and in the solo mode the draws from Stratego's shuffled deck (SOLO-SET-2)."""
+        c = self._core
+        return c.phase in CHANCE_PHASES or (c.phase == "deploy" and c.player == self._solo)
 
     def is_terminal(self) -> bool:
         return self._core.outcome is not None
@@ -612,8 +656,11 @@ class AdmiralState:
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         c = self._core
-        if c.outcome is not None or c.phase not in CHANCE_PHASES:
+        if c.outcome is not None or not self._is_chance():
             return []
+        if c.phase == "deploy":  # the next card of the shuffled deck goes on the next square (SOLO-SET-1/2)
+            draws = self._placements(c.player, DEPLOY_BASE, self._free_deployment_squares(c.player), False)
+            return [(a, 1.0 / len(draws)) for a in draws]
         n = len(self._rs.die.faces)
         return [(ROLL_BASE + f, 1.0 / n) for f in range(n)]
 
@@ -664,8 +711,11 @@ class AdmiralState:
             "squadron": self._squadron,
             "air_pass": self._air_pass,
             "aa_pick": self._aa_pick,
+            "hold": self._hold,
         }[d.kind]
         handler(d)
+        if self._solo is not None:
+            self._solo_advance()
         self._changed()
 
     def undo(self) -> None:
@@ -680,6 +730,7 @@ class AdmiralState:
         other._game = self._game
         other._rs = self._rs
         other._terrain = self._terrain
+        other._solo = self._solo
         other._core = self._core.copy()
         other._history = self._history.copy()
         other._undo = self._undo.copy()  # stored entries are never mutated (undo copies them)
@@ -702,7 +753,7 @@ class AdmiralState:
     def _compute_legal(self) -> list[int]:
         c = self._core
         p = c.player
-        if c.phase in CHANCE_PHASES:
+        if self._is_chance():
             return [a for a, _ in self.chance_outcomes()]
         if c.phase == "deploy":
             return self._placements(p, DEPLOY_BASE, self._free_deployment_squares(p), submarines=False)
@@ -713,11 +764,16 @@ class AdmiralState:
         if c.phase == "reserve":
             return [RESERVE_DONE, *self._reserve_entries(p)]
         if c.phase == "movement":
+            if p == self._solo:
+                return self._solo_go_actions()
             return [PASS, *self._move_actions(p), *self._repair_actions(p), *self._launch_actions(p)]
         if c.phase == "launch":
             return self._launch_picks()
         if c.phase == "air":
-            return [AIR_PASS, *(STRIKE_BASE + u.slot for u, _ in self._strike_options(p))]
+            strikes = [STRIKE_BASE + u.slot for u, _ in self._strike_options(p)]
+            if p == self._solo and strikes:
+                return strikes  # Stratego's carriers with squadrons always launch (SOLO-ADM-3)
+            return [AIR_PASS, *strikes]
         if c.phase == "strike":
             return self._strike_picks()
         if c.phase == "air_react":
@@ -753,9 +809,23 @@ class AdmiralState:
     def _is_admiral(self, face: int) -> bool:
         return self._rs.die.faces[face].shows(Symbol.ADMIRAL)
 
-    def _pay(self, player: int, faces: Iterable[int], admirals: int = 0) -> list[int] | None:
+    def _pay(
+        self,
+        player: int,
+        faces: Iterable[int],
+        admirals: int = 0,
+        unit: int = -1,
+        symbol: Symbol | None = None,
+        payers: Iterable[int] | None = None,
+    ) -> list[int] | None:
         """Unused dice of `player` to spend: one showing each of `faces`, then `admirals` more Admiral dice
-        (the first unused die of each face); None if the pool cannot pay."""
+        (the first unused die of each face); None if the pool cannot pay.
+
+        For Stratego's seat in the solo mode (SOLO-DICE): the dice for `faces` must be assigned to `unit` and
+        spendable as `symbol`, and the extra Admirals are Admiral symbols of the units in `payers` (default:
+        `unit`) (SOLO-ADM)."""
+        if player == self._solo:
+            return self._solo_pay(player, list(faces), admirals, unit, symbol, payers)
         c = self._core
         pool, uses = c.pools[player], c.uses[player]
         chosen: list[int] = []
@@ -774,8 +844,69 @@ class AdmiralState:
             chosen.append(i)
         return chosen
 
-    def _can_pay(self, player: int, faces: Iterable[int], admirals: int = 0) -> bool:
+    def _solo_pay(
+        self,
+        player: int,
+        faces: Sequence[int],
+        admirals: int,
+        unit: int,
+        symbol: Symbol | None,
+        payers: Iterable[int] | None,
+    ) -> list[int] | None:
+        c = self._core
+        pool, uses, bound, values = c.pools[player], c.uses[player], c.bound[player], c.values[player]
+        chosen: list[int] = []
+        for face in faces:
+            i = next(
+                (
+                    i
+                    for i, f in enumerate(pool)
+                    if f == face
+                    and not uses[i]
+                    and i not in chosen
+                    and bound[i] == unit
+                    and self._solo_spendable(values[i], f, symbol)
+                ),
+                None,
+            )
+            if i is None:
+                return None
+            chosen.append(i)
+        who = {unit} if payers is None else set(payers)
+        for _ in range(admirals):
+            i = next(
+                (
+                    i
+                    for i in range(len(pool))
+                    if not uses[i] and i not in chosen and values[i] == "symbol" and bound[i] in who
+                ),
+                None,
+            )
+            if i is None:
+                return None
+            chosen.append(i)
+        return chosen
+
+    def _solo_spendable(self, value: str, face: int, symbol: Symbol | None) -> bool:
+        """Whether a die of Stratego's pool may be spent as `symbol` (SOLO-TAB: the value the table gave it)."""
+        if value in ("pending", "symbol"):
+            return False
+        if value:
+            return symbol is None or value == symbol.value
+        return symbol is None or face in self.faces_for(symbol)
+
+    def _can_pay(
+        self,
+        player: int,
+        faces: Iterable[int],
+        admirals: int = 0,
+        unit: int = -1,
+        symbol: Symbol | None = None,
+        payers: Iterable[int] | None = None,
+    ) -> bool:
         """Whether `_pay` would succeed (counts only: fast, for listing legal actions)."""
+        if player == self._solo:
+            return self._solo_pay(player, list(faces), admirals, unit, symbol, payers) is not None
         if self._count_cache is None:
             n = len(self._rs.die.faces)
             cache = []
@@ -812,6 +943,19 @@ class AdmiralState:
         """(face, use) of each action die of `player` this turn; use '' while the die is unused."""
         c = self._core
         return [(self.face_label(f), u) for f, u in zip(c.pools[player], c.uses[player], strict=True)]
+
+    def _add_die(self, player: int, face: int, unit: int = -1, value: str = "") -> None:
+        c = self._core
+        c.pools[player].append(face)
+        c.uses[player].append("")
+        c.bound[player].append(unit)
+        c.values[player].append(value)
+        self._count_cache = None
+
+    def _clear_dice(self) -> None:
+        c = self._core
+        c.pools, c.uses, c.bound, c.values = [[], []], [[], []], [[], []], [[], []]
+        self._count_cache = None
 
     # --- units, features and criticals -----------------------------------------------------------------
     def _unit(self, player: int, slot: int) -> UnitState | None:
@@ -860,18 +1004,21 @@ class AdmiralState:
     def _rule_index(self, key: str) -> int:
         return next(i for i, r in enumerate(self._rs.special_rules) if r.key == key)
 
-    def _active(self, unit: UnitState, effect: str) -> list[SpecialRule]:
-        """Special rules with `effect` activated this turn on `unit`."""
+    def _active(self, unit: UnitState, effect: str, viewer: int | None = None) -> list[SpecialRule]:
+        """Special rules with `effect` activated this turn on `unit` (as `viewer` knows them: without the
+        other player's secret activations, ADM-ATK-2)."""
         out = []
         for f in self._core.features:
+            if viewer is not None and f.secret and f.by != viewer:
+                continue
             if f.owner == unit.owner and f.slot == unit.slot:
                 rule = self._rs.rule(f.key)
                 if rule.effect == effect:
                     out.append(rule)
         return out
 
-    def _effect_total(self, unit: UnitState, effect: str) -> int:
-        return sum(r.value or 0 for r in self._active(unit, effect))
+    def _effect_total(self, unit: UnitState, effect: str, viewer: int | None = None) -> int:
+        return sum(r.value or 0 for r in self._active(unit, effect, viewer))
 
     def _feature_usable(self, unit: UnitState, key: str, by: int) -> bool:
         """`by` may spend an Admiral die on `unit`'s feature `key`: green on own units, red on the
@@ -920,6 +1067,7 @@ class AdmiralState:
         "air_pass": "air",
         "squadron": "strike",
         "aa_pick": "aa_pick",
+        "hold": "movement",
     }
     _EXPECTED: Mapping[str, str] = {
         "deploy": "a deployment",
@@ -938,6 +1086,7 @@ class AdmiralState:
         "air_react": "special features in answer to the air attack (or done)",
         "air_roll": "an air combat die roll (a chance event)",
         "aa_pick": "the attacking squadron an anti-aircraft hit destroys",
+        "solo_roll": "the die rolled for Admiral Stratego's acting unit (a chance event)",
     }
     _KIND_WHAT: Mapping[str, str] = {
         "deploy": "deploying a unit",
@@ -964,6 +1113,7 @@ class AdmiralState:
         "air_pass": "passing the air attacks",
         "squadron": "sending a squadron",
         "aa_pick": "choosing the squadron anti-aircraft fire destroys",
+        "hold": "holding a unit (a move of 0 squares)",
     }
 
     def explain_illegal(self, action: int) -> str:
@@ -980,8 +1130,8 @@ class AdmiralState:
         phase = self._KIND_PHASE[d.kind]
         if d.kind == "roll" and c.phase == "action_dice":
             phase = "action_dice"
-        if d.kind == "roll" and c.phase == "air_roll":
-            phase = "air_roll"
+        if d.kind == "roll" and c.phase in ("air_roll", "solo_roll"):
+            phase = c.phase
         if d.kind == "air_done" and c.phase in ("launch", "air_react"):
             phase = c.phase
         if d.kind == "activate" and c.phase == "air_react":
@@ -1026,6 +1176,10 @@ class AdmiralState:
                 return f"{square_name(d.square)} is not free"
             if u.where != "board":
                 return f"{name} is not on the battlefield"
+        if d.kind == "hold":
+            if p != self._solo:
+                return "only Admiral Stratego's units hold (a move of 0 squares) in the solo mode (SOLO-MOVE-2)"
+            return f"{self._name(p, c.solo_acting)} is Admiral Stratego's acting unit (SOLO-MOVE-1)"
         if d.kind in ("move", "repair"):
             return self._explain_movement(d)
         if d.kind in ("fire", "torpedo", "depth_charge"):
@@ -1043,7 +1197,14 @@ class AdmiralState:
             return f"{u.card.name}'s {chars[d.index]} already has a critical marker and others have none (ADM-CRIT-3)"
         return ""
 
-    def _dice_problem(self, faces: Sequence[int], symbol: Symbol | None, admirals: int = 0) -> str:
+    def _dice_problem(
+        self,
+        faces: Sequence[int],
+        symbol: Symbol | None,
+        admirals: int = 0,
+        unit: int = -1,
+        payers: Iterable[int] | None = None,
+    ) -> str:
         """Why the player to move cannot pay these dice (empty if they can)."""
         p = self._core.player
         who = PLAYER_NAMES[p]
@@ -1051,10 +1212,16 @@ class AdmiralState:
             label = self.face_label(face)
             if symbol is not None and face not in self.faces_for(symbol):
                 return f"a {label} die is not a {symbol.value.replace('_', '-')} result (ADM-DICE-2)"
-        if self._pay(p, faces) is None:
+        if self._pay(p, faces, 0, unit, symbol) is None:
             labels = ", ".join(self.face_label(f) for f in faces)
+            if p == self._solo:
+                name = self._name(p, unit)
+                what = symbol.value.replace("_", "-") if symbol is not None else labels
+                return f"no unused {labels} die assigned to {name} may be spent as {what} (SOLO-DICE-2, SOLO-TAB)"
             return f"{who} has no unused {labels} die for that (ADM-DICE-4)"
-        if self._pay(p, faces, admirals) is None:
+        if self._pay(p, faces, admirals, unit, symbol, payers) is None:
+            if p == self._solo:
+                return "no unit of Admiral Stratego has a free Admiral symbol for that (SOLO-ADM-1/2/3)"
             return f"{who} has no unused Admiral die to pay for that (ADM-DICE-3)"
         return ""
 
@@ -1065,6 +1232,17 @@ class AdmiralState:
         name = u.card.name
         if u.moved:
             return f"{name} has already received its Movement result this turn (ADM-MOVE-3)"
+        if p == self._solo:
+            if d.kind == "repair":
+                return "Admiral Stratego repairs only by the decision table's repair row (SOLO-TAB-5)"
+            if d.slot != c.solo_acting:
+                acting = self._name(p, c.solo_acting)
+                return (
+                    f"{acting} is Admiral Stratego's acting unit: the others act after it, slowest first (SOLO-MOVE-1)"
+                )
+            row = self.solo_unit_row(d.slot)
+            if row is not None and row.hold:
+                return f"{name} does not move this turn ({row.id}: {row.text})"
         movement_faces = self._movement_faces(p)
         if d.face not in movement_faces and d.face in self.faces_for(Symbol.MOVEMENT):
             return (
@@ -1088,7 +1266,7 @@ class AdmiralState:
             return f"{name} has no usable Shallow Draught (ADM-G02)"
         if d.extra >= EXTRA_SMOKE_VERTICAL and not self._has_feature_effect(u, "smoke"):
             return f"{name} has no usable Smoke Projectors (ADM-G08)"
-        problem = self._dice_problem([d.face], Symbol.MOVEMENT, 1 if d.extra else 0)
+        problem = self._dice_problem([d.face], Symbol.MOVEMENT, 1 if d.extra else 0, d.slot)
         if problem:
             return problem
         return f"{name} cannot reach {square_name(d.square)} that way (ADM-MOVE-2/4, ADM-TERR, ADM-SUB-3)"
@@ -1107,7 +1285,7 @@ class AdmiralState:
                 return f"no enemy submerged submarine lies in {name}'s square (ADM-DC-2)"
             if sum(1 for o in c.orders[p] if o.kind == "depth_charge" and o.unit == u.slot) >= u.card.depth_charges:
                 return f"{name}'s depth-charge slots are full"
-            return self._dice_problem([d.face], Symbol.DEPTH_CHARGE)
+            return self._dice_problem([d.face], Symbol.DEPTH_CHARGE, 0, d.slot)
         target = self._unit(1 - p, d.target)
         if target is None or target.where != "board":
             return f"the enemy has no unit number {d.target} on the battlefield"
@@ -1117,6 +1295,8 @@ class AdmiralState:
             return f"{target.card.name} is in a fog bank: it cannot be attacked (ADM-TERR-4)"
         if target.submerged:
             return f"{target.card.name} is submerged: only depth charges reach it (ADM-SUB-5)"
+        if p == self._solo and (target.owner, target.slot) in self.doomed(p):
+            return f"{target.card.name} already sinks by Admiral Stratego's orders: no longer a target (SOLO-ATK-4)"
         if d.kind == "fire":
             batteries = u.side.batteries
             if d.battery >= len(batteries):
@@ -1130,13 +1310,14 @@ class AdmiralState:
             reach = self._battery_range(u, bat.range)
             if distance(u.square, target.square, self._rs.board.range_metric) > reach:
                 return f"{target.card.name} is out of range of {name}'s {bat.name} battery ({reach}) (ADM-ART-2)"
-            if not self._line_of_sight(u.square, target):
+            ignore = self.doomed(p) if p == self._solo else frozenset()
+            if not self._line_of_sight(u.square, target, ignore):
                 return f"no line of sight from {name} to {target.card.name} (ADM-ART-3)"
             if on and on[0].target != d.target and not self._is_admiral(d.face):
                 first = c.pools[p][on[0].dice[0]]
                 if not self._is_admiral(first):
                     return "split fire needs an Admiral die as the battery's second die (ADM-ART-7)"
-            return self._dice_problem([d.face], Symbol.ARTILLERY)
+            return self._dice_problem([d.face], Symbol.ARTILLERY, 0, d.slot)
         if not u.card.torpedo_mounts:
             return f"{name} has no torpedoes (ADM-TORP-3)"
         if self.disabled(u, "torpedoes"):
@@ -1149,7 +1330,7 @@ class AdmiralState:
             return f"{target.card.name} is not beside {name} (ADM-TORP-1)"
         launched = [o for o in c.orders[p] if o.kind == "torpedo" and o.unit == u.slot]
         admirals = 1 if launched and launched[0].target != d.target else 0
-        return self._dice_problem([d.face], Symbol.TORPEDO, admirals)
+        return self._dice_problem([d.face], Symbol.TORPEDO, admirals, d.slot)
 
     def _explain_activate(self, d: Decoded) -> str:
         c = self._core
@@ -1175,7 +1356,11 @@ class AdmiralState:
             return f"{u.card.name}'s {rule.name} has a critical marker this turn (ADM-CRIT-2)"
         if "attack" not in rule.timing:
             return f"{rule.name} ({rule.id}) is not activated in the attack assignment"
-        return self._dice_problem([], None, 1) or f"{rule.name} cannot be activated again on {u.card.name} now"
+        payers = self._symbol_payers(p, u)
+        return (
+            self._dice_problem([], None, 1, payers=payers)
+            or f"{rule.name} cannot be activated again on {u.card.name} now"
+        )
 
     def _explain_placement(self, player: int, code: int, submarine: bool) -> str:
         slot, sq = divmod(code, NUM_SQUARES)
@@ -1203,6 +1388,12 @@ class AdmiralState:
             return f"{at} already holds a submarine (ADM-SUB-3)"
         if sq not in deployment_squares(player):
             return f"{at} is not in {who}'s deployment zone (ADM-SETUP-2)"
+        if self._solo is not None and sq not in self._occupied_by_surface():
+            nxt = self._free_deployment_squares(player)
+            return (
+                f"in the solo mode the fleets deploy from the corner along the edge row: "
+                f"the next square is {square_name(nxt[0]) if nxt else 'none'} (SOLO-SET-1)"
+            )
         return f"{at} is already occupied"
 
     def action_to_string(self, action: int) -> str:
@@ -1213,7 +1404,8 @@ class AdmiralState:
         'dc:Fletcher/movement+depth_charge', 'activate:Washington.fire_control_systems',
         'activate:Yamato.no_radar' (an enemy unit), 'commit', 'decline', 'critical:movement',
         'launch:Enterprise', 'protect:Washington' (a fighter), 'airborne:bomber', 'strike:Enterprise',
-        'squadron:bomber>Yamato', 'squadron:torpedo_bomber>Yamato@D5', 'air:done', 'air:pass', 'aa:bomber'."""
+        'squadron:bomber>Yamato', 'squadron:torpedo_bomber>Yamato@D5', 'air:done', 'air:pass', 'aa:bomber',
+        'hold:Helena' (solo mode: Stratego's acting unit moves 0 squares)."""
         d = decode(action)
         c = self._core
         p = c.player
@@ -1238,7 +1430,7 @@ class AdmiralState:
             return f"airborne:{kinds[d.index]}"
         if d.kind == "aa_pick":
             return f"aa:{kinds[d.index]}"
-        if d.kind in ("launch", "strike"):
+        if d.kind in ("launch", "strike", "hold"):
             return f"{d.kind}:{self._name(p, d.slot)}"
         if d.kind == "protect":
             return f"protect:{self._name(p, d.target)}"
@@ -1327,6 +1519,7 @@ class AdmiralState:
             "squadron:",
             "air:",
             "aa:",
+            "hold:",
         )
         if key in ("pass", "commit", "decline") or key.startswith(prefixes):
             raise IllegalActionError(f"{text!r} is not playable now ({self.phase}: {self._EXPECTED[c.phase]})")
@@ -1340,7 +1533,10 @@ class AdmiralState:
         return {u.square for fleet in self._core.units for u in fleet if u.where == "board" and not u.submerged}
 
     def _free_deployment_squares(self, player: int) -> list[int]:
+        """Free squares of the zone; in the solo mode only the next square in corner order (SOLO-SET-1/3)."""
         taken = self._occupied_by_surface()
+        if self._solo is not None:
+            return [sq for sq in corner_order(player) if sq not in taken and sq not in self._terrain][:1]
         return [sq for sq in deployment_squares(player) if sq not in taken and sq not in self._terrain]
 
     def _placements(self, player: int, base: int, squares: Sequence[int], submarines: bool) -> list[int]:
@@ -1358,8 +1554,10 @@ class AdmiralState:
         self._skip_finished_deployments()
 
     def _skip_finished_deployments(self) -> None:
-        """Move on when the player to deploy has nothing left to place or no free square (ADM-SETUP-4)."""
+        """Move on when the player to deploy has nothing left to place or no free square (ADM-SETUP-4).
+        South deploys first, then North; in the solo mode the human first, then Stratego (SOLO-SET-2)."""
         c = self._core
+        first = 0 if self._solo is None else 1 - self._solo
         while c.phase == "deploy":
             p = c.player
             waiting = [u for u in c.units[p] if u.where == "unplaced" and not u.card.is_submarine]
@@ -1367,8 +1565,8 @@ class AdmiralState:
                 return
             for u in waiting:
                 u.where = "reserve"  # the zone is full: the rest wait in reserve (ADM-SETUP-4)
-            if p == 0:
-                c.player = 1
+            if p == first:
+                c.player = 1 - first
             else:
                 self._start_initiative()  # both deployed: the cards are revealed (ADM-SETUP-3)
 
@@ -1427,9 +1625,16 @@ class AdmiralState:
         c.rolls = [[], []]
         c.initiative_rounds += 1
         c.player = 0 if c.dice_left[0] else 1
+        if self._solo is not None:
+            # Stratego always wins the initiative and always lets the opponent move first (SOLO-INIT-1)
+            c.dice_left = [0, 0]
+            c.initiative_winner = self._solo
+            self._set_first(1 - self._solo)
 
     def _roll(self, d: Decoded) -> None:
-        if self._core.phase == "action_dice":
+        if self._core.phase == "solo_roll":
+            self._solo_roll(d.face)
+        elif self._core.phase == "action_dice":
             self._roll_action_die(d.face)
         elif self._core.phase == "air_roll":
             strike = self._core.strike
@@ -1460,8 +1665,10 @@ class AdmiralState:
         c.player = winner
 
     def _choose_first(self, d: Decoded) -> None:
+        self._set_first(d.index)
+
+    def _set_first(self, first: int) -> None:
         c = self._core
-        first = d.index
         c.first_player = first
         if c.turn == 1 and self._unplaced_submarines(0) + self._unplaced_submarines(1):
             c.phase = "submarines"
@@ -1502,18 +1709,31 @@ class AdmiralState:
     def _start_action_dice(self) -> None:
         c = self._core
         c.phase = "action_dice"
-        c.pools = [[], []]
-        c.uses = [[], []]
+        self._clear_dice()
         c.dice_left = [self.pool_size(0), self.pool_size(1)]
+        if self._solo is not None:
+            c.dice_left[self._solo] = 0  # Stratego rolls one die per unit when the unit acts (SOLO-DICE-2)
+            self._assign_solo_admirals()
         c.player = 0 if c.dice_left[0] else 1
         if not any(c.dice_left):
             self._start_movement()
 
+    def _assign_solo_admirals(self) -> None:
+        """Each of Stratego's units starts the turn with an Admiral die assigned: its value waits for the
+        unit's roll, its symbol is free for features and launches (SOLO-DICE-1, SOLO-ADM-1)."""
+        c = self._core
+        s = self._solo
+        assert s is not None
+        c.solo_rows = [-1] * len(c.units[s])
+        c.solo_acting = -1
+        for u in self._on_board(s):
+            self._add_die(s, self._game.admiral_face, u.slot, "pending")
+            self._add_die(s, self._game.admiral_face, u.slot, "symbol")
+
     def _roll_action_die(self, face: int) -> None:
         c = self._core
         p = c.player
-        c.pools[p].append(face)
-        c.uses[p].append("")
+        self._add_die(p, face)
         c.dice_left[p] -= 1
         if c.dice_left[p]:
             return
@@ -1529,6 +1749,119 @@ class AdmiralState:
         c.player = c.first_player if c.first_player is not None else 0
         c.passes = 0
         c.forfeited = [False, False]
+
+    # --- solo mode: Stratego's units act one at a time (SOLO-DICE, SOLO-TAB, SOLO-MOVE) -------------------
+    def solo_order(self) -> list[UnitState]:
+        """Stratego's units still to act this turn, slowest first (SOLO-MOVE-1; ties by fleet order)."""
+        c = self._core
+        s = self._solo
+        if s is None or not c.solo_rows:
+            return []
+        waiting = [u for u in self._on_board(s) if u.slot < len(c.solo_rows) and c.solo_rows[u.slot] == -1]
+        return sorted(waiting, key=lambda u: (u.side.movement, u.slot))
+
+    def _solo_advance(self) -> None:
+        """On Stratego's go in the movement phase: roll the die of its next unit (a chance node), or, with
+        every unit done, decline (ADM-MOVE-5)."""
+        c = self._core
+        s = self._solo
+        while c.outcome is None and c.phase == "movement" and c.player == s and c.solo_acting < 0:
+            order = self.solo_order()
+            if order:
+                c.solo_acting = order[0].slot
+                c.phase = "solo_roll"
+                return
+            c.forfeited[s] = True
+            c.passes += 1
+            if c.passes >= 2:
+                self._start_attack()
+                return
+            c.player = 1 - s
+
+    def solo_in_range(self, u: UnitState) -> bool:
+        """The table's condition (SOLO-TAB-0): an enemy `u` can damage now without moving: in range and sight
+        of a battery whose coefficient with both dice reaches its armour (an effective hit, ADM-ART-5), beside
+        its loaded torpedoes, or a submarine under its depth charges."""
+        for t in self._on_board(1 - u.owner):
+            for bat in u.side.batteries:
+                if self.disabled(u, f"battery:{bat.name}"):
+                    continue
+                if bat.coefficient * min(2, bat.slots) >= t.side.armour and self.can_fire_at(
+                    u, self._battery_range(u, bat.range), t
+                ):
+                    return True
+        armed = u.card.torpedo_mounts and not self.disabled(u, "torpedoes") and self._torpedoes_available(u) > 0
+        if armed and self._torpedo_targets(u):
+            return True
+        return bool(
+            u.card.depth_charges
+            and not u.submerged
+            and not self.disabled(u, "depth_charges")
+            and self._enemy_sub_under(u) is not None
+        )
+
+    def solo_row(self, face: int, u: UnitState) -> SoloRow:
+        """The decision-table row for the face rolled for `u` in its present situation (SOLO-TAB)."""
+        return self._rs.die.solo_row(self._rs.die.faces[face].solo, self.solo_in_range(u))
+
+    def _solo_roll(self, face: int) -> None:
+        """The acting unit's die: the table gives its Admiral die a value; the repair row restores a
+        structure point at once (SOLO-DICE-2, SOLO-TAB)."""
+        c = self._core
+        s = self._solo
+        assert s is not None
+        u = c.units[s][c.solo_acting]
+        row = self.solo_row(face, u)
+        c.solo_rows[u.slot] = self._rs.die.solo_rows.index(row)
+        for i, slot in enumerate(c.bound[s]):
+            if slot == u.slot and c.values[s][i] == "pending":
+                c.values[s][i] = row.admiral.value
+        self._add_die(s, face, u.slot, row.rolled.value if row.rolled is not None else "")
+        if self._rs.die.faces[face].shows(Symbol.ADMIRAL):
+            self._add_die(s, face, u.slot, "symbol")  # a rolled Admiral is a second Admiral symbol (SOLO-ADM-1)
+        c.phase = "movement"
+        c.player = s
+        if row.repair and u.structure < u.card.structure:
+            if self._reaction_rule(u) is not None:  # the opponent may answer with Poor Damage Control (ADM-R02)
+                c.report.append(f"{u.card.name} repairs ({row.id}): {PLAYER_NAMES[1 - s]} may answer (ADM-R02)")
+                c.phase = "reaction"
+                c.reaction = (s, u.slot, row.repair)
+                c.player = 1 - s
+                return
+            c.report.append(f"{u.card.name} regains {row.repair} structure point ({row.id})")
+            self._gain(u, row.repair)
+
+    def _solo_go_actions(self) -> list[int]:
+        """The acting unit's go: hold (a move of 0 squares, SOLO-MOVE-2) or, unless its row holds it, a move
+        paid with the die the table made Movement (SOLO-TAB)."""
+        c = self._core
+        s = self._solo
+        assert s is not None
+        if c.solo_acting < 0:  # pragma: no cover - _solo_advance always names the acting unit
+            return []
+        u = c.units[s][c.solo_acting]
+        out = [HOLD_BASE + u.slot]
+        row = self.solo_unit_row(u.slot)
+        if row is not None and row.hold:
+            return out
+        return out + self._move_actions(s, only=u)
+
+    def solo_unit_row(self, slot: int) -> SoloRow | None:
+        """The decision-table entry Stratego's unit `slot` got this turn (None before it acts)."""
+        c = self._core
+        if not 0 <= slot < len(c.solo_rows) or c.solo_rows[slot] < 0:
+            return None
+        return self._rs.die.solo_rows[c.solo_rows[slot]]
+
+    def _hold(self, d: Decoded) -> None:
+        """The acting unit does not move: it counts as having moved 0 squares, and its go is taken
+        (SOLO-MOVE-2; no forfeiture, ADM-MOVE-5)."""
+        c = self._core
+        p = c.player
+        c.units[p][d.slot].moved = True
+        c.solo_acting = -1
+        c.passes = 0
+        c.player = 1 - p
 
     def _movement_faces(self, player: int) -> tuple[int, ...]:
         """Faces `player` may spend as a Movement result now: after declining, Admiral dice only (ADM-MOVE-5)."""
@@ -1640,20 +1973,25 @@ class AdmiralState:
                     out.append((dest, 3 * EXTRA_SMOKE_HORIZONTAL))
         return out
 
-    def _move_actions(self, p: int) -> list[int]:
+    def _move_actions(self, p: int, only: UnitState | None = None) -> list[int]:
         faces = [f for f in self._movement_faces(p) if f in self._free_faces(p)]
         if not faces:
             return []
         out = []
-        for u in self._on_board(p):
+        for u in self._on_board(p) if only is None else [only]:
+            payable = [f for f in faces if self._can_pay(p, [f], 0, u.slot, Symbol.MOVEMENT)]
+            if not payable:
+                continue
             for dest, mode in self.unit_moves(u):
                 extra = 1 if mode // 3 else 0
-                for f in faces:
-                    if self._can_pay(p, [f], extra):
+                for f in payable:
+                    if not extra or self._can_pay(p, [f], extra, u.slot, Symbol.MOVEMENT):
                         out.append(MOVE_BASE + encode_move(u.slot, dest, mode, f))
         return out
 
     def _repair_actions(self, p: int) -> list[int]:
+        if p == self._solo:
+            return []  # Stratego repairs only by the decision table's repair row (SOLO-TAB-5)
         free = self._free_faces(p)
         mfaces = [f for f in self._movement_faces(p) if f in free]
         afaces = [f for f in self.faces_for(Symbol.ARTILLERY) if f in free]
@@ -1675,7 +2013,7 @@ class AdmiralState:
         c = self._core
         p = c.player
         u = c.units[p][d.slot]
-        dice = self._pay(p, [d.face], 1 if d.extra else 0)
+        dice = self._pay(p, [d.face], 1 if d.extra else 0, u.slot, Symbol.MOVEMENT)
         assert dice is not None
         self._spend(p, dice[:1], f"move {u.card.name}")
         if d.extra == EXTRA_DRAUGHT:
@@ -1694,6 +2032,7 @@ class AdmiralState:
             u.submerged = not u.submerged
         u.moved = True
         c.passes = 0
+        c.solo_acting = -1
         c.player = 1 - p
 
     def _repair(self, d: Decoded) -> None:
@@ -1726,7 +2065,7 @@ class AdmiralState:
     def _reaction_rule(self, u: UnitState) -> str | None:
         """A red feature of `u` the opponent may activate against its repair (ADM-R02), if they can pay."""
         enemy = 1 - u.owner
-        if not self._can_pay(enemy, [], 1):
+        if not self._can_pay(enemy, [], 1, payers=self._symbol_payers(enemy, u)):
             return None
         for key in u.card.red:
             if self._rs.rule(key).effect == "repair_amount" and "movement" in self._rs.rule(key).timing:
@@ -1750,6 +2089,8 @@ class AdmiralState:
         self._gain(c.units[owner][slot], points)
         c.reaction = None
         c.phase = "movement"
+        if owner == self._solo and c.solo_acting == slot:
+            c.player = owner  # after the answer to its repair row, the acting unit takes its go (SOLO-TAB-5)
 
     def _pass(self, d: Decoded) -> None:
         """Declining: the player's Movement results are lost for the turn (ADM-MOVE-5)."""
@@ -1782,8 +2123,9 @@ class AdmiralState:
     def _battery_range(self, u: UnitState, printed: int) -> int:
         return printed + self._effect_total(u, "artillery_range")
 
-    def _line_of_sight(self, origin: int, target: UnitState) -> bool:
-        """Nothing that could hide `target` lies across the line (ADM-ART-3)."""
+    def _line_of_sight(self, origin: int, target: UnitState, ignore: frozenset[tuple[int, int]] = frozenset()) -> bool:
+        """Nothing that could hide `target` lies across the line (ADM-ART-3); units in `ignore` (owner, slot)
+        do not block it (the units Stratego's orders already sink, SOLO-ATK-4)."""
         size = target.side.size_class
         smoke = self._core.smoke
         for s in crossed(origin, target.square):
@@ -1791,17 +2133,55 @@ class AdmiralState:
             if (t is not None and t.blocks_line_of_sight) or s in smoke:
                 return False
             blocker = self._surface_at(s)
-            if blocker is not None and blocker.side.size_class >= size:
+            if blocker is not None and blocker.side.size_class >= size and (blocker.owner, blocker.slot) not in ignore:
                 return False
         return True
 
-    def can_fire_at(self, u: UnitState, battery_range: int, target: UnitState) -> bool:
+    def can_fire_at(
+        self, u: UnitState, battery_range: int, target: UnitState, ignore: frozenset[tuple[int, int]] = frozenset()
+    ) -> bool:
         """Target rules of artillery (ADM-ART-2..4): in range, in sight, not submerged, not in fog."""
         if target.where != "board" or target.submerged or self._in_fog(target) or self._in_fog(u):
             return False
         if distance(u.square, target.square, self._rs.board.range_metric) > battery_range:
             return False
-        return self._line_of_sight(u.square, target)
+        return self._line_of_sight(u.square, target, ignore)
+
+    def doomed(self, p: int) -> frozenset[tuple[int, int]]:
+        """(owner, slot) of the enemy units `p`'s attack orders so far would sink in the resolution, as `p`
+        knows them (without the opponent's secret features). In the solo mode these are no longer valid
+        targets of Stratego's units and do not block their line of sight (SOLO-ATK-4)."""
+        c = self._core
+        loss: dict[int, int] = {}
+        for h in self._artillery_hits(p, viewer=p) + self._torpedo_hits(p, viewer=p):
+            loss[h.target] = loss.get(h.target, 0) + h.structure
+        sunk = {o.target for o in c.orders[p] if o.kind == "depth_charge"}
+        return frozenset(
+            (1 - p, t.slot) for t in self._on_board(1 - p) if t.slot in sunk or loss.get(t.slot, 0) >= t.structure
+        )
+
+    def _symbol_payers(self, p: int, unit: UnitState) -> tuple[int, ...]:
+        """Solo mode: the units of Stratego (`p`) whose Admiral symbol may turn on a feature of `unit`: a green
+        feature of its own unit (SOLO-ADM-1), a red feature of an enemy that has them in range (SOLO-ADM-2).
+        A carrier that still carries squadrons keeps its symbol for launching them (SOLO-ADM-3)."""
+        if p != self._solo:
+            return ()
+        mine = [u for u in self._on_board(p) if not sum(u.squadrons)]
+        if unit.owner == p:
+            return tuple(u.slot for u in mine if u.slot == unit.slot)
+        return tuple(u.slot for u in mine if self.has_in_range(unit, u))
+
+    def has_in_range(self, enemy: UnitState, u: UnitState) -> bool:
+        """Whether `enemy` threatens `u` now: one of its batteries may fire at it, its torpedoes reach it, or
+        it carries squadrons (aircraft reach the whole battlefield) (SOLO-ADM-2 reading)."""
+        if enemy.where != "board" or u.where != "board":
+            return False
+        if sum(enemy.squadrons) and not u.submerged:
+            return True
+        for bat in enemy.side.batteries:
+            if self.can_fire_at(enemy, self._battery_range(enemy, bat.range), u):
+                return True
+        return bool(enemy.card.torpedo_mounts) and any(t.slot == u.slot for t in self._torpedo_targets(enemy))
 
     def _torpedoes_available(self, u: UnitState) -> int:
         """Torpedoes `u` may still launch this turn (ADM-TORP-3/4, ADM-SUB-6, ADM-G09)."""
@@ -1859,8 +2239,23 @@ class AdmiralState:
         adm = [f for f in self.faces_for(Symbol.ADMIRAL) if f in free]
         out: list[int] = []
         enemies = self._on_board(1 - p)
+        ignore: frozenset[tuple[int, int]] = frozenset()
+        if p == self._solo:  # doomed units: no longer targets, no longer blockers (SOLO-ATK-4)
+            ignore = self.doomed(p)
+            enemies = [t for t in enemies if (t.owner, t.slot) not in ignore]
         for u in self._on_board(p):
             mine = [o for o in c.orders[p] if o.unit == u.slot and not o.enemy]
+            if p == self._solo:
+                art = [
+                    f for f in self.faces_for(Symbol.ARTILLERY) if self._can_pay(p, [f], 0, u.slot, Symbol.ARTILLERY)
+                ]
+                torp = [f for f in self.faces_for(Symbol.TORPEDO) if self._can_pay(p, [f], 0, u.slot, Symbol.TORPEDO)]
+                dc = [
+                    f
+                    for f in self.faces_for(Symbol.DEPTH_CHARGE)
+                    if self._can_pay(p, [f], 0, u.slot, Symbol.DEPTH_CHARGE)
+                ]
+                adm = [f for f in art if self._is_admiral(f)]
             if art:
                 for b, bat in enumerate(u.side.batteries):
                     if self.disabled(u, f"battery:{bat.name}"):
@@ -1870,7 +2265,7 @@ class AdmiralState:
                         continue
                     reach = self._battery_range(u, bat.range)
                     for t in enemies:
-                        if not self.can_fire_at(u, reach, t):
+                        if not self.can_fire_at(u, reach, t, ignore):
                             continue
                         faces = art
                         if on and on[0].target != t.slot and not self._is_admiral(c.pools[p][on[0].dice[0]]):
@@ -1880,15 +2275,18 @@ class AdmiralState:
             if torp and armed and self._torpedoes_available(u) > 0:
                 launched = [o for o in mine if o.kind == "torpedo"]
                 for t in self._torpedo_targets(u):
+                    if (t.owner, t.slot) in ignore:
+                        continue
                     redirect = 1 if launched and launched[0].target != t.slot else 0
                     for f in torp:
-                        if self._can_pay(p, [f], redirect):
+                        if self._can_pay(p, [f], redirect, u.slot, Symbol.TORPEDO):
                             out.append(TORPEDO_BASE + encode_torpedo(u.slot, t.slot, f))
             if dc and u.card.depth_charges and not u.submerged and not self.disabled(u, "depth_charges"):
                 used = sum(1 for o in mine if o.kind == "depth_charge")
-                if used < u.card.depth_charges and self._enemy_sub_under(u) is not None:
+                sub = self._enemy_sub_under(u)
+                if used < u.card.depth_charges and sub is not None and (sub.owner, sub.slot) not in ignore:
                     out += [DEPTH_CHARGE_BASE + u.slot * 6 + f for f in dc]
-        if adm:
+        if p == self._solo or [f for f in self.faces_for(Symbol.ADMIRAL) if f in free]:
             out += self._activation_actions(p)
         return out
 
@@ -1912,6 +2310,8 @@ class AdmiralState:
                             continue
                     elif already:
                         continue
+                    if p == self._solo and not self._can_pay(p, [], 1, payers=self._symbol_payers(p, u)):
+                        continue
                     out.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
         return out
 
@@ -1922,7 +2322,7 @@ class AdmiralState:
         if d.kind == "fire":
             bat = u.side.batteries[d.battery]
             target = c.units[1 - p][d.target]
-            dice = self._pay(p, [d.face])
+            dice = self._pay(p, [d.face], 0, u.slot, Symbol.ARTILLERY)
             assert dice is not None
             text = f"attack: fire {u.card.name}.{bat.name} > {target.card.name}"
             c.orders[p].append(Order("fire", u.slot, self._spend(p, dice, text), d.target, d.battery))
@@ -1930,7 +2330,7 @@ class AdmiralState:
             target = c.units[1 - p][d.target]
             launched = [o for o in c.orders[p] if o.kind == "torpedo" and o.unit == u.slot]
             redirect = 1 if launched and launched[0].target != d.target else 0
-            dice = self._pay(p, [d.face], redirect)
+            dice = self._pay(p, [d.face], redirect, u.slot, Symbol.TORPEDO)
             assert dice is not None
             text = f"attack: torpedo {u.card.name} > {target.card.name}"
             spent = self._spend(p, dice[:1], text)
@@ -1940,7 +2340,7 @@ class AdmiralState:
         else:
             sub = self._enemy_sub_under(u)
             assert sub is not None
-            dice = self._pay(p, [d.face])
+            dice = self._pay(p, [d.face], 0, u.slot, Symbol.DEPTH_CHARGE)
             assert dice is not None
             text = f"attack: depth charge {u.card.name} > {sub.card.name}"
             c.orders[p].append(Order("depth_charge", u.slot, self._spend(p, dice, text), sub.slot))
@@ -1953,7 +2353,7 @@ class AdmiralState:
             assert c.reaction is not None
             owner, slot, _ = c.reaction
             u = c.units[owner][slot]
-            dice = self._pay(p, [], 1)
+            dice = self._pay(p, [], 1, payers=self._symbol_payers(p, u))
             assert dice is not None
             self._spend(p, dice, f"{u.card.name}: {rule.name}")
             c.features.append(Feature(owner, slot, rule.key, p))
@@ -1962,7 +2362,7 @@ class AdmiralState:
             return
         owner = p if d.side == 0 else 1 - p
         u = c.units[owner][d.slot]
-        dice = self._pay(p, [], 1)
+        dice = self._pay(p, [], 1, payers=self._symbol_payers(p, u))
         assert dice is not None
         if c.phase == "air_react":  # in answer to an air attack: public (section 5)
             self._spend(p, dice, f"{u.card.name}: {rule.name}")
@@ -1994,18 +2394,21 @@ class AdmiralState:
             and (u.owner, u.slot) not in c.launched
             and not self.disabled(u, "launch")
             and not self._in_fog(u)
-            and self._can_pay(u.owner, [], 1)
+            and self._can_pay(u.owner, [], 1, u.slot)
         )
 
     def _launch_actions(self, p: int) -> list[int]:
-        """Combat air patrol: an Admiral die launches up to 3 squadrons in the movement phase (ADM-AIR-1)."""
+        """Combat air patrol: an Admiral die launches up to 3 squadrons in the movement phase (ADM-AIR-1).
+        Stratego's carriers launch to attack in the attack phase instead (SOLO-ADM-3 reading)."""
+        if p == self._solo:
+            return []
         return [LAUNCH_BASE + u.slot for u in self._on_board(p) if self._can_launch(u)]
 
     def _launch(self, d: Decoded) -> None:
         c = self._core
         p = c.player
         u = c.units[p][d.slot]
-        dice = self._pay(p, [], 1)
+        dice = self._pay(p, [], 1, u.slot)
         assert dice is not None
         self._spend(p, dice, f"launch {u.card.name}")
         c.launched.append((p, u.slot))
@@ -2125,7 +2528,7 @@ class AdmiralState:
         u = c.units[p][d.slot]
         fresh = dict((x.slot, f) for x, f in self._strike_options(p))[u.slot]
         if fresh:
-            dice = self._pay(p, [], 1)
+            dice = self._pay(p, [], 1, u.slot)
             assert dice is not None
             self._spend(p, dice, f"launch {u.card.name}")
             c.launched.append((p, u.slot))
@@ -2238,7 +2641,7 @@ class AdmiralState:
         c = self._core
         strike = c.strike
         assert strike is not None
-        if not self._can_pay(p, [], 1):
+        if p != self._solo and not self._can_pay(p, [], 1):
             return []
         attacker = strike.attacker
         enemy = 1 - attacker
@@ -2265,6 +2668,8 @@ class AdmiralState:
                 if "air" not in rule.timing or not self._feature_usable(u, key, p):
                     continue
                 if any(f.owner == u.owner and f.slot == u.slot and f.key == key for f in c.features):
+                    continue
+                if p == self._solo and not self._can_pay(p, [], 1, payers=self._symbol_payers(p, u)):
                     continue
                 out.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
         return sorted(set(out))
@@ -2580,13 +2985,13 @@ class AdmiralState:
         return False
 
     # --- resolution (ADM-RES, ADM-CRIT, ADM-END) ----------------------------------------------------------
-    def _armour(self, target: UnitState, beyond_half: bool) -> int:
-        armour = target.side.armour + self._effect_total(target, "armour")
+    def _armour(self, target: UnitState, beyond_half: bool, viewer: int | None = None) -> int:
+        armour = target.side.armour + self._effect_total(target, "armour", viewer)
         if beyond_half:
-            armour += self._effect_total(target, "armour_vs_long_range_or_bombers")
+            armour += self._effect_total(target, "armour_vs_long_range_or_bombers", viewer)
         return max(0, armour)
 
-    def _artillery_hits(self, p: int) -> list[_Hit]:
+    def _artillery_hits(self, p: int, viewer: int | None = None) -> list[_Hit]:
         c = self._core
         groups: dict[tuple[int, int], list[Order]] = {}
         for o in c.orders[p]:
@@ -2607,11 +3012,11 @@ class AdmiralState:
                 within = 2 * distance(u.square, target.square, metric) <= reach  # ADM-ART-11
                 coefficient = bat.coefficient * times
                 if within:
-                    coefficient += self._effect_total(u, "coefficient_per_slot_within_half_range") * slots
+                    coefficient += self._effect_total(u, "coefficient_per_slot_within_half_range", viewer) * slots
                 else:
-                    coefficient += self._effect_total(u, "coefficient_beyond_half_range")
+                    coefficient += self._effect_total(u, "coefficient_beyond_half_range", viewer)
                 coefficient = max(0, coefficient)
-                armour = self._armour(target, beyond_half=not within)
+                armour = self._armour(target, beyond_half=not within, viewer=viewer)
                 loss = 1 if coefficient > armour else 0
                 effect = (
                     "critical and 1 structure point" if loss else "critical" if coefficient >= armour else "no effect"
@@ -2623,7 +3028,7 @@ class AdmiralState:
                 hits.append(_Hit(p, target_slot, coefficient >= armour, loss, False, text))
         return hits
 
-    def _torpedo_hits(self, p: int) -> list[_Hit]:
+    def _torpedo_hits(self, p: int, viewer: int | None = None) -> list[_Hit]:
         c = self._core
         hits = []
         spoiled: set[int] = set()
@@ -2635,7 +3040,10 @@ class AdmiralState:
             faulty = [
                 f
                 for f in c.features
-                if f.owner == p and f.slot == u.slot and self._rs.rule(f.key).effect == "spoil_mount"
+                if f.owner == p
+                and f.slot == u.slot
+                and self._rs.rule(f.key).effect == "spoil_mount"
+                and not (viewer is not None and f.secret and f.by != viewer)
             ]
             if faulty and u.slot not in spoiled:
                 spoiled.add(u.slot)  # Faulty Torpedoes: one torpedo of the unit does nothing (ADM-R05)
@@ -2650,7 +3058,9 @@ class AdmiralState:
                     )
                 )
                 continue
-            belt = self._active(target, "torpedo_no_structure_loss") and not self._active(u, "ignore_protective_belt")
+            belt = self._active(target, "torpedo_no_structure_loss", viewer) and not self._active(
+                u, "ignore_protective_belt", viewer
+            )
             loss = 0 if belt else 1
             text = f"{u.card.name}'s torpedo hits {target.card.name}: critical" + (
                 " (Protective Belt: no structure loss)" if belt else " and 1 structure point"
@@ -2811,8 +3221,9 @@ class AdmiralState:
             for u in fleet:
                 u.moved = False
                 u.criticals = tuple((ch, t) for ch, t in u.criticals if t >= c.turn)
-        c.pools = [[], []]
-        c.uses = [[], []]
+        self._clear_dice()
+        c.solo_rows = []
+        c.solo_acting = -1
         c.orders = [[], []]
         c.committed = [False, False]
         c.forfeited = [False, False]
@@ -2857,7 +3268,9 @@ class AdmiralState:
     def _order_text(self, p: int, o: Order) -> str:
         c = self._core
         u = c.units[1 - p if o.enemy else p][o.unit]
-        dice = ", ".join(self.face_label(c.pools[p][i]) for i in o.dice)
+        dice = ", ".join(
+            "admiral symbol" if c.values[p][i] == "symbol" else self.face_label(c.pools[p][i]) for i in o.dice
+        )
         if o.kind == "activate":
             return f"{u.card.name}: {self._rs.rule(o.rule).name} ({dice})"
         target = c.units[1 - p][o.target].card.name
@@ -2893,6 +3306,11 @@ class AdmiralState:
                 {"face": self.face_label(f), "used": None if (hidden and u.startswith("attack:")) or not u else u}
                 for f, u in zip(c.pools[p], c.uses[p], strict=True)
             ]
+            if p == self._solo:  # each die's unit and what it is spent as (SOLO-DICE, SOLO-TAB, SOLO-ADM)
+                for entry, slot, value in zip(dice, c.bound[p], c.values[p], strict=True):
+                    assert isinstance(entry, dict)
+                    entry["unit"] = self._name(p, slot) if slot >= 0 else None
+                    entry["as"] = value or None
             fleets.append(
                 {
                     "faction": self._game.fleets[p].faction,
@@ -2936,8 +3354,34 @@ class AdmiralState:
             "strike": self._strike_json(),
             "report": list(c.report),
             "outcome": c.outcome.to_json() if c.outcome is not None else None,
+            "solo": self._solo_json(),
         }
         return Observation(player, data, render_text(data))
+
+    def _solo_json(self) -> JSON:
+        """Solo mode (public): Stratego's seat, its acting unit, the table row each unit got, the units still to
+        act (slowest first)."""
+        s = self._solo
+        if s is None:
+            return None
+        c = self._core
+        rows: dict[str, JSON] = {}
+        for slot in range(len(c.solo_rows)):
+            row = self.solo_unit_row(slot)
+            if row is not None:
+                rows[self._name(s, slot)] = {
+                    "id": row.id,
+                    "in_range": row.in_range,
+                    "admiral": row.admiral.value,
+                    "hold": row.hold,
+                    "text": row.text,
+                }
+        return {
+            "seat": s,
+            "acting": self._name(s, c.solo_acting) if c.solo_acting >= 0 else None,
+            "rows": rows,
+            "to_act": [u.card.name for u in self.solo_order()],
+        }
 
     def _sortie_json(self, s: Sortie) -> dict[str, JSON]:
         c = self._core
@@ -3063,7 +3507,10 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
     - `turn` (default 2), `first_player` (default 0).
     - `phase`: "initiative", "action_dice", "movement" or "attack" (default "movement").
     - `dice`: two lists of face labels ("movement", "artillery+anti_aircraft", ...) or face indices:
-      each player's rolled pool, for the movement and attack phases.
+      each player's rolled pool, for the movement and attack phases. In the solo mode Stratego's entry is a
+      mapping of unit name -> its dice, each "face" or "face=value" (value: a symbol the die is spent as,
+      "pending" or "symbol", see `_Core.values`); a unit with a "pending" die has not acted yet. Left out in
+      the movement phase, every unit of Stratego gets its turn-start Admiral die (SOLO-DICE-1).
     - `forfeited`: [bool, bool] (movement), `smoke`: squares, `player`: who acts (default: the first
       player in movement, South in attack).
 
@@ -3096,7 +3543,7 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
         raise GameError(f"position: turn must be a whole number >= 1, got {turn!r}")
     c.turn = turn
-    first = position.get("first_player", 0)
+    first = position.get("first_player", 0 if game.solo_seat is None else 1 - game.solo_seat)
     if first not in (0, 1):
         raise GameError(f"position: first_player must be 0 or 1, got {first!r}")
     c.first_player = first
@@ -3110,8 +3557,15 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
         dice = position.get("dice", [[], []])
         if not isinstance(dice, Sequence) or len(dice) != 2:
             raise GameError("position: dice must be two lists of faces")
-        c.pools = [[_face(state, f) for f in dice[p]] for p in (0, 1)]
-        c.uses = [[""] * len(c.pools[p]) for p in (0, 1)]
+        state._clear_dice()
+        for p in (0, 1):
+            if p == game.solo_seat:
+                _solo_dice(state, p, dice[p], phase)
+            else:
+                if isinstance(dice[p], Mapping):
+                    raise GameError(f"position: dice[{p}] must be a list of faces (only Stratego's is a mapping)")
+                for f in dice[p]:
+                    state._add_die(p, _face(state, f))
         if phase == "movement":
             state._start_movement()
             forfeited = position.get("forfeited", [False, False])
@@ -3122,12 +3576,43 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
         if player not in (0, 1):
             raise GameError(f"position: player must be 0 or 1, got {player!r}")
         c.player = player
+        if game.solo_seat is not None:
+            state._solo_advance()
     else:
         raise GameError(f"position: phase must be initiative, action_dice, movement or attack, got {phase!r}")
     state._position = copy.deepcopy(dict(position))
     state._changed()
     _check_position(state)
     return state
+
+
+def _solo_dice(state: AdmiralState, p: int, spec: Any, phase: str) -> None:
+    """Stratego's dice in a crafted position: {unit name: ["face" or "face=value", ...]} (SOLO-DICE)."""
+    c = state._core
+    c.solo_rows = [-1] * len(c.units[p])
+    c.solo_acting = -1
+    if not spec:
+        if phase == "movement":
+            state._assign_solo_admirals()
+        return
+    if not isinstance(spec, Mapping):
+        raise GameError(f"position: Stratego's dice (dice[{p}]) must map unit names to lists of dice")
+    c.solo_rows = [-2] * len(c.units[p])  # units left out have no dice: they have acted
+    by_name = {u.card.name: u for u in c.units[p]}
+    for name, entries in spec.items():
+        u = by_name.get(name)
+        if u is None or u.where != "board":
+            raise GameError(f"position: Stratego has no unit {name!r} on the battlefield")
+        if isinstance(entries, str) or not isinstance(entries, Sequence):
+            raise GameError(f"position: {name}: give a list of dice")
+        pending = False
+        for entry in entries:
+            label, _, value = str(entry).partition("=")
+            if value and value not in ("pending", "symbol") and value not in {s.value for s in Symbol}:
+                raise GameError(f"position: {name}: {value!r} is not a symbol, 'pending' or 'symbol'")
+            pending = pending or value == "pending"
+            state._add_die(p, _face(state, label), u.slot, value)
+        c.solo_rows[u.slot] = -1 if pending else -2
 
 
 def _square(text: Any) -> int:

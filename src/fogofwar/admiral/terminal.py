@@ -7,6 +7,10 @@ attack orders only once both have committed. Dice (chance nodes) are rolled by t
 and printed. In hot-seat mode a "pass the keyboard" screen stands between the two seats whenever the
 screen shows something the other seat may not know.
 
+`--solo` plays the solo mode: the person against "Admiral Stratego" (the agent `stratego`) under the solo
+rules at the computer's seat (`AdmiralGame(solo_seat=...)`, docs/rules/admiral-solo.md); after each of its
+decisions the program prints the rule (a SOLO-... id) and the reason the agent gives.
+
 A decision is typed in the engine's notation (`move:Fletcher>C3/movement`, `Fletcher@C1`, `pass`, ...) or
 picked by number from `list`. Exit codes of `run_admiral_terminal_game`: 0 the game was played to its end
 (a resignation included), 1 abandoned (`quit`, end of input) or the record could not be saved, 2 bad
@@ -28,7 +32,7 @@ from rich.text import Text
 
 from fogofwar.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
 from fogofwar.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
-from fogofwar.core.agents import Agent, make_agent
+from fogofwar.core.agents import Agent, agent_game_options, make_agent
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.records import GameRecord
 
@@ -178,10 +182,13 @@ def dice_text(data: ObsData, viewer: int) -> Text:
         if not dice:
             text.append("none rolled", style="dim")
         for d in dice:
+            face = str(d["face"])
+            if d.get("unit"):  # solo mode: the unit the die is assigned to and what it is spent as (SOLO-TAB)
+                face += f" {d['unit']}" + (f"={d['as']}" if d.get("as") else "")
             if d["used"] is None:
-                text.append(f"[{d['face']}] ")
+                text.append(f"[{face}] ")
             else:
-                text.append(f"[{d['face']}: {d['used']}] ", style="dim strike")
+                text.append(f"[{face}: {d['used']}] ", style="dim strike")
         text.append("\n")
     text.rstrip()
     return text
@@ -255,11 +262,20 @@ class AdmiralTerminal:
     # -- the whole game
     def run(self) -> int:
         opponents = "two players at one keyboard" if self.hotseat else f"you against the computer '{self.agent_name}'"
+        if self.solo:
+            opponents = f"you against Admiral Stratego (the computer '{self.agent_name}')"
         self.console.rule("Admiral")
         fleets = " vs ".join(f"{PLAYER_NAMES[p]}: {f.faction}" for p, f in enumerate(self.game.fleets))
         cap = f", turn cap {self.game.max_turns}" if self.game.max_turns else ""
         self.say(f"{opponents}; {fleets}; layout {self.game.options['layout']}{cap}; seed {self.seed}.")
-        if not self.hotseat:
+        if self.solo:
+            self.say(
+                f"Solo mode: you play {PLAYER_NAMES[self.humans[0]]} against Admiral Stratego. You deploy first, "
+                "from your right-hand corner along your edge row; Stratego's cards are dealt from a shuffled "
+                "deck; Stratego always wins the initiative and moves second; its units act slowest first, each "
+                "with an Admiral die and one die rolled when it acts (docs/rules/admiral-solo.md)."
+            )
+        elif not self.hotseat:
             self.say(f"You play {PLAYER_NAMES[self.humans[0]]}; South deploys first.")
         try:
             if self.agent is not None:
@@ -290,6 +306,11 @@ class AdmiralTerminal:
         return 0 if self.write_record(finished=True) else 1
 
     @property
+    def solo(self) -> bool:
+        """Solo mode: the computer's seat plays the solo rules (SOLO-...)."""
+        return self.game.solo_seat is not None and self.game.solo_seat not in self.humans
+
+    @property
     def agent_name(self) -> str:
         return self.agent.name if self.agent is not None else "human"
 
@@ -301,14 +322,27 @@ class AdmiralTerminal:
         if phase != self._roll_phase:
             self.flush_rolls()
             self._roll_phase = phase
-        self._rolls.append(self.state.action_to_string(action).removeprefix("roll:"))
+        text = self.state.action_to_string(action).removeprefix("roll:")
+        if phase == "solo_roll":
+            acting = (self.state.observation(0).data["solo"] or {}).get("acting")
+            text = f"{text} for {acting}"
+        self._rolls.append(text)
         self.state.apply(action)
+        if phase == "solo_roll":
+            self.flush_rolls()
 
     def flush_rolls(self) -> None:
         if self._rolls:
-            what = {"initiative": "initiative", "action_dice": "action dice", "air_roll": "air combat"}
+            what = {
+                "initiative": "initiative",
+                "action_dice": "action dice",
+                "air_roll": "air combat",
+                "solo_roll": "Admiral Stratego's die (SOLO-DICE-2)",
+                "deploy": "Admiral Stratego's deck (SOLO-SET-2)",
+            }
             label = what.get(self._roll_phase, self._roll_phase)
-            self.say(f"Dice rolled ({label}): {', '.join(self._rolls)}", style="magenta")
+            head = f"{label} deals" if self._roll_phase == "deploy" else f"Dice rolled ({label})"
+            self.say(f"{head}: {', '.join(self._rolls)}", style="magenta")
             if self._roll_phase == "initiative":
                 init = self.state.observation(0).data["initiative"]
                 rolls = "; ".join(f"{PLAYER_NAMES[p]} {', '.join(r) or '-'}" for p, r in enumerate(init["rolls"]))
@@ -331,6 +365,15 @@ class AdmiralTerminal:
             state.end_by(Termination.FORFEIT, 1 - seat, f"the computer ({self.agent.name}) chose {action!r}")
             return
         self.play(seat, action)
+        self.show_explanations(seat)
+
+    def show_explanations(self, seat: int) -> None:
+        """The agent's reasons for what it just did: rule id and text (the solo agent's `drain_explanations`)."""
+        drain = getattr(self.agent, "drain_explanations", None)
+        if not callable(drain):
+            return
+        for e in drain():
+            self.console.print(Text(f"  why [{e.rule}]: {e.text}", style=SIDE_TEXT_STYLES[seat]))
 
     def human_turn(self, seat: int) -> None:
         self.pass_keyboard(seat)
@@ -510,18 +553,29 @@ def run_admiral_terminal_game(
     save: Path | None = None,
     console: Console | None = None,
     read: Callable[[], str] | None = None,
+    solo: bool = False,
 ) -> int:
     """Play one game of Admiral at the terminal; return the exit code (see the module docstring).
 
     `color` is the person's seat: south (deploys first; also red) or north (also blue); ignored with
-    `hotseat`. `read()` reads one line after the prompt (default `input`; EOFError ends the game)."""
+    `hotseat`. `read()` reads one line after the prompt (default `input`; EOFError ends the game).
+    `solo`: the solo mode, against Admiral Stratego (`opponent` must then be stratego, its default here)."""
     console = console or Console()
     try:
         seat = SEAT_WORDS.get(color.strip().lower())
         if seat is None:
             raise GameError(f"unknown seat {color!r}: choose south (deploys first) or north")
-        game = AdmiralGame(layout=layout, max_turns=max_turns)
+        if solo and hotseat:
+            raise GameError("--solo is a game against Admiral Stratego: it does not go with --hotseat")
+        if solo and opponent not in ("stratego", "stratego:solo"):
+            raise GameError(f"the solo mode's opponent is Admiral Stratego (stratego), not {opponent!r}")
         agent = None if hotseat else make_agent(opponent)
+        seats: list[object] = [None, None]
+        seats[1 - seat] = agent
+        options = agent_game_options(seats, "admiral", {"layout": layout, "max_turns": max_turns})
+        if solo and options.get("solo_seat") != 1 - seat:
+            raise GameError("the solo mode needs an opponent that plays the solo rules (stratego)")
+        game = AdmiralGame(**options)
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2

@@ -10,4 +10,4 @@ register_agent("ucc", UccBotAgent.from_spec)
 from fogofwar.agents.search import _parse_spec  # noqa: E402
 
 register_agent("search", _parse_spec)
-register_agent("stratego", lambda arg: __import__("fogofwar.admiral.solo", fromlist=["_"]).StrategoAgent())
+register_agent("stratego", lambda arg: __import__("fogofwar.admiral.solo", fromlist=["_"]).StrategoAgent.from_spec(arg))

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from fogofwar.core.protocol import Game, GameError, Observation
+from fogofwar.core.protocol import JSON, Game, GameError, Observation
 
 
 class AgentForfeit(Exception):
@@ -27,6 +27,34 @@ class Agent(Protocol):
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         """Return one of `legal_actions`."""
         ...
+
+
+def agent_game_options(agents: Sequence[object], game: str, options: dict[str, JSON] | None = None) -> dict[str, JSON]:
+    """`options` with what the agents need from `game` at their seats added.
+
+    An agent may declare `game_options(game, seat) -> dict` (Admiral's `stratego` asks for the solo rules at
+    its seat: `{"solo_seat": seat}`). Front ends that build the game after seating the agents (the arena, the
+    terminal, the web app) pass their options through here. A `GameError` says when two agents, or an
+    agent and a given option (other than None), want different values."""
+    out: dict[str, JSON] = dict(options or {})
+    wanted: dict[str, tuple[JSON, str]] = {}
+    for seat, agent in enumerate(agents):
+        declare = getattr(agent, "game_options", None)
+        if not callable(declare):
+            continue
+        name = str(getattr(agent, "name", type(agent).__name__))
+        for key, value in dict(declare(game, seat)).items():
+            if key in wanted and wanted[key][0] != value:
+                raise GameError(
+                    f"{wanted[key][1]} and {name} need different game options {key}: {wanted[key][0]!r} and {value!r}"
+                )
+            if out.get(key) is not None and key not in wanted and out[key] != value:
+                raise GameError(
+                    f"{name} (seat {seat}) needs the game option {key}={value!r}, the options say {out[key]!r}"
+                )
+            wanted[key] = (value, name)
+            out[key] = value
+    return out
 
 
 class RandomAgent:

@@ -1,9 +1,19 @@
-"""The "Admiral Stratego" agent: one seat of the two-player engine played by the solo rules' decision
-procedure. Rule ids SOLO-... refer to docs/rules/admiral-solo.md.
+"""The "Admiral Stratego" agent: the solo mode's automatic opponent. Rule ids SOLO-... refer to
+docs/rules/admiral-solo.md.
+
+The solo rules (Stratego's dice, deck, initiative, turn order, the decision table, the doomed-unit rule) are
+the engine's: `AdmiralGame(solo_seat=...)`. This agent takes the decisions those rules leave to Stratego
+(where a unit moves, which targets it fires at and in what order, which feature its Admiral symbol turns on)
+by the solo text's procedure. It asks for the solo rules at its seat through `game_options` (the arena and
+other front ends merge that into the game's options); in a game without them (`stratego:normal`, or a game
+built without `solo_seat`) it plays the normal two-player rules with the same procedure, adapted to the
+common dice pool.
 
 The agent sees only its observation (Admiral is open information once deployed, ADM-GEN-5) and reads the
-unit cards, terrain and die from the game it is given. Every decision is appended to `explanations` with
-the rule id and the priority that made it, and logged on the `fogofwar.admiral.solo` logger.
+unit cards, terrain and die from the game it is given. Every decision is recorded as an `Explanation`
+(rule id, text, turn) in `log`; `drain_explanations()` returns the ones not drained yet (for a screen that
+shows them after each decision), `explanations` the whole log as text lines; each is also logged on the
+`fogofwar.admiral.solo` logger.
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ from fogofwar.admiral.actions import (
 from fogofwar.admiral.data_model import Side, Symbol, UnitCard, square_name
 from fogofwar.admiral.geometry import crossed, distance, row_col
 from fogofwar.admiral.rules import AdmiralGame
-from fogofwar.core.protocol import Game, Observation
+from fogofwar.core.protocol import Game, GameError, Observation
 
 log = logging.getLogger("fogofwar.admiral.solo")
 
@@ -51,10 +61,26 @@ def solo_value(result: str, enemies_in_range: bool) -> str:
 
 
 DEFENSIVE = frozenset({"armour", "torpedo_no_structure_loss", "avoid_critical"})
-OFFENSIVE = frozenset(
-    {"coefficient_per_slot_within_half_range", "torpedo_range", "artillery_range", "ignore_protective_belt"}
-)
+OFFENSIVE = frozenset({"coefficient_per_slot_within_half_range", "artillery_range"})
+"""Green effects worth an Admiral symbol on a unit that fires its artillery (SOLO-ADM-1)."""
+TORPEDO_EFFECTS = frozenset({"torpedo_range", "ignore_protective_belt", "reload_mount"})
+"""Green effects worth an Admiral symbol on a unit that launches torpedoes (SOLO-ADM-1)."""
 RED_USEFUL = frozenset({"coefficient_beyond_half_range", "spoil_mount", "armour_vs_long_range_or_bombers"})
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One decision of the agent: the rule (a SOLO-... id) that made it, in words, and the turn."""
+
+    rule: str
+    text: str
+    turn: int
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] turn {self.turn}: {self.text}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text, "turn": self.turn}
 
 
 @dataclass
@@ -84,8 +110,14 @@ class StrategoAgent:
 
     name = "stratego"
 
-    def __init__(self) -> None:
-        self.explanations: list[str] = []
+    def __init__(self, solo: bool = True) -> None:
+        self.wants_solo = solo
+        """Whether the agent asks for the solo rules at its seat (`game_options`); False: `stratego:normal`."""
+        self.solo = False
+        """Whether the game it plays gives its seat the solo rules (`AdmiralGame.solo_seat`)."""
+        self.log: list[Explanation] = []
+        self._drained = 0
+        self._turn = 0
         self._rng = random.Random(0)
         self._game: AdmiralGame | None = None
         self.player = 0
@@ -95,14 +127,27 @@ class StrategoAgent:
         self._held: set[int] = set()
         self._held_key = -1
 
+    @classmethod
+    def from_spec(cls, arg: str) -> StrategoAgent:
+        """`stratego` (the solo rules at its seat) or `stratego:normal` (the normal two-player rules)."""
+        if arg not in ("", "solo", "normal"):
+            raise GameError(f"stratego: the argument is solo (the default) or normal, got {arg!r}")
+        return cls(solo=arg != "normal")
+
+    def game_options(self, game: str, seat: int) -> dict[str, Any]:
+        """The game options this agent needs at `seat`: Admiral's solo rules for that seat (SOLO-...)."""
+        return {"solo_seat": seat} if game == "admiral" and self.wants_solo else {}
+
     # --- the Agent protocol ---------------------------------------------------------------------------
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         if not isinstance(game, AdmiralGame):
             raise TypeError("the stratego agent plays Admiral only")
         self._game = game
         self.player = player
+        self.solo = game.solo_seat == player
         self._rng = rng
-        self.explanations = []
+        self.log = []
+        self._drained = 0
         self._deck = list(range(len(game.fleets[player].units)))
         rng.shuffle(self._deck)  # SOLO-SET-2: the fleet's cards are shuffled into a deck
         self._orders = []
@@ -121,10 +166,21 @@ class StrategoAgent:
         return action
 
     # --- explanations ---------------------------------------------------------------------------------
+    @property
+    def explanations(self) -> list[str]:
+        """The whole log as text lines: `[RULE-ID] turn N: text`."""
+        return [str(e) for e in self.log]
+
+    def drain_explanations(self) -> list[Explanation]:
+        """The explanations recorded since the last call (oldest first)."""
+        out = self.log[self._drained :]
+        self._drained = len(self.log)
+        return out
+
     def _explain(self, rule: str, text: str) -> None:
-        line = f"[{rule}] turn {self._turn}: {text}"
-        self.explanations.append(line)
-        log.info(line)
+        e = Explanation(rule, text, self._turn)
+        self.log.append(e)
+        log.info(str(e))
 
     # --- reading the observation ----------------------------------------------------------------------
     def _read(self, obs: Mapping[str, Any]) -> None:
@@ -155,6 +211,8 @@ class StrategoAgent:
                     )
                 )
         me = obs["fleets"][self.player]
+        self._obs = obs
+        self.dice: list[Mapping[str, Any]] = list(me["dice"])
         self.free_faces: list[str] = [d["face"] for d in me["dice"] if not d["used"]]
         if self._orders_key != (self._turn, "attack") and self._phase == "attack":
             self._orders = []
@@ -291,9 +349,9 @@ class StrategoAgent:
             if diff:
                 levels.append(diff[0])
         if not levels:
-            return "SOLO-ATK-1 (only candidate)" if not others else "SOLO-ATK-1 (tie: first listed)"
+            return "only candidate" if not others else "tie: first listed"
         level = min(levels)
-        return f"SOLO-ATK-1 priority {level + 1} ({names[level]})"
+        return f"priority {level + 1} ({names[level]})"
 
     def _key(self, unit: Unit, t: Unit) -> tuple[int, ...]:
         d = self.damage(unit, t)
@@ -329,14 +387,17 @@ class StrategoAgent:
         action = next(a for a, d in options if d.slot == slot and d.square == squares[0])
         assert self._game is not None
         card = self._game.fleets[self.player].units[slot]
-        self._explain(rule, f"deck draws {card.name}: placed on {square_name(squares[0])}")
+        what = "deck draws" if kind == "deploy" else "next in deck order:"
+        self._explain(
+            rule, f"{what} {card.name}: placed on {square_name(squares[0])}, the first free square from its corner"
+        )
         return action
 
     def _on_deploy(self, legal: list[int]) -> int | None:
         return self._place(legal, "deploy", "SOLO-SET-2")
 
     def _on_submarines(self, legal: list[int]) -> int | None:
-        return self._place(legal, "submarine", "SOLO-SET-2")
+        return self._place(legal, "submarine", "SOLO-SET-4")
 
     def _on_reserve(self, legal: list[int]) -> int | None:
         action = self._place(legal, "reserve", "SOLO-SET-3")
@@ -372,7 +433,58 @@ class StrategoAgent:
 
         return min(actions, key=cost)[0]
 
+    def artillery_dice(self, u: Unit) -> int:
+        """Unused dice `u` may fire with: in the solo mode those assigned to it and spendable as Artillery
+        (SOLO-TAB), else 2 (the common pool, ADM-DICE-1)."""
+        if not self.solo:
+            return 2
+        n = 0
+        for d in self.dice:
+            if d.get("unit") != u.name or d["used"]:
+                continue
+            value = d.get("as")
+            symbols = self._face_symbols(str(d["face"]))
+            if value == "artillery" or (value is None and symbols & {"artillery", "admiral"}):
+                n += 1
+        return n
+
     def _on_movement(self, legal: list[int]) -> int | None:
+        if self.solo:
+            return self._solo_go(legal)
+        return self._common_movement(legal)
+
+    def _solo_go(self, legal: list[int]) -> int | None:
+        """The acting unit's go under the solo rules: its row of the decision table (SOLO-TAB) says whether
+        it moves; where it moves follows SOLO-MOVE-3/4 (SOLO-MOVE-1: the engine brings the slowest first)."""
+        solo = self._obs.get("solo") or {}
+        name = solo.get("acting")
+        u = next((x for x in self.mine() if x.name == name), None)
+        hold = next((a for a in legal if decode(a).kind == "hold"), None)
+        if u is None or hold is None:
+            return None
+        row = (solo.get("rows") or {}).get(name) or {}
+        rid = str(row.get("id", "SOLO-TAB"))
+        rolled = [d for d in self.dice if d.get("unit") == name][2:3]
+        face = str(rolled[0]["face"]) if rolled else "?"
+        situation = "enemies in range" if row.get("in_range") else "no enemy in range"
+        admiral = str(row.get("admiral", "?")).replace("_", " ")
+        head = f"{u.name} (slowest first, SOLO-MOVE-1) rolls {face}, {situation}: its Admiral becomes {admiral}"
+        if row.get("hold"):
+            self._explain(rid, f"{head}; it does not move: counts as moving 0 squares (SOLO-MOVE-2)")
+            return hold
+        moves = [(a, d) for a, d in ((a, decode(a)) for a in legal) if d.kind == "move" and d.mode == 0]
+        if not moves or not self.enemies():
+            self._explain(rid, f"{head}; it cannot move: counts as moving 0 squares (SOLO-MOVE-2)")
+            return hold
+        dest, why = self.destination(u, sorted({d.square for _, d in moves}), dice=max(1, self.artillery_dice(u)))
+        if dest is None:
+            self._explain(rid, f"{head}; {why}: counts as moving 0 squares (SOLO-MOVE-2)")
+            return hold
+        self._explain(rid, f"{head}; moves to {square_name(dest)}: {why}")
+        return self._cheapest([(a, d) for a, d in moves if d.square == dest])
+
+    def _common_movement(self, legal: list[int]) -> int | None:
+        """Under the normal rules: the solo procedure read on the common pool (see the module docstring)."""
         decoded = [(a, decode(a)) for a in legal]
         moves: dict[int, list[tuple[int, Decoded]]] = {}
         for a, d in decoded:
@@ -408,14 +520,15 @@ class StrategoAgent:
             return self._cheapest(chosen)
         return PASS if PASS in legal else None
 
-    def destination(self, u: Unit, squares: Sequence[int]) -> tuple[int | None, str]:
-        """Where `u` moves by SOLO-TAB-1: the nearest square from which a battery reaches the best target it
-        can damage; with none, closer to the enemy while out of every enemy's range when possible."""
+    def destination(self, u: Unit, squares: Sequence[int], dice: int = 2) -> tuple[int | None, str]:
+        """Where `u` moves by SOLO-TAB-1/3: the nearest square from which a battery (fired with `dice` dice)
+        reaches the best target it can damage; with none, closer to the enemy while out of every enemy's
+        range when possible."""
         enemies = self.enemies()
         metric = self._metric()
         reaching: dict[int, list[Unit]] = {}
         for sq in squares:
-            hit = [e for e in enemies if self.damage(u, e, sq) > 0]
+            hit = [e for e in enemies if self.damage(u, e, sq, dice) > 0]
             if hit:
                 reaching[sq] = hit
         if reaching:
@@ -468,7 +581,8 @@ class StrategoAgent:
         if not picks:
             return AIR_DONE if AIR_DONE in legal else None
         targets = [t for t in self.enemies() if any(d.target == t.slot for _, d in picks)]
-        carrier = self.mine()[0] if self.mine() else None
+        strike = self._obs.get("strike") or {}
+        carrier = next((u for u in self.mine() if u.name == strike.get("carrier")), None)
         if carrier is not None and targets:
             best = self.rank(carrier, targets)[0]
             picks = [(a, d) for a, d in picks if d.target == best.slot] or picks
@@ -476,6 +590,19 @@ class StrategoAgent:
         return min(picks, key=lambda ad: (ad[1].flag, ad[0]))[0]
 
     def _on_air_react(self, legal: list[int]) -> int | None:
+        """SOLO-ADM-1: a defensive green feature of a unit under air attack (Superior Steel, Protective
+        Belt, All or Nothing), paid by its Admiral symbol in the solo mode."""
+        assert self._game is not None
+        rules = self._game.ruleset.special_rules
+        strike = self._obs.get("strike") or {}
+        if strike.get("attacker") != self.player:
+            for a in legal:
+                d = decode(a)
+                if d.kind == "activate" and d.side == 0 and 0 <= d.index < len(rules):
+                    u = self._by_slot(self.player, d.slot)
+                    if rules[d.index].effect in DEFENSIVE and u is not None:
+                        self._explain("SOLO-ADM-1", f"Admiral symbol turns on {rules[d.index].name} of {u.name}")
+                        return a
         return AIR_DONE if AIR_DONE in legal else DECLINE if DECLINE in legal else None
 
     # --- naval attack (SOLO-ATK, SOLO-TAB-4, SOLO-ADM) -------------------------------------------------
@@ -530,10 +657,8 @@ class StrategoAgent:
                 cands = [t for t in alive if t.slot in tslots]
                 if cands:
                     best = self.rank(u, cands)[0]
-                    self._explain(
-                        self.rank_reason(u, best, [c for c in cands if c is not best]),
-                        f"{u.name} torpedoes {best.name}",
-                    )
+                    why = self.rank_reason(u, best, [c for c in cands if c is not best])
+                    self._explain("SOLO-ATK-1", f"{why}: {u.name} torpedoes {best.name}")
                     return self._cheapest([(a, d) for a, d in torps if d.target == best.slot])
             for b, bat in enumerate(u.side.batteries):
                 mine_on = [o for o in self._orders if o.kind == "fire" and o.slot == u.slot and o.battery == b]
@@ -558,15 +683,15 @@ class StrategoAgent:
                     for t in alive
                     if t.slot in tslots
                     and self.can_hit(u, u.square, bat.range, t, doomed)
-                    and bat.coefficient * min(2, bat.slots - len(mine_on)) >= t.side.armour
+                    and bat.coefficient * min(2, bat.slots - len(mine_on), self.artillery_dice(u)) >= t.side.armour
                 ]
                 if not cands:
                     continue
                 best = self.rank(u, cands)[0]
                 rivals = [t for t in alive if t.slot in tslots and t is not best]
+                why = self.rank_reason(u, best, rivals)
                 self._explain(
-                    self.rank_reason(u, best, rivals),
-                    f"{u.name}.{bat.name} fires at {best.name} (SOLO-TAB-4)",
+                    "SOLO-ATK-1", f"{why}: {u.name}.{bat.name} fires at {best.name} (SOLO-TAB-4, in SOLO-ATK-2 order)"
                 )
                 return self._cheapest([(a, d) for a, d in options if d.target == best.slot])
         act = self._admiral_feature(decoded)
@@ -592,7 +717,8 @@ class StrategoAgent:
             return None
         done = {(o.side, o.slot, o.index) for o in self._orders if o.kind == "activate"}
         rules = rs.special_rules
-        firing = {o.slot for o in self._orders if o.kind in ("fire", "torpedo")}
+        firing = {o.slot for o in self._orders if o.kind == "fire"}
+        torpedoing = {o.slot for o in self._orders if o.kind == "torpedo"}
         for a, d in acts:
             if d.side != 0 or (d.side, d.slot, d.index) in done or not 0 <= d.index < len(rules):
                 continue
@@ -604,7 +730,7 @@ class StrategoAgent:
             if (
                 (effect in DEFENSIVE and threatened)
                 or (effect in OFFENSIVE and u.slot in firing)
-                or (effect == "reload_mount" and u.slot in firing)
+                or (effect in TORPEDO_EFFECTS and u.slot in torpedoing)
             ):
                 self._explain("SOLO-ADM-1", f"Admiral symbol turns on {rules[d.index].name} of {u.name}")
                 return a
@@ -632,4 +758,4 @@ class StrategoAgent:
         return min(legal)
 
 
-__all__ = ["SOLO_TABLE", "StrategoAgent", "Unit", "solo_value"]
+__all__ = ["SOLO_TABLE", "Explanation", "StrategoAgent", "Unit", "solo_value"]
