@@ -22,9 +22,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from fogofwar.console_session import Abandon, ConsoleSession
 from fogofwar.core.agents import Agent, make_agent
 from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
-from fogofwar.core.records import GameRecord
 from fogofwar.stratego.board import FILES, LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
 from fogofwar.stratego.pieces import Rank, RankNotation
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
@@ -46,8 +46,7 @@ CellData = Any
 """One cell of an observation's "board": None, "lake", or {"owner", "rank", "moved", "revealed"}."""
 
 
-class _Abandon(Exception):
-    """The person left the game without finishing it (quit, or the input ended)."""
+_Abandon = Abandon  # the name the game modules raise
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -235,7 +234,7 @@ def setup_help(variant: Variant, notation: RankNotation) -> str:
 # --- the game session -------------------------------------------------------------------------
 
 
-class TerminalGame:
+class TerminalGame(ConsoleSession):
     """One game between a person at the terminal and a computer agent."""
 
     side_styles: tuple[str, str] = SIDE_TEXT_STYLES  # how each side's moves are written
@@ -252,17 +251,14 @@ class TerminalGame:
         save: Path | None,
         read: Callable[[], str] | None = None,
     ) -> None:
-        self.console = console
+        super().__init__(console, seed, save, read)
         self.game = game
-        self.state = game.new_initial_state()
+        self.state: StrategoState = game.new_initial_state()
         self.human = human
         self.computer = 1 - human
         self.agent = agent
         self.setup = setup
-        self.seed = seed
         self.notation: RankNotation = notation
-        self.save = save
-        self._read = read or input
         master = random.Random(seed)
         self.agent_rng = random.Random(master.getrandbits(64))
         self.setup_rng = random.Random(master.getrandbits(64))
@@ -280,23 +276,6 @@ class TerminalGame:
     def them(self) -> str:
         return PLAYER_NAMES[self.computer]
 
-    def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, markup=False, highlight=False)
-
-    def error(self, text: str) -> None:
-        self.console.print(Text(text, style="bold red"))
-
-    def ask(self, prompt: str) -> str:
-        """Read one line; the end of the input abandons the game."""
-        self.console.print(prompt, end="", markup=False, highlight=False)
-        try:
-            line = self._read()
-        except EOFError:
-            raise _Abandon("the input ended") from None
-        if not self.console.is_terminal:  # a transcript: show what was typed after its prompt
-            self.console.print(line, markup=False, highlight=False)
-        return line.strip()
-
     # -- the whole game
     def title(self) -> str:
         return f"Stratego: {self.variant.title}"
@@ -311,30 +290,20 @@ class TerminalGame:
         """The whole game: setups, then moves, then the end (each game's screens come from its hooks)."""
         self.console.rule(self.title())
         self.say(self.intro())
-        try:
-            self.agent.start(self.game, self.computer, self.agent_rng)
-            while self.state.phase == "setup" and not self.state.is_terminal():
-                if self.state.current_player() == self.human:
-                    self.human_setup()
-                else:
-                    self.computer_turn()
-            while not self.state.is_terminal():
-                if self.state.current_player() == self.human:
-                    self.human_turn()
-                else:
-                    self.computer_turn()
-        except _Abandon as exc:
-            self.console.print()
-            self.say(f"Game abandoned ({exc}).", style="bold")
-            self.write_record(finished=False)
-            return 1
-        except KeyboardInterrupt:
-            self.console.print()
-            self.say("Interrupted: game abandoned.", style="bold")
-            self.write_record(finished=False)
-            return 130
-        self.show_end()
-        return 0 if self.write_record(finished=True) else 1
+        return self.play_through(self.turns)
+
+    def turns(self) -> None:
+        self.agent.start(self.game, self.computer, self.agent_rng)
+        while self.state.phase == "setup" and not self.state.is_terminal():
+            if self.state.current_player() == self.human:
+                self.human_setup()
+            else:
+                self.computer_turn()
+        while not self.state.is_terminal():
+            if self.state.current_player() == self.human:
+                self.human_turn()
+            else:
+                self.computer_turn()
 
     # -- setup
     def resolve_setup(self, spec: str) -> dict[int, Rank]:
@@ -524,21 +493,11 @@ class TerminalGame:
         self.console.print(board_text(cells, self.human, self.notation, self._highlight(data)))
         self.show_captured(data["captured"])
 
-    def write_record(self, finished: bool) -> bool:
-        if self.save is None:
-            return True
+    def record_players(self) -> list[str]:
         players = ["", ""]
         players[self.human] = "human"
         players[self.computer] = self.agent.name
-        record = GameRecord.from_state(self.state, players=players, seed=self.seed, finished=finished)
-        try:
-            self.save.parent.mkdir(parents=True, exist_ok=True)
-            record.save(self.save)
-        except OSError as exc:
-            self.error(f"Could not save the record to {self.save}: {exc}")
-            return False
-        self.say(f"Record saved to {self.save}" + ("" if finished else " (unfinished game)"))
-        return True
+        return players
 
 
 def run_terminal_game(

@@ -32,9 +32,9 @@ from rich.text import Text
 
 from fogofwar.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
 from fogofwar.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
+from fogofwar.console_session import Abandon, ConsoleSession
 from fogofwar.core.agents import Agent, agent_game_options, make_agent
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
-from fogofwar.core.records import GameRecord
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
@@ -56,8 +56,7 @@ SEAT_WORDS = {"south": 0, "s": 0, "red": 0, "north": 1, "n": 1, "blue": 1}
 ObsData = Mapping[str, Any]
 
 
-class _Abandon(Exception):
-    """The person left the game without finishing it (quit, or the input ended)."""
+_Abandon = Abandon  # the name this module raises
 
 
 # --- drawing ---------------------------------------------------------------------------------------------
@@ -201,7 +200,7 @@ def _public(data: ObsData) -> dict[str, Any]:
 # --- the session -----------------------------------------------------------------------------------------
 
 
-class AdmiralTerminal:
+class AdmiralTerminal(ConsoleSession):
     """One game of Admiral at the terminal: `humans` are the seats typed at the keyboard, `agent` plays
     the other seat (None in hot-seat mode)."""
 
@@ -215,14 +214,11 @@ class AdmiralTerminal:
         save: Path | None = None,
         read: Callable[[], str] | None = None,
     ) -> None:
-        self.console = console
+        super().__init__(console, seed, save, read)
         self.game = game
         self.state: AdmiralState = game.new_initial_state()
         self.humans = tuple(humans)
         self.agent = agent
-        self.seed = seed
-        self.save = save
-        self._read = read or input
         master = random.Random(seed)
         self.agent_rng = random.Random(master.getrandbits(64))
         self.chance_rng = random.Random(master.getrandbits(64))
@@ -237,22 +233,6 @@ class AdmiralTerminal:
     @property
     def hotseat(self) -> bool:
         return len(self.humans) == 2
-
-    def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, markup=False, highlight=False)
-
-    def error(self, text: str) -> None:
-        self.console.print(Text(text, style="bold red"))
-
-    def ask(self, prompt: str) -> str:
-        self.console.print(prompt, end="", markup=False, highlight=False)
-        try:
-            line = self._read()
-        except EOFError:
-            raise _Abandon("the input ended") from None
-        if not self.console.is_terminal:  # a transcript: show what was typed after its prompt
-            self.console.print(line, markup=False, highlight=False)
-        return line.strip()
 
     def who(self, seat: int) -> str:
         if self.hotseat:
@@ -277,33 +257,23 @@ class AdmiralTerminal:
             )
         elif not self.hotseat:
             self.say(f"You play {PLAYER_NAMES[self.humans[0]]}; South deploys first.")
-        try:
-            if self.agent is not None:
-                self.agent.start(self.game, 1 - self.humans[0], self.agent_rng)
-            while not self.state.is_terminal():
-                seat = self.state.current_player()
-                if seat == CHANCE:
-                    self.chance_turn()
-                elif seat in self.humans:
-                    self.flush_rolls()
-                    self.human_turn(seat)
-                else:
-                    self.flush_rolls()
-                    self.computer_turn(seat)
-                self.show_report()
-        except _Abandon as exc:
-            self.console.print()
-            self.say(f"Game abandoned ({exc}).", style="bold")
-            self.write_record(finished=False)
-            return 1
-        except KeyboardInterrupt:
-            self.console.print()
-            self.say("Interrupted: game abandoned.", style="bold")
-            self.write_record(finished=False)
-            return 130
+        return self.play_through(self.turns)
+
+    def turns(self) -> None:
+        if self.agent is not None:
+            self.agent.start(self.game, 1 - self.humans[0], self.agent_rng)
+        while not self.state.is_terminal():
+            seat = self.state.current_player()
+            if seat == CHANCE:
+                self.chance_turn()
+            elif seat in self.humans:
+                self.flush_rolls()
+                self.human_turn(seat)
+            else:
+                self.flush_rolls()
+                self.computer_turn(seat)
+            self.show_report()
         self.flush_rolls()
-        self.show_end()
-        return 0 if self.write_record(finished=True) else 1
 
     @property
     def solo(self) -> bool:
@@ -525,22 +495,13 @@ class AdmiralTerminal:
         self.console.print(cards_table(data, self.game.ruleset, self.marks, seat))
         self.say(f"{self.state.turn} turns, {len(self.state.history)} actions (dice included).")
 
-    def write_record(self, finished: bool) -> bool:
-        if self.save is None:
-            return True
-        players = ["human", "human"] if self.hotseat else ["", ""]
-        if not self.hotseat:
-            players[self.humans[0]] = "human"
-            players[1 - self.humans[0]] = self.agent_name
-        record = GameRecord.from_state(self.state, players=players, seed=self.seed, finished=finished)
-        try:
-            self.save.parent.mkdir(parents=True, exist_ok=True)
-            record.save(self.save)
-        except OSError as exc:
-            self.error(f"Could not save the record to {self.save}: {exc}")
-            return False
-        self.say(f"Record saved to {self.save}" + ("" if finished else " (unfinished game)"))
-        return True
+    def record_players(self) -> list[str]:
+        if self.hotseat:
+            return ["human", "human"]
+        players = ["", ""]
+        players[self.humans[0]] = "human"
+        players[1 - self.humans[0]] = self.agent_name
+        return players
 
 
 def run_admiral_terminal_game(
