@@ -289,3 +289,22 @@ def test_end_by_outside_the_rules(factory: GameFactory) -> None:
     check_record(game, state)
     with pytest.raises(IllegalActionError):
         state.apply(0)
+
+
+@pytest.mark.parametrize("game_name", ["stratego", "lotr", "admiral"])
+def test_every_game_refuses_a_bad_ended_by_with_a_record_error(game_name: str) -> None:
+    """The shared replay (core.state_json) checks the outside ending of every game the same way."""
+    from fogofwar.core.protocol import RecordError
+    from fogofwar.core.registry import make_game
+
+    game = make_game(game_name)
+    data = game.new_initial_state().to_json()
+    for bad, words in [
+        (5, "must be an object"),
+        ({"termination": "flag_captured", "winner": 0}, "from outside the board"),
+        ({"termination": "nonsense"}, "bad outcome"),
+    ]:
+        with pytest.raises(RecordError, match=words):
+            game.state_from_json({**data, "ended_by": bad})
+    with pytest.raises(RecordError, match="not an integer"):
+        game.state_from_json({**data, "actions": ["x"]})

@@ -130,6 +130,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
+from fogofwar.core.state_json import outside_ending, replay_actions
 
 PLAYER_NAMES = ("South", "North")
 """Seat 0 sits at row 1, seat 1 at row 8 (ADM-GEN-2)."""
@@ -3443,9 +3444,9 @@ class AdmiralState:
         if self._position is not None:
             data["position"] = copy.deepcopy(self._position)
         data["actions"] = list(self._history)
-        o = self._core.outcome
-        if o is not None and o.termination in _OUTSIDE_ENDINGS:
-            data["ended_by"] = o.to_json()
+        ended = outside_ending(self._core.outcome)
+        if ended is not None:
+            data["ended_by"] = ended
         return data
 
     @classmethod
@@ -3464,21 +3465,7 @@ class AdmiralState:
                 raise RecordError(f"bad Admiral position: {exc}") from exc
         else:
             state = game.new_initial_state()
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError('"actions" must be a list of action ids')
-        for i, action in enumerate(actions):
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise RecordError(f"action {i + 1} is not an integer: {action!r}")
-            try:
-                state.apply(action)
-            except GameError as exc:
-                raise RecordError(f"action {i + 1} ({action}) cannot be replayed: {exc}") from exc
-        ended = data.get("ended_by")
-        if ended is not None:
-            o = Outcome.from_json(dict(ended))
-            state.end_by(o.termination, o.winner, o.reason)
-        return state
+        return replay_actions(state, data)
 
 
 def _replace(sortie: Sortie, **changes: Any) -> Sortie:
@@ -3488,9 +3475,6 @@ def _replace(sortie: Sortie, **changes: Any) -> Sortie:
 @cache
 def _face_labels(ruleset: Ruleset) -> tuple[str, ...]:
     return tuple("+".join(s.value for s in f.symbols) for f in ruleset.die.faces)
-
-
-_OUTSIDE_ENDINGS = {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
 
 
 # --- crafted positions -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from fogofwar.core.protocol import JSON, GameError, IllegalActionError, Outcome, RecordError, State
 from fogofwar.core.registry import make_game
+from fogofwar.core.state_json import outside_ending
 
 FORMAT = "fogofwar-record"
 VERSION = 1
@@ -51,8 +52,9 @@ class GameRecord:
         data: dict[str, JSON] = {"game": self.game, "options": self.options, "actions": self.actions}
         if self.start is not None:
             data["start"] = self.start
-        if self.outcome is not None and self.outcome.termination.value in _OUTSIDE:
-            data["ended_by"] = self.outcome.to_json()
+        ended = outside_ending(self.outcome)
+        if ended is not None:
+            data["ended_by"] = ended
         return data
 
     def replay(self, check: bool = True) -> State:
@@ -88,13 +90,13 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a fogofwar record: expected an object with \"format\": \"{FORMAT}\"")
+            raise RecordError(f'not a fogofwar record: expected an object with "format": "{FORMAT}"')
         if data.get("version") != VERSION:
             raise RecordError(f"record version {data.get('version')!r} is not supported (expected {VERSION})")
         try:
             actions = data["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
-                raise RecordError("\"actions\" must be a list of integers")
+                raise RecordError('"actions" must be a list of integers')
             outcome = data.get("outcome")
             return cls(
                 game=str(data["game"]),
@@ -129,9 +131,6 @@ class GameRecord:
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc}") from exc
         return cls.loads(text)
-
-
-_OUTSIDE = {"resignation", "agreed_draw", "timeout", "forfeit"}
 
 
 def _notation(state: State, actions: list[int]) -> list[str]:

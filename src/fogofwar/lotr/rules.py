@@ -50,6 +50,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
+from fogofwar.core.state_json import outside_ending, replay_actions
 from fogofwar.lotr.powers import (
     AXE_BASE,
     AXE_SUBSETS,
@@ -1404,8 +1405,9 @@ class LotrState:
                 "to_move": self._start_to_move,
                 "pieces": [[square_name(sq), o, armies[o].kinds[k].key, m, v] for sq, o, k, m, v in self._start],
             }
-        if self._outcome is not None and self._outcome.termination in _OUTSIDE_ENDINGS:
-            data["ended_by"] = self._outcome.to_json()
+        ended = outside_ending(self._outcome)
+        if ended is not None:
+            data["ended_by"] = ended
         return data
 
     @classmethod
@@ -1427,21 +1429,7 @@ class LotrState:
                 )
             except (KeyError, TypeError, ValueError, NotationError, InvalidSetupError) as exc:
                 raise RecordError(f"bad start position: {exc}") from exc
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError('"actions" must be a list of action ids')
-        for i, action in enumerate(actions):
-            if not isinstance(action, int):
-                raise RecordError(f"action {i + 1} is not an integer: {action!r}")
-            try:
-                state.apply(action)
-            except IllegalActionError as exc:
-                raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from exc
-        ended = data.get("ended_by")
-        if ended is not None:
-            o = Outcome.from_json(dict(ended))
-            state.end_by(o.termination, o.winner, o.reason)
-        return state
+        return replay_actions(state, data)
 
 
 def _unit(src: int, dst: int) -> tuple[int, int]:
@@ -1451,7 +1439,6 @@ def _unit(src: int, dst: int) -> tuple[int, int]:
 
 
 _SYMBOLS = {"flag": "F", "spy": "S", "fortress": "B"}
-_OUTSIDE_ENDINGS = {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
 
 
 def check_setup(game: LotrGame, player: int, placement: Mapping[int, int]) -> None:

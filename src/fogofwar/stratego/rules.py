@@ -35,6 +35,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
+from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending, replay_actions
 from fogofwar.stratego.board import (
     LAKES,
     NEIGHBOURS,
@@ -195,9 +196,7 @@ class StrategoGame:
 
         For crafted positions (tests, puzzles): no setup validation beyond the board itself.
         """
-        triples = (
-            [(sq, o, r) for sq, (o, r) in pieces.items()] if isinstance(pieces, Mapping) else list(pieces)
-        )
+        triples = [(sq, o, r) for sq, (o, r) in pieces.items()] if isinstance(pieces, Mapping) else list(pieces)
         return StrategoState(self, start=[(sq, o, r, False, False) for sq, o, r in triples], to_move=to_move)
 
     def state_from_json(self, data: dict[str, JSON]) -> StrategoState:
@@ -220,9 +219,7 @@ class StrategoState:
         self._max_moves = game.max_moves
         self._board: list[int] = [0] * NUM_SQUARES
         self._mobile: tuple[set[int], set[int]] = (set(), set())
-        self._to_place: list[dict[int, int]] = [
-            {int(r): n for r, n in self._variant.roster if n} for _ in range(2)
-        ]
+        self._to_place: list[dict[int, int]] = [{int(r): n for r, n in self._variant.roster if n} for _ in range(2)]
         self._captured: tuple[list[int], list[int]] = ([], [])
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
@@ -309,7 +306,7 @@ class StrategoState:
             self._move(action)
 
     def undo(self) -> None:
-        if self._outcome is not None and self._outcome.termination in _OUTSIDE_ENDINGS:
+        if self._outcome is not None and self._outcome.termination in OUTSIDE_ENDINGS:
             self._outcome = None  # take back the resignation (or other outside ending) first
             return
         if not self._undo:
@@ -777,18 +774,17 @@ class StrategoState:
         if self._start is not None:
             data["start"] = {
                 "to_move": self._start_to_move,
-                "pieces": [
-                    [square_name(sq), o, Rank(r).name.lower(), m, v] for sq, o, r, m, v in self._start
-                ],
+                "pieces": [[square_name(sq), o, Rank(r).name.lower(), m, v] for sq, o, r, m, v in self._start],
             }
-        if self._outcome is not None and self._outcome.termination in _OUTSIDE_ENDINGS:
-            data["ended_by"] = self._outcome.to_json()
+        ended = outside_ending(self._outcome)
+        if ended is not None:
+            data["ended_by"] = ended
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> StrategoState:
         if not isinstance(data, Mapping) or data.get("game") != "stratego":
-            raise RecordError("not a Stratego state: expected an object with \"game\": \"stratego\"")
+            raise RecordError('not a Stratego state: expected an object with "game": "stratego"')
         try:
             game = StrategoGame(**dict(data.get("options") or {}))
         except (TypeError, ValueError, GameError) as exc:
@@ -805,30 +801,7 @@ class StrategoState:
                 state = StrategoState(game, start=pieces, to_move=int(start.get("to_move", 0)))
             except (KeyError, TypeError, ValueError, NotationError, InvalidSetupError) as exc:
                 raise RecordError(f"bad start position: {exc}") from exc
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError("\"actions\" must be a list of action ids")
-        for i, action in enumerate(actions):
-            if not isinstance(action, int):
-                raise RecordError(f"action {i + 1} is not an integer: {action!r}")
-            try:
-                state.apply(action)
-            except IllegalActionError as exc:
-                raise RecordError(f"action {i + 1} ({action}) is illegal: {exc}") from exc
-        ended = data.get("ended_by")
-        if ended is not None:
-            if not isinstance(ended, Mapping):
-                raise RecordError("\"ended_by\" must be an object with termination, winner and reason")
-            o = Outcome.from_json(dict(ended))
-            if o.termination not in _OUTSIDE_ENDINGS:
-                raise RecordError(f"\"ended_by\" must be an ending from outside the board, not {o.termination.value}")
-            if state.is_terminal():
-                raise RecordError("\"ended_by\" ends a game that the rules had already ended")
-            state.end_by(o.termination, o.winner, o.reason)
-        return state
-
-
-_OUTSIDE_ENDINGS = {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
+        return replay_actions(state, data)
 
 
 def parse_action(text: str, notation: RankNotation = "classic") -> int:
