@@ -38,9 +38,9 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
-    TERMINAL,
     GameError,
     IllegalActionError,
     InvalidSetupError,
@@ -461,7 +461,7 @@ def _square(sq: int | str) -> int:
     return int(sq)
 
 
-class LotrState:
+class LotrState(BoardStateBase[MoveEvent]):
     """One Stratego LOTR position; see the module docstring for the encoding."""
 
     def __init__(
@@ -516,19 +516,8 @@ class LotrState:
     def game(self) -> LotrGame:
         return self._game
 
-    @property
-    def phase(self) -> str:
-        """'setup' while pieces are being placed, then 'play' (also once the game is over)."""
-        return self._phase
 
-    @property
-    def history(self) -> Sequence[int]:
-        return self._history
 
-    @property
-    def move_count(self) -> int:
-        """Turns played since the setup (both players' turns count; a Repeat Attack is one turn)."""
-        return self._moves
 
     @property
     def ring(self) -> str:
@@ -539,21 +528,6 @@ class LotrState:
     def pending(self) -> int:
         """Square of the Uruk-Hai that may attack again (LOTR-REPEAT-1), or -1."""
         return self._pending
-
-    def current_player(self) -> int:
-        return TERMINAL if self._outcome is not None else self._player
-
-    def is_terminal(self) -> bool:
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def returns(self) -> list[float]:
-        return self._outcome.returns(2) if self._outcome is not None else [0.0, 0.0]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return []  # no dice in Stratego LOTR
 
     def legal_actions(self) -> list[int]:
         if self._outcome is not None:
@@ -612,12 +586,6 @@ class LotrState:
         other._legal = None if self._legal is None else self._legal.copy()
         other._changes = []
         return other
-
-    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
-        """End the game for a reason outside the board (resignation, agreed draw, clock, forfeit)."""
-        if self._outcome is not None:
-            raise IllegalActionError(f"the game is over ({self._outcome.reason})")
-        self._outcome = Outcome(termination, winner, reason or termination.value.replace("_", " "))
 
     # --- notation --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -1312,24 +1280,6 @@ class LotrState:
         """Character keys of `owner`'s pieces taken off the board, in order. Full knowledge: not for players."""
         kinds = self._game.army(owner).kinds
         return [kinds[k].key for k in self._captured[owner]]
-
-    def last_event(self) -> MoveEvent | None:
-        for ev in reversed(self._events):
-            if ev is not None:
-                return ev
-        return None
-
-    def _recent_events(self, n: int) -> list[MoveEvent]:
-        out: list[MoveEvent] = []
-        for ev in reversed(self._events):
-            if ev is None or len(out) == n:
-                break
-            out.append(ev)
-        return out[::-1]
-
-    def public_history(self) -> list[MoveEvent]:
-        """Every move as both players saw it at the time it was played."""
-        return [ev for ev in self._events if ev is not None]
 
     def observation(self, player: int) -> Observation:
         """LOTR-INFO-1..2: own pieces fully; enemy pieces unknown unless shown; captured pieces per the mode;

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
-    TERMINAL,
     GameError,
     IllegalActionError,
     InvalidSetupError,
@@ -203,7 +203,7 @@ class StrategoGame:
         return StrategoState.from_json(data)
 
 
-class StrategoState:
+class StrategoState(BoardStateBase[MoveEvent]):
     """One Stratego position; see the module docstring for the encoding."""
 
     def __init__(
@@ -257,34 +257,8 @@ class StrategoState:
     def game(self) -> StrategoGame:
         return self._game
 
-    @property
-    def phase(self) -> str:
-        """'setup' while pieces are being placed, then 'play' (also once the game is over)."""
-        return self._phase
 
-    @property
-    def history(self) -> Sequence[int]:
-        return self._history
 
-    @property
-    def move_count(self) -> int:
-        """Moves played since the setup (both players' moves count)."""
-        return self._moves
-
-    def current_player(self) -> int:
-        return TERMINAL if self._outcome is not None else self._player
-
-    def is_terminal(self) -> bool:
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def returns(self) -> list[float]:
-        return self._outcome.returns(2) if self._outcome is not None else [0.0, 0.0]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return []  # Stratego has no chance events.
 
     def legal_actions(self) -> list[int]:
         if self._outcome is not None:
@@ -683,12 +657,6 @@ class StrategoState:
         elif self._max_moves and self._moves >= self._max_moves:
             self._outcome = Outcome(Termination.MOVE_LIMIT, None, f"the move cap of {self._max_moves} was reached")
 
-    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
-        """End the game for a reason outside the board (resignation, agreed draw, clock, forfeit)."""
-        if self._outcome is not None:
-            raise IllegalActionError(f"the game is over ({self._outcome.reason})")
-        self._outcome = Outcome(termination, winner, reason or termination.value.replace("_", " "))
-
     # --- what players see ---------------------------------------------------------------------
     def piece_at(self, sq: int) -> tuple[int, Rank, bool, bool] | None:
         """(owner, rank, moved, revealed) of the piece on `sq`, or None. Full knowledge: not for players."""
@@ -700,24 +668,6 @@ class StrategoState:
     def captured(self, owner: int) -> list[Rank]:
         """Pieces of `owner` taken off the board (public: every battle shows both ranks)."""
         return [Rank(r) for r in self._captured[owner]]
-
-    def last_event(self) -> MoveEvent | None:
-        for ev in reversed(self._events):
-            if ev is not None:
-                return ev
-        return None
-
-    def _recent_events(self, n: int) -> list[MoveEvent]:
-        out: list[MoveEvent] = []
-        for ev in reversed(self._events):
-            if ev is None or len(out) == n:
-                break
-            out.append(ev)
-        return out[::-1]
-
-    def public_history(self) -> list[MoveEvent]:
-        """Every move as everybody saw it: the perfect-recall public information."""
-        return [ev for ev in self._events if ev is not None]
 
     def observation(self, player: int) -> Observation:
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
