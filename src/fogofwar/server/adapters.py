@@ -9,6 +9,9 @@ Public and final views are derived from the seats' own observations, so they can
 show more than the rules engine lets some seat see: the public view keeps only what is
 revealed to both seats, the final view (sent once the game is over) merges what each
 seat knows of its own pieces.
+
+LOTR (`adapters_lotr.py`) and Admiral (`adapters_admiral.py`) have adapters of their own; the
+optional parts (dice, a secret draft, a move log, explanations) have defaults in `adapter_base.py`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import random
 from typing import Any, Protocol
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
+from fogofwar.server.adapter_base import AdapterDefaults, Entry
+from fogofwar.server.store import Event
 from fogofwar.stratego.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
 from fogofwar.stratego.rules import StrategoGame, StrategoState, check_setup
@@ -32,6 +37,8 @@ class Adapter(Protocol):
 
     name: str
     seat_names: tuple[str, ...]
+    agents: tuple[str, ...]
+    page: str
 
     def make_game(self, options: dict[str, Any]) -> Any:
         """Build the game from client options; `GameError` says which option is wrong."""
@@ -72,6 +79,21 @@ class Adapter(Protocol):
 
     def setup_info(self, state: State, seat: int) -> dict[str, Any]: ...
 
+    # Optional parts, with defaults in AdapterDefaults.
+    def in_secret(self, state: State, seat: int) -> bool: ...
+
+    def moment(self, state: State) -> Entry: ...
+
+    uses_log: bool
+
+    def log_entry(self, state: State, ev: Event, texts: list[str]) -> Entry | None: ...
+
+    def public_moves(self, state: State, log: list[Entry]) -> list[dict[str, Any]]: ...
+
+    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]: ...
+
+    def explanation_visible(self, state: State, entry: Entry) -> bool: ...
+
 
 def _stratego(state: State) -> StrategoState:
     if not isinstance(state, StrategoState):  # pragma: no cover - the registry hands out the matching adapter
@@ -79,11 +101,12 @@ def _stratego(state: State) -> StrategoState:
     return state
 
 
-class StrategoAdapter:
+class StrategoAdapter(AdapterDefaults):
     """Stratego and its variants on the classic board."""
 
     name = "stratego"
     seat_names: tuple[str, ...] = PLAYER_NAMES
+    agents: tuple[str, ...] = ("random", "heuristic", "search")
 
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
         known = {"variant", "two_squares", "more_squares", "max_moves"}
@@ -107,7 +130,9 @@ class StrategoAdapter:
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "title": "Stratego",
             "seats": list(self.seat_names),
+            "agents": list(self.agents),
             "variants": [
                 {
                     "name": v.name,
@@ -249,7 +274,14 @@ class StrategoAdapter:
         return out
 
 
-ADAPTERS: dict[str, Adapter] = {"stratego": StrategoAdapter()}
+def _all_adapters() -> dict[str, Adapter]:
+    from fogofwar.server.adapters_admiral import AdmiralAdapter
+    from fogofwar.server.adapters_lotr import LotrAdapter
+
+    return {"stratego": StrategoAdapter(), "lotr": LotrAdapter(), "admiral": AdmiralAdapter()}
+
+
+ADAPTERS: dict[str, Adapter] = _all_adapters()
 
 
 def get_adapter(game: str) -> Adapter:

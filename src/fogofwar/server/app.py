@@ -11,14 +11,20 @@ REST (JSON; a seat proves itself with `Authorization: Bearer <token>`):
 - `POST /api/games/{id}/join`         {invite, name}: take the open seat of an invite game
 - `POST /api/games/{id}/act`          a command (as on the websocket): answered once it is stored
 - `POST /api/games/{id}/resign`
-- `GET  /api/games/{id}/record`       the game record (JSON), once the game is over
+- `GET  /api/games/{id}/record`       the game record (?format=json or gravon), once the game is over
+- `GET  /api/games/{id}/replay`       the game replayed move by move; `POST /api/replay/import` a record file
+                                      (these three: replay_api.py)
 - `POST /api/setup-preview`           {game, variant, seat, setup}: read a setup without playing it
 
 Websocket `/ws/games/{id}`: the first message is {"type": "hello", "token": ...} (no token: a
 spectator); the token goes in a message, not the URL, so that it never lands in access logs.
 The server then pushes {"type": "state", ...} after every change, answers each accepted
 command with {"type": "ack", "id", "seq"} once it is stored, and anything refused with
-{"type": "error", "error": code, "message"}, changing nothing.
+{"type": "error", "error": code, "message"}, changing nothing. A secret decision (Admiral's attack
+orders) joins the seat's draft: its ack carries "draft" (the draft's length), the new state goes to that
+seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the seat commits.
+The server rolls every die itself. Each game has its own page (`Adapter.page`): game.html for Stratego,
+lotr.html, admiral.html.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -40,6 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.server.adapters import ADAPTERS, get_adapter
 from fogofwar.server.manager import Connection, GameManager, LiveGame
+from fogofwar.server.replay_api import router as replay_router
 from fogofwar.server.session import MAX_MESSAGE_BYTES, ClientError, Command, parse_command
 from fogofwar.server.store import DEFAULT_DB, Store
 
@@ -148,8 +155,8 @@ def create_app(db: str | None = None, *, agent_delay: float = 0.0, fsync: bool =
         return FileResponse(WEB_DIR / "index.html")
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / "game.html")
+    async def game_page(request: Request, game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / await manager_of(request).page_for(game_id))  # each game its own page
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
@@ -206,8 +213,8 @@ def create_app(db: str | None = None, *, agent_delay: float = 0.0, fsync: bool =
 
     async def act(request: Request, game_id: str, authorization: str | None, cmd: Command) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        if cmd.kind not in ("action", "setup", "resign"):
-            raise ClientError("malformed", f"{cmd.kind!r} is for the websocket; send action, setup or resign")
+        if cmd.kind not in ("action", "setup", "undo", "resign"):
+            raise ClientError("malformed", f"{cmd.kind!r} is for the websocket; send action, setup, undo or resign")
         ev = await manager_of(request).submit(live, seat, cmd)
         return {"type": "ack", "id": cmd.ref, "seq": ev.seq, "state": live.session.view(seat)}
 
@@ -220,16 +227,8 @@ def create_app(db: str | None = None, *, agent_delay: float = 0.0, fsync: bool =
     async def resign(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         return await act(request, game_id, authorization, Command("resign"))
 
-    @app.get("/api/games/{game_id}/record")
-    async def record(request: Request, game_id: str) -> Response:
-        live = await manager_of(request).get(game_id)
-        if not live.session.state.is_terminal():
-            raise ClientError("not_over", "the record is published once the game is over (it shows every setup)", 409)
-        return Response(
-            live.session.record().dumps(),
-            media_type="application/json",
-            headers={"content-disposition": f'attachment; filename="fogofwar-{game_id}.json"'},
-        )
+    # The record (JSON or Gravon XML), replays and record import: src/fogofwar/server/replay_api.py.
+    app.include_router(replay_router)
 
     @app.post("/api/setup-preview")
     async def setup_preview(body: SetupPreview) -> dict[str, Any]:

@@ -9,6 +9,13 @@ A reader never sees a state that is not yet durable.
 Computer players think in a thread pool, on a snapshot of their observation; when they
 answer, the move is committed like anybody else's, unless the game changed meanwhile
 (a resignation), in which case the answer is dropped and they think again if needed.
+What an agent explains of its decisions (`agent.explanations`, if it keeps any) is stored
+with the event it explains.
+
+Dice are the server's: whenever an event leaves the game at a chance node, the rolls are
+drawn (`GameSession.chance_event`) and stored in the same transaction as that event, so a
+move and the dice it calls for are durable together. A seat's secret draft (Admiral's
+attack assignment) is checked and shown to that seat alone and stored only when committed.
 This process is the only writer of its database: running two servers on one database
 is not supported.
 """
@@ -16,9 +23,9 @@ is not supported.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -26,16 +33,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from fogofwar.core.agents import Agent, agent_names, make_agent
+from fogofwar.core.agents import Agent, agent_game_options, agent_names, make_agent
 from fogofwar.core.protocol import GameError, RecordError, State
-from fogofwar.server.adapters import Adapter, get_adapter
+from fogofwar.server.adapters import ADAPTERS, Adapter, get_adapter
 from fogofwar.server.session import ClientError, Command, GameSession, game_info, hash_token
 from fogofwar.server.store import Event, GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.server")
 
-WEB_AGENTS = ("random", "heuristic", "search")
-"""Agents a web client may pick. Never `ucc`: its spec names a program to run."""
+WEB_AGENTS = ("random", "heuristic", "search", "stratego")
+"""Agents a web client may pick (each game lists those that play it). Never `ucc`: its spec names a
+program to run."""
+MAX_EXPLANATION_CHARS = 500
 
 QUEUE_LIMIT = 256
 """Messages waiting for one connection; a client that falls this far behind is dropped."""
@@ -119,9 +128,26 @@ class GameManager:
         return await asyncio.to_thread(fn, *args)
 
     # --- games -------------------------------------------------------------------------------
-    def agents(self) -> list[str]:
-        known = set(agent_names())
-        return [a for a in WEB_AGENTS if a in known]
+    def agents(self, game: str | None = None) -> list[str]:
+        """The computer players a client may pick: for one game, those its adapter names (and any agent
+        no game claims); without a game, all of them."""
+        known = [a for a in WEB_AGENTS if a in set(agent_names())]
+        claimed = {a for g in ADAPTERS.values() for a in g.agents}
+        if game is None:
+            return known
+        return [a for a in known if a in get_adapter(game).agents or a not in claimed]
+
+    async def page_for(self, game_id: str) -> str:
+        """The page of the browser client for a game (the game page of Stratego for an unknown id)."""
+        live = self._games.get(game_id)
+        kind = live.session.meta.game if live is not None else None
+        if kind is None:
+            meta = await self._io(self.store.game, game_id)
+            kind = meta.game if meta is not None else "stratego"
+        try:
+            return get_adapter(kind).page
+        except GameError:
+            return "game.html"
 
     async def create(
         self,
@@ -142,6 +168,8 @@ class GameManager:
             seat = secrets.randbelow(len(seats))
         elif color in seats:
             seat = seats.index(color)
+        elif color in ("red", "blue"):  # the classic colours name the first and the second seat of any game
+            seat = ("red", "blue").index(color)
         else:
             raise ClientError("bad_request", f"color must be one of {', '.join(seats)} or random", 422)
         other = 1 - seat
@@ -158,12 +186,22 @@ class GameManager:
         elif opponent == "invite":
             mode = "invite"
             invite = secrets.token_urlsafe(18)
-        elif opponent in self.agents():
+        elif opponent in self.agents(game):
             mode, agent, agent_seat = "agent", opponent, other
             players[other] = f"computer ({opponent})"
+            # An agent may need game options at its seat (Admiral's `stratego` plays the solo rules).
+            seated: list[object] = [object(), object()]
+            try:
+                seated[other] = make_agent(opponent)
+                options = agent_game_options(seated, game, options)
+                adapter.make_game(options)
+            except (GameError, TypeError, ValueError) as exc:
+                raise ClientError("bad_request", str(exc), 422) from None
         else:
             raise ClientError(
-                "bad_request", f"opponent must be hotseat, invite or one of the agents: {', '.join(self.agents())}", 422
+                "bad_request",
+                f"opponent must be hotseat, invite or one of the agents of {game}: {', '.join(self.agents(game))}",
+                422,
             )
         now = time.time()
         hashes: list[str | None] = [None, None]
@@ -220,6 +258,10 @@ class GameManager:
             except (RecordError, GameError) as exc:
                 raise ClientError("broken", f"game {game_id} cannot be rebuilt: {exc}", 500) from None
             live = self._add(session)
+        if live.session.needs_chance():  # a log from before the dice were stored with their move
+            async with live.lock:
+                if live.session.needs_chance():
+                    await self._commit(live, None)
         self._schedule_agent(live)
         return live
 
@@ -260,19 +302,18 @@ class GameManager:
     @staticmethod
     def _copy(session: GameSession) -> GameSession:
         """A session to try an event on: the live one stays as it is until the event is stored."""
-        other = copy.copy(session)
-        other.meta = copy.deepcopy(session.meta)
-        other.state = session.state.clone()
-        other.events = list(session.events)
-        other.setup_strings = dict(session.setup_strings)
-        other.placements = dict(session.placements)
-        other._pending = dict(session._pending)
-        return other
+        return session.copy()
 
     async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
         """Check and commit a seat's command; `ClientError` (nothing changed) if it is refused."""
         async with live.lock:
             ev = live.session.event_for(seat, cmd)
+            if ev.kind in ("draft", "undo"):
+                self._draft(live, ev)
+                if origin is not None:
+                    origin.send({"type": "ack", "id": cmd.ref, "seq": ev.seq, "draft": len(live.session.drafts[seat])})
+                self._broadcast(live, only=seat)
+                return ev
             await self._commit(live, ev)
             if origin is not None:
                 origin.send({"type": "ack", "id": cmd.ref, "seq": ev.seq})
@@ -280,12 +321,28 @@ class GameManager:
         self._schedule_agent(live)
         return ev
 
-    async def _commit(self, live: LiveGame, ev: Event) -> None:
-        """Store `ev` and make it live; the caller holds the lock and has checked the event."""
+    def _draft(self, live: LiveGame, ev: Event) -> None:
+        """A secret decision joins (or leaves) the seat's draft: nothing is stored, nobody else is told."""
+        session = self._copy(live.session)
+        session.apply_draft(ev)
+        live.session = session
+
+    async def _commit(self, live: LiveGame, ev: Event | None) -> None:
+        """Store `ev` and the dice it calls for, and make them live; the caller holds the lock and has
+        checked the event (None: only the dice)."""
         trial = self._copy(live.session)
-        trial.apply(ev)
+        events: list[Event] = []
+        if ev is not None:
+            trial.apply(ev)
+            events.append(ev)
+        while trial.needs_chance():
+            roll = trial.chance_event()
+            trial.apply(roll)
+            events.append(roll)
+        if not events:
+            return
         try:
-            stamp = await self._io(self.store.append_event, trial.meta.id, ev, trial.summary())
+            stamp = await self._io(self.store.append_events, trial.meta.id, events, trial.summary())
         except StoreError as exc:
             log.error("cannot store event: %s", exc)
             raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
@@ -295,11 +352,14 @@ class GameManager:
         trial.meta.updated_at = stamp
         live.session = trial
 
-    def _broadcast(self, live: LiveGame) -> None:
+    def _broadcast(self, live: LiveGame, only: int | None = None) -> None:
+        """Send the new state to every connection (`only`: to that seat's connections alone)."""
         views: dict[int | None, dict[str, Any]] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
+                continue
+            if only is not None and conn.seat != only:
                 continue
             if conn.seat not in views:
                 views[conn.seat] = live.session.view(conn.seat)
@@ -335,13 +395,14 @@ class GameManager:
             seat = session.meta.agent_seat
             if seat is None or session.state.is_terminal() or session.to_move() != seat:
                 return
-            seq = session.seq
+            stamp = (session.seq, len(session.drafts.get(seat, [])))
             started = loop.time()
             job: Callable[[], Command | str]
             if session.adapter.in_setup(session.state):
                 job = _setup_job(agent, session.adapter, session.state.clone(), seat)
             else:
-                obs, legal = session.state.observation(seat), list(session.state.legal_actions())
+                state = session.seat_state(seat)
+                obs, legal = state.observation(seat), list(state.legal_actions())
                 job = _move_job(agent, obs, legal)
             answer: Command | str
             try:
@@ -355,7 +416,7 @@ class GameManager:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with live.lock:
-                if live.session.seq != seq:
+                if (live.session.seq, len(live.session.drafts.get(seat, []))) != stamp:
                     continue  # the game changed while the agent thought (a resignation): think again
                 try:
                     if isinstance(answer, str):
@@ -364,6 +425,9 @@ class GameManager:
                         ev = live.session.event_for(seat, answer)
                 except ClientError as exc:
                     ev = live.session.forfeit_event(seat, f"the computer ({agent.name}) broke the rules: {exc.message}")
+                if ev.kind == "draft":
+                    self._draft(live, ev)  # the agent's secret orders: nobody else sees them
+                    continue
                 try:
                     await self._commit(live, ev)
                 except ClientError:
@@ -372,9 +436,55 @@ class GameManager:
                 self._broadcast(live)
 
 
+def explanations_of(agent: Agent) -> list[Any]:
+    """What the agent has said of its decisions so far (`agent.explanations`: a list, or a method
+    returning one), or [] for an agent that explains nothing (or one that is drained instead)."""
+    if callable(getattr(agent, "drain_explanations", None)):
+        return []
+    found = getattr(agent, "explanations", None)
+    if callable(found):
+        found = found()
+    return list(found) if isinstance(found, list | tuple) else []
+
+
+_RULE_LINE = re.compile(r"^\[([^\]]{1,40})\]\s*(.*)$", re.S)
+_TURN_PREFIX = re.compile(r"^turn \d+:\s*")
+
+
+def explanation(item: Any) -> dict[str, str]:
+    """One explanation as {rule, text}: from a (rule, text) pair, a mapping, an object with `rule_id`
+    (or `rule`) and `text`, or a line like '[SOLO-TAB-4] turn 2: fire ...'."""
+    rule: Any = ""
+    text: Any = item
+    if isinstance(item, tuple | list) and len(item) == 2:
+        rule, text = item
+    elif isinstance(item, dict):
+        rule, text = item.get("rule_id", item.get("rule", "")), item.get("text", "")
+    elif hasattr(item, "text"):
+        rule, text = getattr(item, "rule_id", getattr(item, "rule", "")), item.text
+    elif isinstance(item, str) and (m := _RULE_LINE.match(item)):
+        rule, text = m.group(1), m.group(2)
+    text = _TURN_PREFIX.sub("", str(text))  # the state message says which turn
+    return {"rule": str(rule)[:40], "text": text[:MAX_EXPLANATION_CHARS]}
+
+
+def _new_explanations(agent: Agent, before: int) -> tuple[dict[str, str], ...]:
+    """What the agent explained since `before` explanations: `drain_explanations()` if it has it, else
+    the new tail of `explanations`."""
+    drain = getattr(agent, "drain_explanations", None)
+    if callable(drain):
+        return tuple(explanation(n) for n in drain())
+    notes = explanations_of(agent)
+    if len(notes) < before:  # the agent started a new list: all of it is new
+        before = 0
+    return tuple(explanation(n) for n in notes[before:])
+
+
 def _move_job(agent: Agent, obs: Any, legal: list[int]) -> Callable[[], Command | str]:
     def run() -> Command | str:
-        return Command("action", action=int(agent.act(obs, legal)))
+        before = len(explanations_of(agent))
+        action = int(agent.act(obs, legal))
+        return Command("action", action=action, explain=_new_explanations(agent, before))
 
     return run
 
@@ -383,8 +493,9 @@ def _setup_job(agent: Agent, adapter: Adapter, state: State, seat: int) -> Calla
     """The agent places its army on a copy, one piece at a time; the result is sent as one setup."""
 
     def run() -> Command | str:
+        before = len(explanations_of(agent))
         while not state.is_terminal() and adapter.in_setup(state) and state.current_player() == seat:
             state.apply(agent.act(state.observation(seat), list(state.legal_actions())))
-        return Command("setup", setup=adapter.placement_of(state, seat))
+        return Command("setup", setup=adapter.placement_of(state, seat), explain=_new_explanations(agent, before))
 
     return run

@@ -8,10 +8,22 @@ Setups are simultaneous for the players but sequential in the engine (red places
 blue). A seat that sends its setup before its turn gets it checked and logged at once;
 it is applied when the engine reaches that seat (`_pending`), so nobody waits on
 anybody, and a replay applies it at the same point.
+
+Dice (the engine's chance player) are rolled by the server: `chance_event` draws the roll
+from the game's secret seed and the event number, and it is logged like any move, so a
+replay rebuilds the same dice. A seat whose decisions are secret for a while (Admiral's
+attack assignment, `Adapter.in_secret`) builds a *draft*: each decision is checked and
+shown to that seat alone, and the whole draft becomes one event when the seat commits,
+so the other seat learns neither the decisions nor how many there were. A draft is not
+stored: after a restart the seat makes its decisions again.
+
+A computer player may explain its decisions (`Command.explain`); the explanations are
+stored with the event they explain and shown to everybody once that event is public.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -20,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fogofwar.core.protocol import (
+    CHANCE,
     GameError,
     IllegalActionError,
     InvalidSetupError,
@@ -29,11 +42,14 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.core.records import GameRecord
+from fogofwar.server.adapter_base import Entry
 from fogofwar.server.adapters import Adapter, get_adapter
 from fogofwar.server.store import Event, GameMeta, Summary
 
 MAX_MESSAGE_BYTES = 4096
 """Largest client message accepted: a classic placement as JSON is under 1 KiB."""
+MAX_EXPLANATIONS = 60
+"""Explanations sent with a state: the most recent ones."""
 
 
 class ClientError(Exception):
@@ -61,12 +77,13 @@ def hash_token(token: str) -> str:
 class Command:
     """A checked client message: what a seat asks for."""
 
-    kind: str  # "hello" | "action" | "setup" | "resign" | "ping"
+    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "ping"
     ref: Any = None  # the client's own id for the message, echoed in the answer
     action: int | None = None
     move: str | None = None
     setup: Any = None
     token: str | None = None
+    explain: tuple[dict[str, Any], ...] = ()  # a computer player's reasons (never read from a client)
 
 
 def parse_command(raw: str | bytes) -> Command:
@@ -109,9 +126,9 @@ def command_from_json(data: Any) -> Command:
         if token is not None and not isinstance(token, str):
             raise ClientError("malformed", '"token" must be a string')
         return Command("hello", ref, token=token)
-    if kind in ("resign", "ping"):
+    if kind in ("resign", "ping", "undo"):
         return Command(str(kind), ref)
-    raise ClientError("malformed", f"unknown message type {kind!r}; use action, setup, resign, hello or ping")
+    raise ClientError("malformed", f"unknown message type {kind!r}; use action, setup, undo, resign, hello or ping")
 
 
 class GameSession:
@@ -128,6 +145,11 @@ class GameSession:
         self.placements: dict[int, dict[str, str]] = {}
         self._rng = random.Random(meta.seed ^ 0x5E7)
         self._moves: tuple[int, list[dict[str, Any]]] = (-1, [])  # the public move list, built once per seq
+        self.drafts: dict[int, list[int]] = {}  # a seat's secret decisions, not yet committed
+        self.draft_explain: dict[int, list[dict[str, Any]]] = {}
+        self._draft_state: tuple[tuple[int, int, tuple[int, ...]], State] | None = None
+        self.log: list[Entry] = []  # the move log, for adapters that keep one (uses_log)
+        self.explanations: list[Entry] = []
 
     @classmethod
     def replay(cls, meta: GameMeta, events: list[Event]) -> GameSession:
@@ -166,9 +188,53 @@ class GameSession:
         return "setup" if self.adapter.in_setup(self.state) else "play"
 
     def to_move(self) -> int | None:
+        """The seat to act; None once the game is over (or for the instant the server rolls dice)."""
         if self.state.is_terminal():
             return None
-        return self.state.current_player()
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def needs_chance(self) -> bool:
+        """The dice must be rolled (by the server) before anybody can act."""
+        return not self.state.is_terminal() and self.state.current_player() == CHANCE
+
+    def chance_event(self) -> Event:
+        """The next die roll, drawn from the game's secret seed and the event number (so a restarted server
+        rolls the same die it would have rolled), as an event for the log."""
+        outcomes = self.state.chance_outcomes()
+        rng = random.Random(self.meta.seed * 1_000_003 + self.seq + 1)
+        action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        return Event(self.seq + 1, "chance", None, {"action": int(action)})
+
+    def seat_state(self, seat: int) -> State:
+        """The state as `seat` sees it: the game, with the seat's draft (if any) played on a copy."""
+        draft = self.drafts.get(seat)
+        if not draft:
+            return self.state
+        key = (self.seq, seat, tuple(draft))
+        if self._draft_state is not None and self._draft_state[0] == key:
+            return self._draft_state[1]
+        state = self.state.clone()
+        for a in draft:
+            state.apply(a)
+        self._draft_state = (key, state)
+        return state
+
+    def copy(self) -> GameSession:
+        """A session to try an event on: the game's state and every list are copied, this one is unchanged."""
+        other = copy.copy(self)
+        other.meta = copy.deepcopy(self.meta)
+        other.state = self.state.clone()
+        other.events = list(self.events)
+        other.setup_strings = dict(self.setup_strings)
+        other.placements = dict(self.placements)
+        other._pending = dict(self._pending)
+        other.drafts = {s: list(d) for s, d in self.drafts.items()}
+        other.draft_explain = {s: list(d) for s, d in self.draft_explain.items()}
+        other._draft_state = None
+        other.log = list(self.log)
+        other.explanations = list(self.explanations)
+        return other
 
     def has_set_up(self, seat: int) -> bool:
         """The seat's setup is logged (applied or waiting for its turn)."""
@@ -193,29 +259,69 @@ class GameSession:
         if cmd.kind == "resign":
             return Event(seq, "resign", seat, {})
         if cmd.kind == "setup":
-            return self._setup_event(seq, seat, cmd.setup)
+            ev = self._setup_event(seq, seat, cmd.setup)
+            if cmd.explain:
+                ev.payload["explain"] = [dict(e) for e in cmd.explain]
+            return ev
+        if cmd.kind == "undo":
+            if not self.drafts.get(seat):
+                raise ClientError(
+                    "illegal", "there is no decision to take back: only secret orders not yet committed", 409
+                )
+            return Event(self.seq, "undo", seat, {})
         if cmd.kind != "action":
             raise ClientError("malformed", f"{cmd.kind!r} is not a game action")
         if self.adapter.in_setup(self.state):
             raise ClientError("illegal", "during the setup send your whole army as one setup message", 409)
+        if self.needs_chance():
+            raise ClientError("not_your_turn", "the dice are being rolled", 409)
         to_move = self.state.current_player()
         if to_move != seat:
             raise ClientError(
                 "not_your_turn", f"it is {self.seat_name(to_move)}'s turn, not {self.seat_name(seat)}'s", 409
             )
+        secret = self.adapter.in_secret(self.state, seat)
+        state = self.seat_state(seat) if secret else self.state
         try:
             if cmd.move is not None:
-                action = self.state.string_to_action(cmd.move)
+                action = state.string_to_action(cmd.move)
             else:
                 assert cmd.action is not None
                 action = cmd.action
                 if not 0 <= action < self.game.num_distinct_actions():
                     raise IllegalActionError(f"{action} is not an action id of {self.meta.game}")
-                if action not in self.state.legal_actions():
-                    self.state.clone().apply(action)  # raises with the engine's explanation
+                if action not in state.legal_actions():
+                    state.clone().apply(action)  # raises with the engine's explanation
         except (IllegalActionError, NotationError) as exc:
             raise ClientError("illegal", f"illegal move: {exc}", 422) from None
-        return Event(seq, "action", seat, {"action": action})
+        explain = [dict(e) for e in cmd.explain]
+        if secret:
+            trial = state.clone()
+            trial.apply(action)
+            if self.adapter.in_secret(trial, seat):  # one more secret decision: the seat's draft grows
+                return Event(self.seq, "draft", seat, {"action": action, "explain": explain})
+            actions = [*self.drafts.get(seat, []), action]  # committed: the whole draft is one event
+            payload: dict[str, Any] = {"actions": actions}
+            explain = [*self.draft_explain.get(seat, []), *explain]
+        else:
+            payload = {"action": action}
+        if explain:
+            payload["explain"] = explain
+        return Event(seq, "action", seat, payload)
+
+    def apply_draft(self, ev: Event) -> None:
+        """A seat's secret decision (`draft`) or its taking back (`undo`): shown to that seat alone, never
+        logged."""
+        assert ev.seat is not None
+        draft = self.drafts.setdefault(ev.seat, [])
+        notes = self.draft_explain.setdefault(ev.seat, [])
+        if ev.kind == "draft":
+            draft.append(int(ev.payload["action"]))
+            notes.extend(ev.payload.get("explain") or [])
+        elif ev.kind == "undo" and draft:
+            draft.pop()
+        else:
+            raise RecordError(f"{ev.kind!r} is not a draft change")
 
     def _setup_event(self, seq: int, seat: int, spec: Any) -> Event:
         if not self.adapter.in_setup(self.state):
@@ -238,6 +344,8 @@ class GameSession:
     # --- applying events ------------------------------------------------------------------------
     def apply(self, ev: Event) -> None:
         """Play one logged event on the state (the only mutation)."""
+        moment = self.adapter.moment(self.state)
+        before = self.state.clone() if self.adapter.uses_log and ev.kind in ("setup", "resign", "forfeit") else None
         if ev.kind == "setup":
             assert ev.seat is not None
             placement = {str(k): str(v) for k, v in ev.payload["placement"].items()}
@@ -245,8 +353,8 @@ class GameSession:
             self.placements[ev.seat] = placement
             self._pending[ev.seat] = placement
             self._flush_pending()
-        elif ev.kind == "action":
-            self.state.apply(int(ev.payload["action"]))
+        elif ev.kind in ("action", "chance"):
+            self._play(ev)
         elif ev.kind == "resign":
             assert ev.seat is not None
             self.state.end_by(Termination.RESIGNATION, 1 - ev.seat, f"{self.seat_name(ev.seat)} resigned")
@@ -256,7 +364,44 @@ class GameSession:
             self.state.end_by(Termination.FORFEIT, 1 - ev.seat, f"{self.seat_name(ev.seat)} forfeits: {reason}")
         else:
             raise RecordError(f"unknown event kind {ev.kind!r}")
+        if before is not None:
+            self._log(before, ev, [])
+        for note in ev.payload.get("explain") or []:
+            self.explanations.append(
+                {
+                    **moment,
+                    "seq": ev.seq,
+                    "seat": ev.seat,
+                    "rule": str(note.get("rule", "")),
+                    "text": str(note.get("text", "")),
+                }
+            )
         self.events.append(ev)
+        for seat in list(self.drafts):  # a draft lives only while its seat's secret decisions last
+            if ev.seat == seat or not self.adapter.in_secret(self.state, seat):
+                self.drafts.pop(seat, None)
+                self.draft_explain.pop(seat, None)
+
+    def _play(self, ev: Event) -> None:
+        """An action event (one action, or a committed draft: several) or a die roll."""
+        if ev.kind == "chance" and not self.needs_chance():
+            raise RecordError("a die roll where the game expects no dice")
+        if ev.kind == "action" and self.needs_chance():
+            raise RecordError("a move where the dice must be rolled")
+        actions = [int(a) for a in ev.payload["actions"]] if "actions" in ev.payload else [int(ev.payload["action"])]
+        before = self.state.clone() if self.adapter.uses_log else None
+        texts: list[str] = []
+        for a in actions:
+            if before is not None:
+                texts.append(self.state.action_to_string(a))
+            self.state.apply(a)
+        if before is not None:
+            self._log(before, ev, texts)
+
+    def _log(self, before: State, ev: Event, texts: list[str]) -> None:
+        entry = self.adapter.log_entry(before, ev, texts)
+        if entry is not None:
+            self.log.append(entry)
 
     def _flush_pending(self) -> None:
         while not self.state.is_terminal() and self.adapter.in_setup(self.state):
@@ -273,20 +418,35 @@ class GameSession:
         return game_info(m, self.summary(), self.seq)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The state message for a seat (None: a spectator). A seat sees only its observation;
-        everybody sees everything once the game is over."""
+        """The state message for a seat (None: a spectator). A seat sees only its observation (with its
+        own draft, if it has one); everybody sees everything once the game is over."""
         over = self.state.is_terminal()
         msg: dict[str, Any] = {"type": "state", "game": self.info(), "seat": seat}
+        state = self.state if seat is None else self.seat_state(seat)
         if seat is None:
             msg["view"] = self.adapter.public_view(self.state)
         else:
-            msg["view"] = self.adapter.seat_view(self.state, seat)
+            msg["view"] = self.adapter.seat_view(state, seat)
         if self._moves[0] != self.seq:
-            self._moves = (self.seq, self.adapter.move_list(self.state))
+            self._moves = (self.seq, self.adapter.public_moves(self.state, self.log))
         msg["moves"] = self._moves[1]
         to_move = self.to_move()
         in_setup = self.adapter.in_setup(self.state)
-        msg["legal"] = list(self.state.legal_actions()) if seat is not None and to_move == seat and not in_setup else []
+        mine = seat is not None and to_move == seat and not in_setup
+        msg["legal"] = list(state.legal_actions()) if mine else []
+        if mine:
+            actions = self.adapter.describe_actions(state, msg["legal"])
+            if actions:
+                msg["actions"] = actions
+        if seat is not None and seat in self.drafts:
+            msg["draft"] = list(self.drafts[seat])  # the seat's own secret decisions, not yet committed
+        if self.explanations:
+            shown = [
+                {k: e[k] for k in ("seq", "seat", "rule", "text") if k in e} | {"turn": e.get("turn")}
+                for e in self.explanations
+                if self.adapter.explanation_visible(self.state, e)
+            ]
+            msg["explanations"] = shown[-MAX_EXPLANATIONS:]
         if seat is not None and in_setup and not over:
             msg["setup"] = {
                 **self.adapter.setup_info(self.state, seat),

@@ -79,7 +79,7 @@ class Event:
     """One accepted input of a game, numbered from 1 in the order it was accepted."""
 
     seq: int
-    kind: str  # "setup" | "action" | "resign" | "forfeit"
+    kind: str  # "setup" | "action" | "chance" | "resign" | "forfeit"
     seat: int | None
     payload: dict[str, Any] = field(default_factory=dict)
 
@@ -215,27 +215,37 @@ class Store:
         Returns the time stamp written. Raises `StoreError` if the seq is taken or not the next one,
         which means two writers raced: the caller must not acknowledge the event then.
         """
+        return self.append_events(game_id, [ev], summary)
+
+    def append_events(self, game_id: str, events: list[Event], summary: Summary) -> float:
+        """Append consecutive events (a move and the dice it makes the server roll) in one transaction:
+        all of them are stored or none. `summary` is the game's after the last one."""
+        if not events:
+            raise StoreError("nothing to append")
         now = time.time()
         try:
             with self._tx() as s:
                 row = s.get(GameRow, game_id, with_for_update=True)
                 if row is None:
                     raise StoreError(f"no game {game_id!r}")
-                if row.seq != ev.seq - 1:
-                    raise StoreError(f"game {game_id}: event {ev.seq} does not follow event {row.seq}")
-                s.add(
-                    EventRow(
-                        game_id=game_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, payload=ev.payload, created_at=now
+                expected = row.seq
+                for ev in events:
+                    if ev.seq != expected + 1:
+                        raise StoreError(f"game {game_id}: event {ev.seq} does not follow event {expected}")
+                    expected = ev.seq
+                    s.add(
+                        EventRow(
+                            game_id=game_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, payload=ev.payload, created_at=now
+                        )
                     )
-                )
-                row.seq = ev.seq
+                row.seq = expected
                 row.status = summary.status
                 row.to_move = summary.to_move
                 row.move_count = summary.move_count
                 row.outcome = summary.outcome
                 row.updated_at = now
         except IntegrityError as exc:
-            raise StoreError(f"game {game_id}: event {ev.seq} already exists") from exc
+            raise StoreError(f"game {game_id}: event {events[0].seq} or a later one already exists") from exc
         return now
 
     def join(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:

@@ -6,6 +6,7 @@ import {
   saveGame, SEAT_NAMES, setNotation, storedGame,
 } from "./common.js";
 import { drawBoard } from "./board.js";
+import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -17,8 +18,20 @@ let shown = null; // the seat whose view is on screen (null: spectator)
 let curtainUp = false;
 let curtainSeat = null; // hot-seat: the seat the device must be passed to
 let selected = null;
-let preview = null; // {placement, string} of a setup not yet confirmed
 let waiting = false; // a command is on its way: no second one until it is answered
+// The setup being arranged (drag and drop, keys, or loaded from random / sample / string / saved).
+const editor = new SetupEditor({
+  svg: $("board"),
+  tray: $("setup-tray"),
+  status: $("setup-status"),
+  label: (rank) => ({ sym: rankSymbol(rank), name: rank }),
+  order: RANK_ORDER,
+  sideClass: () => SEAT_NAMES[shown ?? 0],
+  onChange: () => {
+    render();
+    checkSetupSoon();
+  },
+});
 
 // --- hash parameters: #token=... (resume on another device), #invite=... (join) -------------
 function readHash() {
@@ -99,6 +112,7 @@ class Conn {
         $("turn-text").textContent = msg.message;
         return;
       }
+      if (msg.error === "bad_setup") editor.say(msg.message, "bad");
       toast(msg.message);
       render();
     }
@@ -164,7 +178,6 @@ function render() {
     curtainUp = true;
     curtainSeat = next;
     selected = null;
-    preview = null;
     $("curtain-text").textContent = `${capitalize(SEAT_NAMES[next])}'s turn`;
     $("curtain-sub").textContent = `Pass the device to ${capitalize(SEAT_NAMES[next])}: the other player must not see these pieces.`;
     $("curtain-button").textContent = `I am ${capitalize(SEAT_NAMES[next])}: show my board`;
@@ -239,6 +252,9 @@ function renderPanels(msg) {
       ...setups.map(([s, t]) => el("div", { class: "setup-line" }, `${capitalize(SEAT_NAMES[s])}'s setup: `, el("code", {}, t))),
     );
     $("record-link").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+    $("gravon-link").href = `/api/games/${encodeURIComponent(gameId)}/record?format=gravon`;
+    $("gravon-link").hidden = g.game !== "stratego";
+    $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   }
   // Join (invite link, no seat here yet).
   const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
@@ -250,8 +266,9 @@ function renderPanels(msg) {
   if (showInvite) $("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
   // Setup.
   const setup = msg.setup;
-  const setting = !over && setup && !setup.done && !curtainUp;
+  const setting = Boolean(!over && setup && !setup.done && !curtainUp);
   $("setup").hidden = !setting;
+  editor.setActive(setting);
   if (setting) renderSetup(msg);
   // Last move.
   const last = msg.view.last_move;
@@ -309,8 +326,7 @@ function describeMove(m, me) {
 
 function renderSetup(msg) {
   const setup = msg.setup;
-  $("setup-roster").textContent = `Your army: ${RANK_ORDER.filter((r) => setup.roster[r])
-    .map((r) => `${setup.roster[r]} ${r} (${rankSymbol(r)})`).join(", ")}.`;
+  editor.configure(`${gameId}:${msg.seat}`, { area: setup.area, roster: setup.roster });
   $("setup-symbols").textContent = "1 marshal … 9 scout, S spy, B bomb, F flag";
   $("setup-random").disabled = !setup.random;
   const sample = $("setup-sample");
@@ -319,7 +335,18 @@ function renderSetup(msg) {
     sample.dataset.filled = "1";
   }
   $("setup-sample-button").disabled = setup.samples.length === 0;
-  $("setup-confirm").disabled = !preview || waiting;
+  const saved = Object.keys(savedSetups(msg.game.game, msg.game.variant)).sort();
+  const select = $("setup-saved");
+  const current = [...select.options].map((o) => o.value).join("\n");
+  if (current !== saved.join("\n")) {
+    const keep = select.value;
+    select.replaceChildren(...saved.map((name) => el("option", { value: name }, name)));
+    if (saved.includes(keep)) select.value = keep;
+  }
+  select.disabled = $("setup-load").disabled = $("setup-delete").disabled = saved.length === 0;
+  if (!saved.length) select.replaceChildren(el("option", { value: "" }, "no saved setups"));
+  $("setup-save").disabled = editor.placed() === 0;
+  $("setup-confirm").disabled = editor.placed() === 0 || waiting;
 }
 
 function renderBoard(msg) {
@@ -343,7 +370,7 @@ function renderBoard(msg) {
     });
     board = msg.final.board;
   } else if (msg.setup) {
-    const placement = msg.setup.done ? msg.setup.placement : preview?.placement;
+    const placement = msg.setup.done ? msg.setup.placement : editor.active ? editor.placement() : null;
     if (placement && Object.keys(placement).length) {
       board = board.slice();
       for (const [name, rank] of Object.entries(placement)) {
@@ -372,11 +399,12 @@ function renderBoard(msg) {
   }
   const lm = msg.view.last_move;
   const lastMove = lm && !isPreview ? { from: parseSquare(lm.from), to: parseSquare(lm.to), battle: Boolean(lm.result) } : null;
-  const clickable = new Set([...moves.keys(), ...targets.keys()]);
+  const clickable = new Set([...moves.keys(), ...targets.keys(), ...(editor.active ? area : [])]);
   drawBoard(root, {
     board, perspective, me, selected, targets, movable: new Set(moves.keys()), lastMove, area, wasHidden,
     preview: isPreview, final: over, clickable,
   });
+  editor.decorate();
   root.onclick = (event) => {
     const hit = event.target.closest("[data-sq]");
     if (!hit) return;
@@ -396,40 +424,118 @@ function renderBoard(msg) {
   };
 }
 
-// --- setup actions --------------------------------------------------------------------------------
+// --- setup actions ---------------------------------------------------------------------------------
+// The server reads every setup: random, sample and string setups come from it, and an arrangement
+// made by hand is checked by it (the setup string appears once it is complete and legal).
+function setupMsg() {
+  return shown === null ? null : states.get(shown);
+}
+
 async function previewSetup(spec) {
-  const msg = states.get(shown);
+  const msg = setupMsg();
   if (!msg) return;
   try {
     const res = await api("/api/setup-preview", {
       method: "POST",
       body: { game: msg.game.game, variant: msg.game.variant, seat: shown, setup: spec },
     });
-    preview = res;
-    if (res.string) $("setup-string").value = res.string;
+    checked = JSON.stringify(res.placement);
+    checkGen++;
+    editor.load(res.placement);
+    $("setup-string").value = res.string || "";
+    editor.say(editor.leftCount() ? `Loaded; ${editor.leftCount()} pieces left in the tray.` : "Ready: confirm to play.", "good");
   } catch (err) {
-    preview = null;
+    editor.say(err.message, "bad");
     toast(err.message);
   }
-  render();
+}
+
+let checked = ""; // the last placement the server has read
+let checkTimer = null;
+let checkGen = 0; // a check answered after something newer (a load, a confirm) is dropped
+function checkSetupSoon() {
+  const left = editor.leftCount();
+  if (left) editor.say(`${left} ${left === 1 ? "piece" : "pieces"} left in the tray.`);
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkSetup, 150);
+}
+
+async function checkSetup() {
+  const msg = setupMsg();
+  if (!msg || !editor.active) return;
+  const placement = editor.placement();
+  const key = JSON.stringify(placement);
+  if (key === checked) return;
+  checked = key;
+  const gen = ++checkGen;
+  const left = editor.leftCount();
+  if (!editor.placed()) {
+    $("setup-string").value = "";
+    editor.say(`${left} pieces in the tray.`);
+    return;
+  }
+  try {
+    const res = await api("/api/setup-preview", {
+      method: "POST",
+      body: { game: msg.game.game, variant: msg.game.variant, seat: shown, setup: placement },
+    });
+    if (gen !== checkGen) return;
+    $("setup-string").value = res.string || "";
+    editor.say(left ? `Legal so far; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
+  } catch (err) {
+    if (gen !== checkGen) return;
+    editor.say(left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
+  }
 }
 
 $("setup-random").addEventListener("click", () => previewSetup("random"));
 $("setup-sample-button").addEventListener("click", () => previewSetup(`sample:${$("setup-sample").value}`));
+$("setup-clear").addEventListener("click", () => {
+  editor.clear();
+  $("setup-string").value = "";
+});
 $("setup-preview").addEventListener("click", () => {
   const text = $("setup-string").value.trim();
   if (text) previewSetup(text);
   else toast("Type a setup string first, or pick Random or Sample.");
 });
-$("setup-string").addEventListener("input", () => {
-  preview = null;
-  $("setup-confirm").disabled = true;
+$("setup-string").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") {
+    e.preventDefault();
+    $("setup-preview").click();
+  }
+});
+$("setup-save").addEventListener("click", () => {
+  const msg = setupMsg();
+  const name = $("setup-save-name").value.trim() || `setup ${new Date().toLocaleString()}`;
+  if (!msg || !editor.placed()) return;
+  saveSetup(msg.game.game, msg.game.variant, name, shown, editor.placement());
+  $("setup-save-name").value = "";
+  render();
+  $("setup-saved").value = name;
+  toast(`Saved "${name}" in this browser.`, true);
+});
+$("setup-load").addEventListener("click", () => {
+  const msg = setupMsg();
+  const name = $("setup-saved").value;
+  const placement = msg && name ? loadSetup(msg.game.game, msg.game.variant, name, shown) : null;
+  if (placement) editor.load(placement);
+});
+$("setup-delete").addEventListener("click", () => {
+  const msg = setupMsg();
+  const name = $("setup-saved").value;
+  if (!msg || !name || !confirm(`Delete the saved setup "${name}"?`)) return;
+  deleteSetup(msg.game.game, msg.game.variant, name);
+  render();
 });
 $("setup-confirm").addEventListener("click", () => {
-  if (!preview || shown === null) return;
-  if (conns.get(shown).send({ type: "setup", setup: preview.placement })) {
-    preview = null;
+  if (shown === null || !editor.placed()) return;
+  // Sent as it stands: the server checks it and answers with an error if it is not a legal setup.
+  clearTimeout(checkTimer);
+  checkGen++;
+  if (conns.get(shown).send({ type: "setup", setup: editor.placement() })) {
     $("setup-confirm").disabled = true;
+    editor.say("Sent…");
   }
 });
 

@@ -1,21 +1,40 @@
-// The lobby: create a game (computer, hot-seat or invite), resume your games, watch others.
+// The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
+// resume your games, watch others.
 import { allStoredGames, api, capitalize, el, saveGame, SEAT_NAMES, timeAgo } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
+let games = {}; // game name -> its description from /api/meta
+
+// The first seat moves (or deploys) first in every game.
+const SIDES = {
+  stratego: [["red", "Red (moves first)"], ["blue", "Blue"]],
+  lotr: [["evil", "Evil, grey (moves first)"], ["good", "Good, beige"]],
+  admiral: [["south", "South (deploys first)"], ["north", "North"]],
+};
+const DEFAULT_AGENT = { stratego: "heuristic", lotr: "heuristic", admiral: "stratego" };
+
+function seatName(g, seat) {
+  const names = games[g.game]?.seats || SEAT_NAMES;
+  return names[seat] ?? "";
+}
 
 function statusBadge(g) {
   if (g.status === "over") {
     const o = g.outcome || {};
-    const text = o.winner === null || o.winner === undefined ? "draw" : `${SEAT_NAMES[o.winner]} won`;
+    const text = o.winner === null || o.winner === undefined ? "draw" : `${seatName(g, o.winner)} won`;
     return el("span", { class: "badge" }, text);
   }
   if (g.open_seats && g.open_seats.length) return el("span", { class: "badge setup" }, "waiting for a player");
   if (g.status === "setup") return el("span", { class: "badge setup" }, "setup");
-  return el("span", { class: "badge play" }, `${SEAT_NAMES[g.to_move]} to move`);
+  if (g.to_move === null || g.to_move === undefined) return el("span", { class: "badge play" }, "in play");
+  return el("span", { class: "badge play" }, `${seatName(g, g.to_move)} to move`);
 }
 
 function gameLabel(g) {
-  return `${capitalize(g.variant || g.game)}`;
+  const title = games[g.game]?.title || capitalize(g.game);
+  const variant = games[g.game]?.variants?.find((v) => v.name === g.variant);
+  if (g.game === "stratego") return capitalize(g.variant || g.game);
+  return `${title} — ${variant ? variant.title : g.variant || ""}`;
 }
 
 function players(g) {
@@ -26,32 +45,66 @@ function players(g) {
 
 async function loadMeta() {
   const meta = await api("/api/meta");
-  const stratego = meta.games.find((g) => g.name === "stratego");
+  games = Object.fromEntries(meta.games.map((g) => [g.name, g]));
+  $("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, g.title || capitalize(g.name))));
+  $("game").value = "stratego";
+  $("game").addEventListener("change", chooseGame);
+  chooseGame();
+}
+
+function chooseGame() {
+  const name = $("game").value;
+  const game = games[name];
   const variant = $("variant");
-  for (const v of stratego.variants) {
-    const option = el("option", { value: v.name }, `Stratego ${v.name} — ${v.army_size} pieces`);
+  variant.replaceChildren(...game.variants.map((v) => {
+    const label = name === "stratego" ? `Stratego ${v.name} — ${v.army_size} pieces` : v.title;
+    const option = el("option", { value: v.name }, label);
     option.title = v.title;
-    variant.append(option);
-  }
-  variant.value = "classic";
+    return option;
+  }));
+  variant.value = name === "admiral" ? game.default_variant : "classic";
+  $("variant-label").textContent = name === "admiral" ? "Terrain" : name === "lotr" ? "Rulebook game" : "Variant";
   const agent = $("agent");
-  for (const a of meta.agents) agent.append(el("option", { value: a }, a));
-  agent.value = meta.agents.includes("heuristic") ? "heuristic" : meta.agents[0];
+  const keep = agent.value;
+  agent.replaceChildren(...game.agents.map((a) => el("option", { value: a }, a)));
+  agent.value = game.agents.includes(keep) && name === agent.dataset.game ? keep : DEFAULT_AGENT[name] || game.agents[0];
+  agent.dataset.game = name;
+  $("color").replaceChildren(...[...SIDES[name], ["random", "Random"]].map(([v, t]) => el("option", { value: v }, t)));
+  for (const block of document.querySelectorAll("[data-game]")) block.hidden = block.dataset.game !== name;
+}
+
+function gameOptions(form, game) {
+  if (game === "lotr") {
+    const options = { captured_mode: form.get("captured_mode"), back_and_forth: Number(form.get("back_and_forth") || 3) };
+    const cap = form.get("lotr_max_moves");
+    if (cap !== null && cap !== "") options.max_moves = Number(cap);
+    return options;
+  }
+  if (game === "admiral") {
+    const south = form.get("south_faction") || "usn";
+    const options = { factions: [south, south === "usn" ? "ijn" : "usn"] };
+    const cap = form.get("max_turns");
+    if (cap !== null && cap !== "") options.max_turns = Number(cap);
+    return options;
+  }
+  const options = { two_squares: Number(form.get("two_squares") || 5), more_squares: form.get("more_squares") === "on" };
+  const cap = form.get("max_moves");
+  if (cap !== null && cap !== "") options.max_moves = Number(cap);
+  return options;
 }
 
 async function create(event) {
   event.preventDefault();
   const form = new FormData($("create"));
   const opponent = form.get("opponent") === "agent" ? form.get("agent") : form.get("opponent");
-  const options = { two_squares: Number(form.get("two_squares") || 5), more_squares: form.get("more_squares") === "on" };
-  const cap = form.get("max_moves");
-  if (cap !== null && cap !== "") options.max_moves = Number(cap);
+  const game = form.get("game") || "stratego";
+  const options = gameOptions(form, game);
   $("create-button").disabled = true;
   $("create-error").textContent = "";
   try {
     const res = await api("/api/games", {
       method: "POST",
-      body: { game: "stratego", variant: form.get("variant"), options, opponent, color: form.get("color"), name: form.get("name") || "" },
+      body: { game, variant: form.get("variant"), options, opponent, color: form.get("color"), name: form.get("name") || "" },
     });
     saveGame(res.game.id, { seats: res.seats, invite: res.invite, created: Date.now() });
     location.href = res.url;
@@ -79,11 +132,11 @@ async function loadLists() {
       }
     }
     const seats = Object.keys(mine[id].seats || {}).map(Number);
-    const you = seats.length === 2 ? "both (hot-seat)" : SEAT_NAMES[seats[0]];
+    const you = seats.length === 2 ? "both (hot-seat)" : seatName(g, seats[0]);
     const opp = seats.length === 2 ? "—" : g.players[1 - seats[0]] || "open seat";
     mineBody.append(el("tr", {},
       el("td", {}, gameLabel(g)),
-      el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${you}` }) : null, you) : "—"),
+      el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${SEAT_NAMES[seats[0]]}` }) : null, you) : "—"),
       el("td", {}, opp),
       el("td", {}, statusBadge(g)),
       el("td", {}, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, g.status === "over" ? "View" : "Resume"))));
@@ -106,6 +159,7 @@ async function loadLists() {
 }
 
 $("create").addEventListener("submit", create);
-loadMeta().catch((err) => { $("create-error").textContent = `cannot reach the server: ${err.message}`; });
-loadLists().catch(() => {});
+loadMeta()
+  .catch((err) => { $("create-error").textContent = `cannot reach the server: ${err.message}`; })
+  .then(() => loadLists().catch(() => {}));
 setInterval(() => loadLists().catch(() => {}), 15000);

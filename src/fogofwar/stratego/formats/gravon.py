@@ -4,6 +4,10 @@ Format (see the archive's README): `<game type=...>` with a 100-character `<fiel
 (square A1 first, row by row; `A` empty, `_` lake, `B`..`M` red bomb, spy, scout, ..., marshal,
 flag; `N`..`Y` the same for blue), `<move source target>` in Gravon coordinates (files A-K
 without J, row 10 written ':'), and `<result type winner>`.
+
+`format_gravon_xml` writes the same layout back; `gravon_from_state` / `gravon_from_record` turn a game of
+a classic-board variant into a `GravonGame`, and `record_from_gravon` replays one through the rules engine
+into the project's JSON record.
 """
 
 from __future__ import annotations
@@ -13,10 +17,14 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
 
-from fogofwar.core.protocol import RecordError
-from fogofwar.stratego.board import FILES, LAKES, NUM_SQUARES, parse_square, square_name
+from fogofwar.core.protocol import GameError, IllegalActionError, Outcome, RecordError, Termination
+from fogofwar.core.records import GameRecord
+from fogofwar.stratego.board import FILES, LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import Rank
+from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState, check_setup
+from fogofwar.stratego.variants import get_variant
 
 # Gravon's rank order, from the letter after the side's base letter.
 _GRAVON_ORDER = (
@@ -174,3 +182,136 @@ def read_gravon(path: str | Path) -> Iterator[GravonGame | RecordError]:
             yield RecordError(f"{p.name}: cannot read: {exc}")
         except RecordError as exc:
             yield exc
+
+
+# --- writing, and conversion to and from the project's game records ------------------------------
+
+GRAVON_TYPE_OF_VARIANT = {variant: kind for kind, variant in VARIANT_OF_TYPE.items()}
+"""fogofwar variants that Gravon's format can hold, mapped to Gravon game types."""
+
+_DRAW_WINNER = 3
+"""What Gravon's files write as the winner of a drawn game."""
+
+
+def format_gravon_xml(game: GravonGame) -> str:
+    """The game as a Gravon XML file, laid out like the archive's files (`parse_gravon_xml` reads it back)."""
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<stratego>",
+        f" <game type={quoteattr(game.game_type)}>",
+        f"  <field content={quoteattr(game.field)}/>",
+    ]
+    lines += [
+        f'  <move id="{i}" source={quoteattr(src)} target={quoteattr(dst)}/>'
+        for i, (src, dst) in enumerate(game.moves, 1)
+    ]
+    lines += [f'  <player id="{i}">{escape(name or f"Player {i}")}</player>' for i, name in enumerate(game.players, 1)]
+    if game.result_type is not None:
+        winner = game.winner if game.winner in (1, 2) else _DRAW_WINNER
+        lines.append(f'  <result type="{game.result_type}" winner="{winner}"/>')
+    lines += [" </game>", "</stratego>", ""]
+    return "\n".join(lines)
+
+
+def _result_of(outcome: Outcome | None) -> tuple[int | None, int | None]:
+    """Gravon's (result type, winner) for an outcome; (None, None) where Gravon has no code (the move cap)."""
+    if outcome is None:
+        return None, None
+    winner = None if outcome.winner is None else outcome.winner + 1
+    kind = {
+        Termination.NO_MOVES: 0,
+        Termination.FLAG_CAPTURED: 1,
+        Termination.NO_MOVES_EITHER: 2,
+        Termination.RESIGNATION: 3,
+        Termination.FORFEIT: 3,
+        Termination.AGREED_DRAW: 4,
+        Termination.TIMEOUT: 10 if winner is None else 11,
+    }.get(outcome.termination)
+    return (kind, winner) if kind is not None else (None, None)
+
+
+def gravon_from_state(state: StrategoState, players: tuple[str, str] = ("", ""), source: str = "") -> GravonGame:
+    """A Stratego game (at any point after the setup) as a `GravonGame`: the position when play began,
+    every move since, and the result where Gravon has a code for it; `RecordError` if Gravon cannot hold it."""
+    variant = state.game.variant.name
+    kind = GRAVON_TYPE_OF_VARIANT.get(variant)
+    if kind is None:
+        known = ", ".join(sorted(GRAVON_TYPE_OF_VARIANT))
+        raise RecordError(f"Gravon's format holds the variants {known}; this game is {variant}")
+    data = state.to_json()
+    start = data.get("start")
+    if isinstance(start, dict) and start.get("to_move", 0) != 0:
+        raise RecordError("Gravon's format has red (player 1) move first; this game starts with blue to move")
+    actions = [int(a) for a in state.history]
+    replay = state.game.state_from_json({**{k: v for k, v in data.items() if k != "ended_by"}, "actions": []})
+    done = 0
+    while replay.phase == "setup" and done < len(actions):
+        replay.apply(actions[done])
+        done += 1
+    if replay.phase == "setup":
+        raise RecordError("the game ended during the setup: there is no position to write")
+    pieces: dict[int, tuple[int, Rank]] = {}
+    for sq in range(NUM_SQUARES):
+        piece = replay.piece_at(sq)
+        if piece is not None:
+            pieces[sq] = (piece[0], piece[1])
+    moves = tuple((gravon_square(a // 100), gravon_square(a % 100)) for a in actions[done:])
+    result_type, winner = _result_of(state.outcome())
+    return GravonGame(source, kind, format_field(pieces), moves, players, result_type, winner)
+
+
+def gravon_from_record(record: GameRecord) -> GravonGame:
+    """A project record of a classic-board Stratego game as a `GravonGame` (replayed by the rules engine)."""
+    if record.game != "stratego":
+        raise RecordError(f"Gravon's format holds Stratego games only, not {record.game}")
+    state = record.replay(check=False)
+    if not isinstance(state, StrategoState):  # pragma: no cover - the registry builds Stratego states for it
+        raise RecordError("not a Stratego state")
+    names = [*record.players, "", ""]
+    return gravon_from_state(state, (names[0], names[1]), str(record.metadata.get("game_id") or ""))
+
+
+def record_from_gravon(
+    game: GravonGame, two_squares: int = DEFAULT_TWO_SQUARES, more_squares: bool = True
+) -> GameRecord:
+    """Replay a Gravon game through the rules engine into a project record; `RecordError` names the first
+    thing the rules refuse (an unknown game type, a bad setup, an illegal move by number, a wrong result).
+
+    Gravon games have no move cap (max_moves=0). Results the rules do not decide (3 forfeit or resignation,
+    4 agreed draw, 10-14 the clock or a player leaving) end the game from outside the board."""
+    variant = VARIANT_OF_TYPE.get(game.game_type)
+    if variant is None:
+        known = ", ".join(sorted(VARIANT_OF_TYPE))
+        raise RecordError(f"{game.source}: Gravon game type {game.game_type!r} is not played here (known: {known})")
+    pieces = game.pieces()
+    squares = game.move_squares()
+    v = get_variant(variant)
+    for player in (0, 1):
+        try:
+            check_setup(v, player, {sq: rank for sq, owner, rank in pieces if owner == player})
+        except GameError as exc:
+            raise RecordError(f"{game.source}: the setup of {PLAYER_NAMES[player]} is not legal: {exc}") from None
+    sgame = StrategoGame(variant, two_squares=two_squares, more_squares=more_squares, max_moves=0)
+    state = sgame.state_from_position([(sq, o, int(r)) for sq, o, r in pieces], to_move=0)
+    for i, (src, dst) in enumerate(squares, 1):
+        try:
+            state.apply(src * 100 + dst)
+        except IllegalActionError as exc:
+            text = f"{game.moves[i - 1][0]}-{game.moves[i - 1][1]}"
+            raise RecordError(f"{game.source}: move {i} ({text}) is illegal: {exc}") from None
+    winner = None if game.winner is None else game.winner - 1
+    kind = game.result_type
+    outcome = state.outcome()
+    if kind in (0, 1, 2):
+        expected = {0: Termination.NO_MOVES, 1: Termination.FLAG_CAPTURED, 2: Termination.NO_MOVES_EITHER}[kind]
+        if outcome is None or outcome.termination is not expected or (kind != 2 and outcome.winner != winner):
+            says = f"{outcome.termination.value}, winner {outcome.winner}" if outcome else "the game goes on"
+            raise RecordError(f"{game.source}: the result says {RESULT_TYPES[kind]}, but the rules say: {says}")
+    elif kind is not None and outcome is None:
+        if kind == 3:
+            state.end_by(Termination.RESIGNATION, winner, "forfeit or resignation (Gravon result 3)")
+        elif kind == 4:
+            state.end_by(Termination.AGREED_DRAW, None, "draw agreed (Gravon result 4)")
+        elif 10 <= kind <= 14:
+            state.end_by(Termination.TIMEOUT, winner, f"the clock or a player leaving (Gravon result {kind})")
+    return GameRecord.from_state(state, players=list(game.players), source=game.source, gravon_type=game.game_type)

@@ -1,0 +1,292 @@
+"""Load test of the web app: many concurrent games played over websockets by random agents.
+
+    .venv/bin/python benchmarks/web_load.py                          # 200 games on a fresh local server
+    .venv/bin/python benchmarks/web_load.py --games 20 --max-moves 40
+    .venv/bin/python benchmarks/web_load.py --url http://127.0.0.1:8000   # a server already running
+
+Without --url the script starts the app itself (uvicorn on loopback, in a separate process, on a
+temporary SQLite file that is deleted afterwards). Each game is a hot-seat game created over REST;
+its two seats are two websocket clients that set up at random ("random" setup command) and then
+play uniformly random legal moves until the game ends, at the latest at the move cap (--max-moves,
+a draw). Every command is timed from sending it to receiving its acknowledgement, which the
+server sends only once the event is stored (committed to the database), so the latency includes
+the rules check, the database commit and the event loop's queueing under load.
+
+Reports: games finished, commands acknowledged, latency p50/p90/p99/max for moves (and for setups),
+throughput (acknowledged commands per second over the run) and every error (refusals, dropped
+connections, timeouts). Exits 1 if any game did not finish or any error was seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+SERVER = """
+import sys, uvicorn
+from fogofwar.server import create_app
+db, port, fsync = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+uvicorn.run(create_app(db, fsync=fsync), host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+"""
+
+
+@dataclass
+class Stats:
+    move_latency: list[float] = field(default_factory=list)
+    setup_latency: list[float] = field(default_factory=list)
+    create_latency: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    error_examples: list[str] = field(default_factory=list)
+    finished: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+    def error(self, kind: str, detail: str) -> None:
+        self.errors[kind] += 1
+        if len(self.error_examples) < 10:
+            self.error_examples.append(f"{kind}: {detail[:200]}")
+
+
+# --- the server ---------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: str, fsync: bool) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), "1" if fsync else "0"])
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc, base
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start within 30 s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# --- one game ----------------------------------------------------------------------------------------
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=60) as r:
+        data: dict[str, Any] = json.loads(r.read())
+        return data
+
+
+async def create_game(base: str, args: argparse.Namespace, stats: Stats, gate: asyncio.Semaphore) -> dict[str, Any]:
+    body = {
+        "game": "stratego",
+        "variant": args.variant,
+        "opponent": "hotseat",
+        "options": {"max_moves": args.max_moves},
+        "name": "load",
+    }
+    async with gate:
+        t0 = time.perf_counter()
+        created = await asyncio.to_thread(post_json, base + "/api/games", body)
+        stats.create_latency.append(time.perf_counter() - t0)
+    return created
+
+
+async def seat_client(ws_url: str, token: str, seat: int, rng: random.Random, stats: Stats) -> dict[str, Any] | None:
+    """Play one seat to the end of the game; returns the last state message."""
+    async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        pending: tuple[str, float, str] | None = None  # (id, sent at, kind)
+        acked_seq = 0
+        counter = 0
+        latest: dict[str, Any] | None = None
+        async for raw in ws:
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "ack":
+                if pending is not None and msg.get("id") == pending[0]:
+                    elapsed = time.perf_counter() - pending[1]
+                    (stats.setup_latency if pending[2] == "setup" else stats.move_latency).append(elapsed)
+                    pending = None
+                    acked_seq = int(msg["seq"])
+                continue
+            if kind == "error":
+                stats.error(f"refused:{msg.get('error')}", str(msg.get("message")))
+                pending = None
+                continue
+            if kind != "state":
+                continue
+            latest = msg
+            game = msg["game"]
+            if game["status"] == "over":
+                return msg
+            if pending is not None or game["seq"] < acked_seq:
+                continue  # our command is on its way, or this state is older than our last acknowledged one
+            counter += 1
+            ref = f"{seat}-{counter}"
+            if game["status"] == "setup" and msg.get("setup") and not msg["setup"]["done"]:
+                pending = (ref, time.perf_counter(), "setup")
+                await ws.send(json.dumps({"type": "setup", "setup": "random", "id": ref}))
+            elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
+                pending = (ref, time.perf_counter(), "move")
+                await ws.send(json.dumps({"type": "action", "action": rng.choice(msg["legal"]), "id": ref}))
+        return latest
+
+
+async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stats, gate: asyncio.Semaphore) -> None:
+    try:
+        created = await create_game(base, args, stats, gate)
+    except (OSError, urllib.error.URLError, ValueError) as exc:
+        stats.error("create", repr(exc))
+        return
+    gid = created["game"]["id"]
+    ws_url = base.replace("http", "ws", 1) + f"/ws/games/{gid}"
+    rng = random.Random(args.seed * 100_003 + index)
+    clients = [
+        seat_client(ws_url, created["seats"][str(seat)], seat, random.Random(rng.random()), stats) for seat in (0, 1)
+    ]
+    try:
+        results = await asyncio.wait_for(asyncio.gather(*clients), args.timeout)
+    except TimeoutError:
+        stats.error("timeout", f"game {gid} did not finish within {args.timeout} s")
+        return
+    except Exception as exc:  # a dropped connection, a bad frame: counted, the other games go on
+        stats.error("connection", f"game {gid}: {exc!r}")
+        return
+    last = results[0] or results[1]
+    if last is None or last["game"]["status"] != "over":
+        stats.error("unfinished", f"game {gid} ended its connections before the game was over")
+        return
+    stats.finished += 1
+    outcome = last["game"]["outcome"] or {}
+    stats.outcomes[str(outcome.get("termination"))] += 1
+
+
+# --- the report ----------------------------------------------------------------------------------------
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def line(name: str, values: list[float]) -> str:
+    if not values:
+        return f"{name:<8} none"
+    ms = [v * 1000 for v in values]
+    return (
+        f"{name:<8} n={len(ms):>6}  p50={pct(ms, 50):7.1f} ms  p90={pct(ms, 90):7.1f} ms  "
+        f"p99={pct(ms, 99):7.1f} ms  max={max(ms):7.1f} ms  mean={statistics.fmean(ms):7.1f} ms"
+    )
+
+
+async def run(base: str, args: argparse.Namespace) -> tuple[Stats, float]:
+    stats = Stats()
+    gate = asyncio.Semaphore(args.create_concurrency)
+    t0 = time.perf_counter()
+    await asyncio.gather(*(play_game(base, args, i, stats, gate) for i in range(args.games)))
+    return stats, time.perf_counter() - t0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    p.add_argument("--variant", default="barrage", help="Stratego variant (default barrage: 8 pieces a side)")
+    p.add_argument("--max-moves", type=int, default=100, help="move cap per game, a draw (default 100)")
+    p.add_argument("--url", help="target a running server (http://host:port) instead of starting one")
+    p.add_argument("--no-fsync", action="store_true", help="started server: commit without fsync (as the tests do)")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds a game may take (default 600)")
+    p.add_argument("--create-concurrency", type=int, default=20, help="games created at once (default 20)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
+    args = p.parse_args()
+
+    proc = None
+    tmp = None
+    if args.url:
+        base = args.url.rstrip("/")
+        where = base
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="fogofwar-load-")
+        db = f"sqlite:///{Path(tmp.name) / 'load.db'}"
+        proc, base = start_server(db, fsync=not args.no_fsync)
+        where = f"{base} (started here; temporary SQLite, fsync {'off' if args.no_fsync else 'on'})"
+    try:
+        stats, wall = asyncio.run(run(base, args))
+    finally:
+        if proc is not None:
+            stop_server(proc)
+        if tmp is not None:
+            tmp.cleanup()
+
+    acked = len(stats.move_latency) + len(stats.setup_latency)
+    errors = sum(stats.errors.values())
+    print(f"server   {where}")
+    print(
+        f"load     {args.games} concurrent {args.variant} games, 2 websocket clients each, random moves, "
+        f"cap {args.max_moves} moves; {os.cpu_count()} CPUs"
+    )
+    print(line("move", stats.move_latency))
+    print(line("setup", stats.setup_latency))
+    print(line("create", stats.create_latency))
+    print(
+        f"through  {acked} commands acknowledged in {wall:.1f} s = {acked / wall:.0f} commands/s "
+        f"({len(stats.move_latency) / wall:.0f} moves/s)"
+    )
+    ends = ", ".join(f"{k} {v}" for k, v in stats.outcomes.items())
+    print(f"games    {stats.finished}/{args.games} finished: {ends}")
+    print(f"errors   {errors}" + (": " + ", ".join(f"{k} {v}" for k, v in stats.errors.items()) if errors else ""))
+    for example in stats.error_examples:
+        print(f"         {example}")
+    if args.json:
+        ms = [v * 1000 for v in stats.move_latency]
+        print(
+            json.dumps(
+                {
+                    "games": args.games,
+                    "finished": stats.finished,
+                    "moves": len(ms),
+                    "p50_ms": pct(ms, 50),
+                    "p99_ms": pct(ms, 99),
+                    "commands_per_s": acked / wall,
+                    "errors": dict(stats.errors),
+                    "wall_s": wall,
+                }
+            )
+        )
+    return 0 if errors == 0 and stats.finished == args.games else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Defaults for the optional parts of a game adapter (see `fogofwar.server.adapters.Adapter`).
+
+Stratego needs none of these: its moves are public, it has no dice and no secret phase. LOTR and
+Admiral override what they need:
+
+- `in_secret`: the seat's next decisions are secret from everybody else until the seat commits them
+  (Admiral's attack assignment, ADM-ATK-1). The server keeps them as the seat's *draft*, shown to
+  that seat only, and logs them as one event when the seat commits.
+- `log_entry` / `public_moves`: a move list built from the server's own event log, for games whose
+  engine keeps no public history of its own (Admiral); `public_moves` must only show what every seat
+  may know.
+- `describe_actions`: the legal actions with the engine's words, for a client that lists them.
+- `moment` / `explanation_visible`: when a computer player's explanation of a decision may be shown
+  to everybody (never before the decision it explains is public).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fogofwar.core.protocol import State
+from fogofwar.server.store import Event
+
+Entry = dict[str, Any]
+
+
+class AdapterDefaults:
+    """Mixed into every adapter: a game with no dice, no secret phase and no explanations."""
+
+    agents: tuple[str, ...] = ("random",)
+    """Computer players a web client may pick for this game."""
+    page: str = "game.html"
+    """The page of the browser client that plays this game."""
+
+    def in_setup(self, state: State) -> bool:  # pragma: no cover - every adapter defines it
+        raise NotImplementedError
+
+    def move_list(self, state: State) -> list[dict[str, Any]]:  # pragma: no cover - every adapter defines it
+        raise NotImplementedError
+
+    def in_secret(self, state: State, seat: int) -> bool:
+        """True while `seat`'s decisions are a secret draft (shown to it alone until it commits them)."""
+        return False
+
+    def moment(self, state: State) -> Entry:
+        """What a log entry or an explanation remembers of the state it was made in."""
+        return {"setup": self.in_setup(state)}
+
+    uses_log: bool = False
+    """True: the session keeps a move log of its events for `log_entry` and `public_moves`."""
+
+    def log_entry(self, state: State, ev: Event, texts: list[str]) -> Entry | None:
+        """An entry of the server's move log for one event (`state` as it was before the event; `texts`
+        the engine's notation of each action the event played); None: nothing to log."""
+        return None
+
+    def public_moves(self, state: State, log: list[Entry]) -> list[dict[str, Any]]:
+        """The move list every seat and spectator gets: never anything a seat may not know."""
+        return self.move_list(state)
+
+    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
+        """The legal actions of the seat to move, with the engine's words (empty: the client knows them)."""
+        return []
+
+    def explanation_visible(self, state: State, entry: Entry) -> bool:
+        """May everybody see this explanation now? Not while the setup it explains is still secret."""
+        return not (entry.get("setup") and self.in_setup(state))
+
+
+__all__ = ["AdapterDefaults", "Entry"]

@@ -1,0 +1,545 @@
+// The game page of Admiral: the 8x8 battlefield with its terrain, both fleets' unit cards, the dice
+// pools, the phase and whose decision it is, the air war, the resolution report, the computer's
+// reasoning, and the legal decisions listed with the engine's words. A click on a unit or a square
+// (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
+import { api, capitalize, el } from "./common.js";
+import { startLive, shuffle, svg, svgText } from "./live.js";
+
+const $ = (id) => document.getElementById(id);
+const CELL = 100;
+const MARGIN = 40;
+const FILES = "ABCDEFGH";
+const SEATS = ["south", "north"];
+const SYMBOLS = { movement: "M", artillery: "A", torpedo: "T", anti_aircraft: "AA", depth_charge: "DC", admiral: "★" };
+const PHASES = {
+  deploy: ["Deployment", "Place your surface units face down on your two home rows."],
+  initiative: ["Initiative", "The server rolls the initiative dice."],
+  choose_first: ["Initiative won", "Choose who acts first this turn."],
+  submarines: ["Submarines", "Place a submarine, submerged, anywhere in your half of the board."],
+  reserve: ["Reserve", "Bring reserve units onto free squares of your last row, or be done."],
+  action_dice: ["Action dice", "The server rolls both pools."],
+  movement: ["Movement", "One go each in turn: move a unit (one Movement die per unit), repair, launch aircraft, or pass. Passing gives up your remaining Movement dice."],
+  reaction: ["Reaction", "Answer the repair: Poor Damage Control, or decline."],
+  launch: ["Launch", "Pick the squadrons of the launch: a fighter to protect a ship, a squadron kept in the air, or done."],
+  air: ["Air attacks", "Attack with a carrier's squadrons, or pass."],
+  strike: ["Air attack", "Send each squadron against a target, then done."],
+  air_react: ["Air attack: reactions", "Spend Admiral dice on air features, or done."],
+  air_roll: ["Air combat", "The server rolls the duels and the anti-aircraft fire."],
+  aa_pick: ["Anti-aircraft", "Choose the attacking squadron a hit shoots down."],
+  attack: ["Attack assignment", "Assign Artillery, Torpedo and Depth-charge dice in secret, then commit. The other side sees your orders only once both have committed."],
+  criticals: ["Critical damage", "Choose the characteristic the critical marker goes on."],
+  solo_roll: ["Solo roll", "The server rolls for the automatic admiral."],
+};
+const KIND_LABELS = {
+  commit: "Commit your orders", pass: "Pass", decline: "Decline", reserve_done: "Done entering", air_done: "Done",
+  air_pass: "No air attack", choose_first: "Who acts first", submarine: "Place a submarine", reserve: "Enter from reserve",
+  move: "Move", repair: "Repair", launch: "Launch aircraft", fire: "Artillery", torpedo: "Torpedoes",
+  depth_charge: "Depth charges", activate: "Special features", critical: "Critical marker", strike: "Air attack",
+  protect: "Fighter protects a ship", airborne: "Squadron kept in the air", squadron: "Send a squadron",
+  aa_pick: "Shoot down", hold: "Hold", deploy: "Deploy",
+};
+const KIND_ORDER = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass", "choose_first", "critical", "aa_pick",
+  "move", "repair", "launch", "strike", "squadron", "protect", "airborne", "fire", "torpedo", "depth_charge", "activate",
+  "submarine", "reserve", "hold", "deploy"];
+const BIG_GROUP = 10;
+const SIMPLE = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass"];
+
+let meta = null;
+let live = null;
+let lastCtx = null;
+let filter = { unit: null, square: null };
+// The deployment being arranged: square -> unit name.
+let deployKey = null;
+let deployed = new Map();
+let picked = null; // {name} from the list or {sq} on the board
+
+const squareName = (sq) => `${FILES[sq % 8]}${Math.floor(sq / 8) + 1}`;
+const parseSquare = (name) => (parseInt(name.slice(1), 10) - 1) * 8 + FILES.indexOf(name[0].toUpperCase());
+
+function faceText(face) {
+  return face.split("+").map((s) => SYMBOLS[s] || s).join("+");
+}
+
+function pretty(a) {
+  let t = a.text;
+  const i = t.indexOf(":");
+  if (i > 0 && !/^[A-Z]/.test(t)) t = t.slice(i + 1);
+  return t.replace(/>/g, " → ").replace(/\//, " · dice: ").replace(/_/g, " ").replace(/,/g, ", ");
+}
+
+function seatWord(ctx, s) {
+  if (ctx.seat === s && !ctx.hotseat) return "You";
+  return capitalize(SEATS[s]);
+}
+
+// --- the board ----------------------------------------------------------------------------------------
+function origin(sq, perspective) {
+  const r = Math.floor(sq / 8);
+  const c = sq % 8;
+  return perspective === 1 ? { x: MARGIN + (7 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (7 - r) * CELL };
+}
+
+function unitNode(u, sq, o, withSub) {
+  const { x, y } = origin(sq, o.perspective);
+  const card = meta.cards[u.name];
+  const classes = ["unit", `s${u.owner}`];
+  if (u.submerged) classes.push("sub");
+  if (u.moved) classes.push("moved");
+  if (o.selected === u.name) classes.push("selected");
+  if (u.preview) classes.push("preview");
+  const g = svg("g", { class: classes.join(" "), "data-sq": sq, "data-unit": u.name, transform: `translate(${x} ${y})` });
+  if (u.submerged) {
+    const big = !withSub;
+    const cx = big ? 50 : 80;
+    const cy = big ? 50 : 52;
+    const r = big ? 36 : 17;
+    g.append(svg("circle", { class: "hull", cx, cy, r }));
+    g.append(svgText({ class: "cls", x: cx, y: cy - (big ? 6 : 0), style: `font-size:${big ? 26 : 13}px` }, "SS"));
+    if (big) g.append(svgText({ class: "uname", x: 50, y: 74 }, u.name));
+  } else {
+    g.append(svg("rect", { class: "hull", x: 7, y: 12, width: 86, height: 76, rx: 16 }));
+    g.append(svgText({ class: "cls", x: 50, y: 42 }, card ? card.class : "?"));
+    g.append(svgText({ class: "uname", x: 50, y: 76 }, u.name.length > 11 ? `${u.name.slice(0, 10)}.` : u.name));
+    const max = card ? card.structure : u.structure;
+    for (let i = 0; i < max; i++) {
+      g.append(svg("circle", { class: i < u.structure ? "pip" : "pip lost", cx: 50 - (max - 1) * 5.5 + i * 11, cy: 21, r: 4 }));
+    }
+  }
+  (u.criticals || []).forEach((_, i) => {
+    g.append(svg("path", { class: "crit", d: `M${84 - i * 12} ${u.submerged ? 8 : 92} l6 -11 l6 11 z` }));
+  });
+  const t = svg("title");
+  const where = u.submerged ? "submerged" : "surfaced";
+  t.textContent = `${capitalize(SEATS[u.owner])} ${u.name} (${card ? card.class_name : ""}), ${u.structure}/${card ? card.structure : "?"} structure, ${where}`
+    + (u.criticals && u.criticals.length ? `, criticals: ${u.criticals.map((c) => c[0]).join(", ")}` : "");
+  g.append(t);
+  return g;
+}
+
+function drawBoard(root, o) {
+  const squares = svg("g");
+  const marks = svg("g");
+  const units = svg("g");
+  const overlay = svg("g");
+  const hits = svg("g");
+  for (let sq = 0; sq < 64; sq++) {
+    const { x, y } = origin(sq, o.perspective);
+    const alt = (Math.floor(sq / 8) + (sq % 8)) % 2 === 1;
+    const cell = o.board[sq];
+    squares.append(svg("rect", { class: ["sea", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
+    if (cell && cell.terrain) {
+      squares.append(svg("rect", { class: `terrain ${cell.terrain}`, x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
+      const name = meta.terrain[cell.terrain]?.name || cell.terrain;
+      squares.append(svgText({ class: "terrain-label", x: x + 50, y: y + 94 }, name));
+    }
+    if (cell && cell.smoke) overlay.append(svg("rect", { class: "smoke", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 30 }));
+  }
+  for (const sq of o.last) {
+    const { x, y } = origin(sq, o.perspective);
+    marks.append(svg("rect", { class: "last", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8 }));
+  }
+  o.board.forEach((cell, sq) => {
+    const list = cell ? cell.units : [];
+    const surface = list.filter((u) => !u.submerged);
+    const subs = list.filter((u) => u.submerged);
+    for (const u of surface) units.append(unitNode(u, sq, o, false));
+    for (const u of subs) units.append(unitNode(u, sq, o, surface.length > 0));
+  });
+  for (const s of o.air) {
+    if (!s.square || !s.alive) continue;
+    const { x, y } = origin(parseSquare(s.square), o.perspective);
+    overlay.append(svg("path", { class: "plane", d: `M${x + 14} ${y + 30} l14 -8 l14 8 l-14 -20 z` }));
+  }
+  for (const [sq, kind] of o.picks) {
+    const { x, y } = origin(sq, o.perspective);
+    const busy = o.board[sq] && o.board[sq].units.length ? " busy" : "";
+    overlay.append(svg("rect", { class: `pick ${kind}${busy}`, x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 14 }));
+  }
+  if (o.focus !== null) {
+    const { x, y } = origin(o.focus, o.perspective);
+    overlay.append(svg("rect", { class: "focus", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }));
+  }
+  for (let sq = 0; sq < 64; sq++) {
+    const { x, y } = origin(sq, o.perspective);
+    hits.append(svg("rect", { class: `cell-hit${o.clickable ? " clickable" : ""}`, x, y, width: CELL, height: CELL, "data-sq": sq }));
+  }
+  const coords = svg("g");
+  for (let i = 0; i < 8; i++) {
+    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 8 * CELL + 20 }, o.perspective === 1 ? FILES[7 - i] : FILES[i]));
+    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(o.perspective === 1 ? i + 1 : 8 - i)));
+  }
+  root.replaceChildren(squares, marks, units, overlay, hits, coords);
+}
+
+// --- decisions ------------------------------------------------------------------------------------------
+function matches(a) {
+  if (filter.unit && !a.units.includes(filter.unit)) return false;
+  if (filter.square && a.square !== filter.square && !a.squares.includes(filter.square)) return false;
+  return true;
+}
+
+function renderDecide(ctx) {
+  const msg = ctx.msg;
+  const card = $("decide");
+  card.hidden = !ctx.myTurn || ctx.over;
+  if (card.hidden) return [];
+  const phase = msg.view.phase;
+  const [title, help] = PHASES[phase] || [phase, ""];
+  $("decide-title").textContent = ctx.hotseat ? `${capitalize(SEATS[msg.seat])}: ${title}` : `Your decision: ${title}`;
+  const extra = msg.view.pending_critical ? ` The marker goes on ${msg.view.pending_critical.unit}.` : "";
+  $("decide-help").textContent = help + extra;
+  const orders = msg.view.fleets[msg.seat].orders || [];
+  $("draft").hidden = phase !== "attack";
+  $("draft-orders").replaceChildren(...(orders.length ? orders.map((t) => el("li", {}, t)) : [el("li", { class: "muted" }, "none yet")]));
+  $("undo-button").disabled = !(msg.draft && msg.draft.length);
+  const active = filter.unit || filter.square;
+  $("filter-line").hidden = !active;
+  $("filter-text").textContent = active ? `Only decisions for ${[filter.unit, filter.square].filter(Boolean).join(" on ")}` : "";
+  const shown = msg.actions.filter(matches);
+  const groups = new Map();
+  for (const a of shown) {
+    if (!groups.has(a.kind)) groups.set(a.kind, []);
+    groups.get(a.kind).push(a);
+  }
+  const kinds = [...groups.keys()].sort((x, y) => KIND_ORDER.indexOf(x) - KIND_ORDER.indexOf(y));
+  const nodes = [];
+  const simple = [];
+  for (const kind of kinds) {
+    const list = groups.get(kind);
+    if (list.length === 1 && SIMPLE.includes(kind)) {
+      const a = list[0];
+      simple.push(el("button", {
+        class: ["commit", "pass"].includes(kind) ? "act-button primary" : "act-button",
+        "data-action": a.id, "data-kind": kind, title: a.text, onclick: () => decide(ctx, a),
+      }, KIND_LABELS[kind]));
+      continue;
+    }
+    const buttons = list.map((a) => el("button", {
+      class: ["commit", "pass"].includes(kind) ? "act-button primary" : "act-button",
+      "data-action": a.id,
+      "data-kind": kind,
+      title: a.text,
+      onclick: () => decide(ctx, a),
+    }, pretty(a)));
+    const head = `${KIND_LABELS[kind] || kind} (${list.length})`;
+    if (list.length > BIG_GROUP && !active) {
+      nodes.push(el("details", { class: "action-group" }, el("summary", {}, head), el("div", { class: "action-list" }, ...buttons)));
+    } else {
+      nodes.push(el("div", { class: "action-group" }, el("h4", {}, head), el("div", { class: "action-list" }, ...buttons)));
+    }
+  }
+  if (simple.length) nodes.unshift(el("div", { class: "row simple-actions" }, ...simple));
+  if (!nodes.length) nodes.push(el("p", { class: "muted small" }, "No decision involves this: show all."));
+  if (!active && msg.actions.length > BIG_GROUP) {
+    nodes.unshift(el("p", { class: "muted small" }, "Click a unit (on the board or its card) or a square to see only its decisions."));
+  }
+  $("action-groups").replaceChildren(...nodes);
+  return shown;
+}
+
+function decide(ctx, a) {
+  filter = { unit: null, square: null };
+  ctx.send({ type: "action", action: a.id });
+}
+
+$("filter-clear").addEventListener("click", () => {
+  filter = { unit: null, square: null };
+  if (live) live.render();
+});
+$("undo-button").addEventListener("click", () => lastCtx && lastCtx.send({ type: "undo" }));
+
+function clickSquare(ctx, sq) {
+  const name = squareName(sq);
+  const msg = ctx.msg;
+  if (filter.unit && msg.actions.some((a) => a.units.includes(filter.unit) && a.square === name)) {
+    filter = { unit: filter.unit, square: name };
+  } else {
+    const here = msg.view.board[sq].units;
+    const mine = here.filter((u) => u.owner === msg.seat);
+    const ordered = [...mine, ...here.filter((u) => u.owner !== msg.seat)];
+    if (ordered.length) {
+      const at = ordered.findIndex((u) => u.name === filter.unit);
+      const next = ordered[(at + 1) % ordered.length];
+      filter = { unit: next.name, square: null };
+    } else {
+      filter = filter.square === name ? { unit: null, square: null } : { unit: null, square: name };
+    }
+  }
+  ctx.rerender();
+}
+
+// --- panels ---------------------------------------------------------------------------------------------
+function diceRow(p, fleet) {
+  return fleet.dice.map((d) => el("span", {
+    class: `die s${p}${d.used ? " used" : ""}`,
+    title: `${d.face.replace(/_/g, " ")}${d.used ? `: spent on ${d.used}` : ""}`,
+  }, faceText(d.face)));
+}
+
+function unitCards(ctx, p) {
+  const msg = ctx.msg;
+  const view = ctx.over && msg.final ? msg.final : msg.view;
+  const fleet = view.fleets[p];
+  const onBoard = new Map();
+  view.board.forEach((cell, sq) => {
+    for (const u of cell.units) if (u.owner === p) onBoard.set(u.name, { u, sq });
+  });
+  const active = new Set(view.features.filter((f) => f.owner === p).map((f) => `${f.unit}.${f.feature}`));
+  const entries = [...onBoard.keys()].map((n) => [n, "board"]);
+  for (const [key, label] of [["reserve", "reserve"], ["to_place", "to deploy"], ["sunk", "sunk"]]) {
+    for (const n of fleet[key] || []) entries.push([n, label]);
+  }
+  const head = el("h4", {}, el("span", { class: `dot s${p}` }), `${capitalize(SEATS[p])}${ctx.you(p)} — ${meta.factions[fleet.faction] || fleet.faction}`);
+  if (!entries.length) return [head, el("p", { class: "muted small" }, `${fleet.units} units, deployed face down.`)];
+  return [head, ...entries.map(([name, where]) => {
+    const c = meta.cards[name];
+    const here = onBoard.get(name);
+    const u = here ? here.u : null;
+    const sub = u && u.submerged && c.submerged;
+    const side = sub ? c.submerged : c;
+    const structure = u ? u.structure : where === "sunk" ? 0 : c.structure;
+    const pips = el("span", { class: "pips" }, "●".repeat(Math.max(0, structure)), el("span", { class: "lost" }, "●".repeat(Math.max(0, c.structure - structure))));
+    const bats = side.batteries.map((b) => `${b.name} ${b.coefficient}/r${b.range}${b.slots === 2 ? "×2" : ""}`).join(", ");
+    const stats = [
+      `armour ${side.armour}`, `move ${side.movement}`, side.anti_aircraft ? `AA ${side.anti_aircraft}` : null,
+      c.torpedo_mounts ? `torpedoes ${u ? u.torpedoes : c.torpedo_mounts}/${c.torpedo_mounts}` : null,
+      c.depth_charges ? `depth charges ${c.depth_charges}` : null, c.admiral ? "★ admiral" : null,
+    ].filter(Boolean).join(" · ");
+    const air = u && u.squadrons ? Object.entries(u.squadrons).filter(([, n]) => n).map(([k, n]) => `${n} ${k.replace("_", " ")}`).join(", ") : "";
+    const feats = [...c.green.map((k) => ["green", k]), ...c.red.map((k) => ["red", k])].map(([colour, k]) => el("span", {
+      class: `feat ${colour}${active.has(`${name}.${k}`) ? " on" : ""}`,
+      title: `${meta.rules[k]?.id || ""} ${meta.rules[k]?.summary || ""}`,
+    }, meta.rules[k]?.name || k));
+    const crits = u && u.criticals.length ? el("div", { class: "critical" }, `Critical: ${u.criticals.map((x) => x[0].replace("battery:", "")).join(", ")}`) : null;
+    const place = here ? `${squareName(here.sq)}${u.submerged ? " (submerged)" : ""}` : where;
+    return el("div", {
+      class: `ucard s${p}${where === "sunk" ? " sunk" : ""}${filter.unit === name ? " selected" : ""}`,
+      "data-unit": name,
+      onclick: () => {
+        filter = filter.unit === name ? { unit: null, square: null } : { unit: name, square: null };
+        ctx.rerender();
+        if (!$("decide").hidden) $("decide").scrollIntoView({ block: "nearest" });
+      },
+    },
+    el("div", { class: "uhead" }, el("span", {}, `${name} · ${c.class}`), el("span", { class: "muted" }, place)),
+    el("div", {}, pips, " ", el("span", { class: "stats" }, stats)),
+    bats ? el("div", { class: "stats" }, `Guns: ${bats}`) : null,
+    air ? el("div", { class: "stats" }, `Aboard: ${air}`) : null,
+    crits,
+    feats.length ? el("div", {}, ...feats) : null);
+  })];
+}
+
+function logLine(ctx, m) {
+  const who = m.player === null || m.player === undefined ? "" : capitalize(SEATS[m.player]);
+  const phase = (PHASES[m.phase] || [m.phase])[0];
+  if (m.kind === "roll") return `${who} rolls (${phase.toLowerCase()}): ${m.faces.map(faceText).join(" ")}`;
+  if (m.kind === "deploy") return `${who} deploys its fleet face down`;
+  if (m.kind === "resign") return `${who} resigns`;
+  if (m.kind === "forfeit") return `${who} forfeits${m.reason ? `: ${m.reason}` : ""}`;
+  if (m.hidden) return `${who} commits its attack orders (secret until both have committed)`;
+  return `${who}: ${(m.texts || []).map((t) => pretty({ text: t })).join("; ")}`;
+}
+
+function renderPanels(ctx) {
+  const msg = ctx.msg;
+  const view = msg.view;
+  for (const p of [0, 1]) {
+    const fleet = view.fleets[p];
+    const free = fleet.dice.filter((d) => !d.used).length;
+    $(`dice-label-${p}`).textContent = `${capitalize(SEATS[p])}${ctx.you(p)}: ${fleet.dice.length} dice, ${free} unused${fleet.forfeited ? ", movement given up" : ""}${fleet.committed ? ", orders committed" : ""}`;
+    $(`dice-${p}`).replaceChildren(...diceRow(p, fleet));
+  }
+  const init = view.initiative;
+  const first = view.first_player !== null && view.first_player !== undefined ? ` · ${capitalize(SEATS[view.first_player])} acts first` : "";
+  $("initiative").textContent = init.winner !== null && init.winner !== undefined
+    ? `Initiative: ${capitalize(SEATS[init.winner])} won (${init.admirals[0]} vs ${init.admirals[1]} ★)${first}`
+    : "";
+  $("report-card").hidden = !view.report.length;
+  $("report").replaceChildren(...view.report.map((line) => el("li", {}, line)));
+  const air = view.air.filter((s) => s.alive);
+  $("air-card").hidden = !air.length && !view.strike;
+  const lines = air.map((s) => el("li", {}, `${capitalize(SEATS[s.owner])} ${s.type.replace("_", " ")} from ${s.carrier}: ${s.role === "cap" ? `protects ${s.ship}` : s.role === "strike" ? `attacks ${s.ship}` : "airborne"}${s.held ? " (held)" : ""}`));
+  if (view.strike) lines.unshift(el("li", {}, `${capitalize(SEATS[view.strike.attacker])}'s air attack from ${view.strike.carrier}${view.strike.target ? ` on ${view.strike.target}` : ""}`));
+  $("air").replaceChildren(...lines);
+  const notes = msg.explanations || [];
+  $("explain-card").hidden = !notes.length;
+  const box = $("explain");
+  box.replaceChildren(...notes.slice(-30).map((n) => el("li", {}, el("span", { class: "rule" }, n.rule), " ", n.turn ? `turn ${n.turn}: ` : "", n.text)));
+  box.scrollTop = box.scrollHeight;
+  $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
+  $("fleet-1").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 0 : 1));
+  const list = $("move-list");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(ctx, m))));
+  if (atBottom || msg.moves.length < 12) list.scrollTop = list.scrollHeight;
+}
+
+// --- deployment -----------------------------------------------------------------------------------------
+function renderDeploy(ctx) {
+  const msg = ctx.msg;
+  const setup = msg.setup;
+  const setting = Boolean(!ctx.over && setup && !setup.done && !ctx.curtainUp);
+  $("setup").hidden = !setting;
+  if (!setting) return false;
+  const key = `${location.pathname}:${msg.seat}`;
+  if (deployKey !== key) {
+    deployKey = key;
+    deployed = new Map();
+    picked = null;
+  }
+  const placedNames = new Set(deployed.values());
+  $("deploy-units").replaceChildren(...setup.units.map((name) => el("button", {
+    class: `${placedNames.has(name) ? "placed" : ""}${picked && picked.name === name ? " picked" : ""}`.trim(),
+    "data-unit": name,
+    onclick: () => {
+      picked = picked && picked.name === name ? null : { name };
+      ctx.rerender();
+    },
+  }, `${meta.cards[name].class} ${name}`)));
+  const need = setup.count;
+  $("deploy-confirm").disabled = deployed.size !== need || ctx.waiting;
+  const reserve = setup.units.length > need ? ` The other ${setup.units.length - need} wait in reserve.` : "";
+  $("deploy-status").textContent = deployed.size === need ? `Ready: confirm to deploy.${reserve}` : `${deployed.size} of ${need} units placed.${reserve}`;
+  $("deploy-status").className = `setup-status small${deployed.size === need ? " good" : ""}`;
+  return true;
+}
+
+function deployClick(ctx, sq) {
+  const area = new Set(ctx.msg.setup.area);
+  if (!area.has(sq)) {
+    picked = null;
+    ctx.rerender();
+    return;
+  }
+  if (picked && picked.name) {
+    for (const [s, n] of deployed) if (n === picked.name) deployed.delete(s);
+    deployed.set(sq, picked.name);
+    picked = null;
+  } else if (picked && picked.sq !== undefined) {
+    const a = deployed.get(picked.sq);
+    const b = deployed.get(sq);
+    if (a !== undefined) {
+      deployed.set(sq, a);
+      if (b === undefined) deployed.delete(picked.sq);
+      else deployed.set(picked.sq, b);
+    }
+    picked = null;
+  } else if (deployed.has(sq)) {
+    picked = { sq };
+  }
+  ctx.rerender();
+}
+
+$("deploy-random").addEventListener("click", () => {
+  const setup = lastCtx && lastCtx.msg.setup;
+  if (!setup) return;
+  const squares = shuffle(setup.area);
+  const units = shuffle(setup.units).slice(0, setup.count);
+  deployed = new Map(units.map((n, i) => [squares[i], n]));
+  picked = null;
+  live.render();
+});
+$("deploy-clear").addEventListener("click", () => {
+  deployed = new Map();
+  picked = null;
+  live.render();
+});
+$("deploy-confirm").addEventListener("click", () => {
+  if (!lastCtx) return;
+  const placement = {};
+  for (const [sq, name] of [...deployed].sort((a, b) => a[0] - b[0])) placement[squareName(sq)] = name;
+  lastCtx.send({ type: "setup", setup: placement });
+});
+
+// --- the page -------------------------------------------------------------------------------------------
+function lastSquares(msg) {
+  for (let i = msg.moves.length - 1; i >= 0; i--) {
+    const m = msg.moves[i];
+    if (m.kind !== "action" || !m.texts) continue;
+    const found = new Set();
+    for (const t of m.texts) {
+      for (const match of t.matchAll(/[>@]([A-H][1-8])/g)) found.add(parseSquare(match[1]));
+    }
+    if (found.size) return [...found];
+    return [];
+  }
+  return [];
+}
+
+function render(ctx) {
+  lastCtx = ctx;
+  if (!meta) return;
+  const msg = ctx.msg;
+  const root = $("board");
+  const perspective = msg.seat ?? 0;
+  const empty = Array.from({ length: 64 }, () => ({ terrain: null, units: [], smoke: false }));
+  const o = { perspective, board: empty, area: new Set(), last: [], air: [], picks: new Map(), focus: null, selected: null, clickable: false };
+  if (ctx.curtainUp) {
+    drawBoard(root, o);
+    return;
+  }
+  const view = ctx.over && msg.final ? msg.final : msg.view;
+  const setting = renderDeploy(ctx);
+  renderPanels(ctx);
+  if (!ctx.myTurn) filter = { unit: null, square: null };
+  const shown = renderDecide(ctx);
+  o.board = view.board;
+  o.air = view.air;
+  if (setting) {
+    o.board = view.board.map((cell) => ({ ...cell, units: [...cell.units] }));
+    for (const [sq, name] of deployed) o.board[sq].units.push({ owner: msg.seat, name, structure: meta.cards[name].structure, submerged: false, criticals: [], moved: false, preview: true });
+    o.area = new Set(msg.setup.area);
+    if (picked && picked.sq !== undefined) o.focus = picked.sq;
+    o.clickable = true;
+  } else {
+    o.last = lastSquares(msg);
+    if (ctx.myTurn) {
+      o.clickable = true;
+      o.selected = filter.unit;
+      if (filter.square) o.focus = parseSquare(filter.square);
+      if (filter.unit || filter.square) {
+        for (const a of shown) {
+          if (a.square) o.picks.set(parseSquare(a.square), "");
+          if (a.target) {
+            const at = view.board.findIndex((c) => c.units.some((u) => u.name === a.target && u.owner !== msg.seat));
+            if (at >= 0) o.picks.set(at, "enemy");
+          }
+        }
+      }
+    }
+  }
+  drawBoard(root, o);
+  root.onclick = (event) => {
+    const hit = event.target.closest("[data-sq]");
+    if (!hit || !lastCtx) return;
+    const sq = Number(hit.dataset.sq);
+    if (setting) deployClick(lastCtx, sq);
+    else if (lastCtx.myTurn) clickSquare(lastCtx, sq);
+  };
+}
+
+async function main() {
+  const all = await api("/api/meta");
+  meta = all.games.find((g) => g.name === "admiral");
+  live = startLive({
+    seatNames: SEATS,
+    title: (g) => `Admiral · ${(meta.variants.find((v) => v.name === g.variant) || { title: g.variant || "" }).title}`,
+    setupVerb: "deploy",
+    progress: (msg) => {
+      const g = msg.game;
+      const phase = g.status === "over" ? "game over" : (PHASES[msg.view.phase] || [msg.view.phase])[0];
+      const cap = g.options.max_turns ? ` of at most ${g.options.max_turns}` : "";
+      return `Turn ${msg.view.turn}${cap} · ${phase}`;
+    },
+    resultNote: (msg) => `${msg.view.turn} turns. Both fleets are shown as their admirals saw them.`,
+    // Hot-seat: pass the device only when the two screens differ (a deployment, secret orders).
+    sameScreen: (a, b) => !a.draft && !b.draft && !a.setup && !b.setup
+      && JSON.stringify({ ...a.view, player: null }) === JSON.stringify({ ...b.view, player: null }),
+    render,
+  });
+}
+
+main().catch((err) => {
+  $("turn-text").textContent = `Cannot load the game: ${err.message}`;
+});

@@ -1,0 +1,475 @@
+// The game page of Stratego, The Lord of the Rings Trilogy edition: the 10x10 board with its two
+// Forbidden Zones (and Mount Doom in Game 3), the characters, and in Games 2 and 3 their powers:
+// select a piece, pick "Move / attack" or one of its powers, then a highlighted square (or one of the
+// listed choices). Everything legal comes from the server; this page only shows it and sends a choice.
+import { api, capitalize, el, parseSquare, squareName } from "./common.js";
+import { startLive, svg, svgText, shuffle } from "./live.js";
+import { SetupEditor } from "./setup_editor.js";
+
+const $ = (id) => document.getElementById(id);
+const CELL = 100;
+const MARGIN = 40;
+const FILES = "ABCDEFGHIK";
+const SEATS = ["evil", "good"];
+const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
+const RESULT_WORDS = { captured: "captured", survived: "survives", immune: "is immune", both_lost: "falls with the attacker" };
+
+let meta = null; // the lobby's description of LOTR: armies, powers, zones
+const info = [new Map(), new Map()]; // per seat: character key -> {name, rank, symbol, powers}
+let zones = new Set();
+let doom = null;
+let selected = null; // square number of the piece picked to act
+let mode = null; // "move" or a power key
+let landing = null; // the Dwarven Axe: the square Gimli steps to
+let live = null;
+
+const editor = new SetupEditor({
+  svg: $("board"),
+  tray: $("setup-tray"),
+  status: $("setup-status"),
+  label: (key) => {
+    const k = info[currentSeat()].get(key);
+    return k ? { sym: k.symbol, name: k.name } : { sym: "?", name: key };
+  },
+  order: [],
+  sideClass: () => `s${currentSeat()}`,
+  onChange: () => live && live.render(),
+});
+let lastCtx = null;
+
+function currentSeat() {
+  return lastCtx && lastCtx.seat !== null ? lastCtx.seat : 0;
+}
+
+function symbolOf(rank) {
+  return { flag: "F", spy: "S", fortress: "B" }[rank] ?? rank;
+}
+
+/** A name that fits on a piece: 'Knights of Rohan' -> 'Knights'. */
+function shortName(name) {
+  if (name.length <= 11) return name;
+  const head = name.split(" of ")[0];
+  return head.length <= 11 ? head : `${head.slice(0, 10)}.`;
+}
+
+function charName(owner, key) {
+  return info[owner]?.get(key)?.name ?? key;
+}
+
+// --- the board ------------------------------------------------------------------------------------
+function place(sq, perspective) {
+  const r = Math.floor(sq / 10);
+  const c = sq % 10;
+  return perspective === 1 ? { x: MARGIN + (9 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (9 - r) * CELL };
+}
+
+function pieceNode(sq, cell, o) {
+  const { x, y } = place(sq, o.perspective);
+  const known = Boolean(cell.kind);
+  const classes = ["piece", `s${cell.owner}`];
+  if (!known) classes.push("unknown");
+  if (o.movable.has(sq)) classes.push("movable");
+  if (o.selected === sq) classes.push("selected");
+  if (o.wasHidden.has(sq)) classes.push("was-hidden");
+  if (o.preview) classes.push("preview");
+  const g = svg("g", { class: classes.join(" "), "data-sq": sq, "data-kind": cell.kind || "", transform: `translate(${x} ${y})` });
+  g.append(svg("rect", { class: "body", x: 8, y: 8, width: 84, height: 84, rx: 14 }));
+  if (known) {
+    g.append(svgText({ class: "sym", x: 50, y: 42 }, symbolOf(cell.rank)));
+    g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(cell.name)));
+  } else {
+    g.append(svg("path", { class: "emblem", d: "M50 26 L74 50 L50 74 L26 50 Z" }));
+  }
+  if (cell.owner !== o.me && !known && cell.moved) g.append(svg("circle", { class: "moved-mark", cx: 78, cy: 22, r: 7 }));
+  if (cell.owner === o.me && cell.revealed && !o.final) g.append(svg("circle", { class: "seen-mark", cx: 22, cy: 22, r: 8 }));
+  const side = capitalize(SEATS[cell.owner]);
+  const title = known ? `${side} ${cell.name} (${cell.rank})` : `${side} unknown piece${cell.moved ? ", has moved" : ""}`;
+  const t = svg("title");
+  t.textContent = `${squareName(sq)}: ${title}${cell.revealed && cell.owner === o.me ? ", known to the enemy" : ""}`;
+  g.append(t);
+  return g;
+}
+
+function drawBoard(root, o) {
+  const squares = svg("g", { class: "squares" });
+  const marks = svg("g", { class: "marks" });
+  const pieces = svg("g", { class: "pieces" });
+  const overlay = svg("g", { class: "overlay" });
+  const hits = svg("g", { class: "hits" });
+  for (let sq = 0; sq < 100; sq++) {
+    const { x, y } = place(sq, o.perspective);
+    if (zones.has(sq)) {
+      squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: CELL, height: CELL }));
+      if (o.doom === sq) {
+        squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
+      }
+      continue;
+    }
+    const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
+    squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
+  }
+  for (const sq of o.lastSquares) {
+    const { x, y } = place(sq, o.perspective);
+    marks.append(svg("rect", { class: "last", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4 }));
+  }
+  for (const sq of o.struck) {
+    const { x, y } = place(sq, o.perspective);
+    marks.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 12 }));
+  }
+  o.board.forEach((cell, sq) => {
+    if (cell && typeof cell === "object") pieces.append(pieceNode(sq, cell, o));
+  });
+  for (const [sq, kind] of o.targets) {
+    const { x, y } = place(sq, o.perspective);
+    if (kind === "attack" || kind === "target") {
+      overlay.append(svg("rect", { class: `target ${kind}`, x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 14 }));
+    } else {
+      overlay.append(svg("circle", { class: `target ${kind}`, cx: x + CELL / 2, cy: y + CELL / 2, r: 15 }));
+    }
+  }
+  for (let sq = 0; sq < 100; sq++) {
+    if (zones.has(sq) && sq !== o.doom) continue;
+    const { x, y } = place(sq, o.perspective);
+    const cls = ["cell-hit", o.clickable.has(sq) ? "clickable" : "", o.targets.has(sq) ? "target-hit" : ""].filter(Boolean).join(" ");
+    hits.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL, "data-sq": sq }));
+  }
+  const coords = svg("g");
+  for (let i = 0; i < 10; i++) {
+    const file = o.perspective === 1 ? FILES[9 - i] : FILES[i];
+    const row = o.perspective === 1 ? i + 1 : 10 - i;
+    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 10 * CELL + 20 }, file));
+    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(row)));
+  }
+  root.replaceChildren(squares, marks, pieces, overlay, hits, coords);
+}
+
+// --- what the seat may do ---------------------------------------------------------------------------
+function actionsBySquare(msg) {
+  const by = new Map();
+  for (const a of msg.actions || []) {
+    if (!a.from) continue;
+    const sq = parseSquare(a.from);
+    if (!by.has(sq)) by.set(sq, []);
+    by.get(sq).push(a);
+  }
+  return by;
+}
+
+function modeOf(a) {
+  return a.kind === "move" || a.kind === "attack" ? "move" : a.kind;
+}
+
+/** The square a click picks for an action in its mode. */
+function clickSquare(a) {
+  if (a.kind === "sense_enemy" || a.kind === "long_bow") return parseSquare(a.targets[0]);
+  return a.to ? parseSquare(a.to) : null;
+}
+
+function modeActions(list) {
+  let acts = (list || []).filter((a) => modeOf(a) === mode);
+  if (mode === "dwarf_axe" && landing !== null) acts = acts.filter((a) => parseSquare(a.to) === landing);
+  return acts;
+}
+
+function targetsOf(list) {
+  const targets = new Map();
+  for (const a of modeActions(list)) {
+    if (mode === "dwarf_axe" && landing !== null) {
+      for (const t of a.targets) targets.set(parseSquare(t), "target");
+      continue;
+    }
+    const sq = clickSquare(a);
+    if (sq === null) continue;
+    const kind = a.kind === "attack" || a.attack ? "attack" : a.kind === "move" ? "move" : a.kind === "sense_enemy" || a.kind === "long_bow" ? "target" : "power";
+    if (targets.get(sq) !== "attack") targets.set(sq, kind);
+  }
+  return targets;
+}
+
+function renderAct(ctx, bySquare) {
+  const card = $("act");
+  const msg = ctx.msg;
+  const stop = (msg.actions || []).find((a) => a.kind === "stop");
+  card.hidden = !ctx.myTurn || ctx.over;
+  if (card.hidden) return;
+  const list = selected !== null ? bySquare.get(selected) : null;
+  const cell = selected !== null ? msg.view.board[selected] : null;
+  const modes = [];
+  if (list) {
+    for (const a of list) {
+      const m = modeOf(a);
+      if (!modes.includes(m)) modes.push(m);
+    }
+  }
+  if (msg.view.pending) {
+    $("act-piece").replaceChildren(el("div", { class: "small" }, `Your Uruk-Hai on ${msg.view.pending.square} won: attack again from there, or stop.`));
+  } else if (cell && cell.kind) {
+    const k = info[cell.owner].get(cell.kind);
+    const powers = k && k.powers.length ? ` · powers: ${k.powers.map((p) => meta.powers[p] || p).join(", ")}` : "";
+    $("act-piece").replaceChildren(el("b", {}, `${cell.name} (${cell.rank})`), ` on ${squareName(selected)}`, el("span", { class: "muted small" }, powers));
+  } else {
+    $("act-piece").replaceChildren(el("span", { class: "muted small" }, "Click one of your pieces that can act (outlined), then a highlighted square."));
+  }
+  const buttons = modes.map((m) => el("button", {
+    class: m === mode ? "mode primary" : "mode",
+    "data-mode": m,
+    onclick: () => { mode = m; landing = null; ctx.rerender(); },
+  }, m === "move" ? "Move / attack" : meta.powers[m] || m));
+  if (stop) buttons.push(el("button", { class: "danger", id: "stop-button", onclick: () => ctx.send({ type: "action", action: stop.id }) }, "Stop attacking"));
+  $("act-modes").replaceChildren(...buttons);
+  const help = {
+    move: "Click a green dot to move, a red square to attack.",
+    fly: "Fly: click the square to land on (over pieces and the zones).",
+    sense_enemy: "Detect Enemy: click an enemy piece up to two squares away.",
+    long_bow: "Longbow: click an enemy piece up to two squares along a line.",
+    swift_steed: "Swift Steed: click a square two steps away.",
+    rage: "Rage: click the square to step to; every enemy around is struck.",
+    dwarf_axe: landing === null ? "Dwarven Axe: click the square Gimli steps to, then pick the pieces to strike." : `Dwarven Axe from ${squareName(landing)}: pick 1-3 pieces to strike.`,
+  }[mode] || "";
+  $("act-help").textContent = list ? help : "";
+  const choices = list ? modeActions(list) : [];
+  const shownChoices = mode === "dwarf_axe" && landing === null ? [] : choices.slice(0, 60);
+  $("act-choices").replaceChildren(...shownChoices.map((a) => el("button", {
+    class: "choice", "data-action": a.id, onclick: () => play(ctx, a),
+  }, a.text)));
+}
+
+function play(ctx, a) {
+  selected = null;
+  mode = null;
+  landing = null;
+  ctx.send({ type: "action", action: a.id });
+}
+
+function onBoardClick(ctx, sq, bySquare) {
+  const list = selected !== null ? bySquare.get(selected) : null;
+  if (list && mode) {
+    const acts = modeActions(list);
+    if (mode === "dwarf_axe" && landing === null) {
+      if (acts.some((a) => parseSquare(a.to) === sq)) {
+        landing = sq;
+        ctx.rerender();
+        return;
+      }
+    } else if (mode === "dwarf_axe") {
+      const hit = acts.filter((a) => a.targets.length === 1 && parseSquare(a.targets[0]) === sq);
+      if (hit.length === 1) return play(ctx, hit[0]);
+    } else {
+      const hit = acts.filter((a) => clickSquare(a) === sq);
+      if (hit.length === 1) return play(ctx, hit[0]);
+      if (hit.length > 1) return; // pick one in the list
+    }
+  }
+  if (bySquare.has(sq)) {
+    if (selected === sq) {
+      selected = null;
+    } else {
+      selected = sq;
+      const modes = bySquare.get(sq).map(modeOf);
+      mode = modes.includes("move") ? "move" : modes[0];
+    }
+    landing = null;
+  } else {
+    selected = null;
+    mode = null;
+    landing = null;
+  }
+  ctx.rerender();
+}
+
+// --- panels -----------------------------------------------------------------------------------------
+function describeLast(m, ctx) {
+  const who = ctx.seat === null || ctx.hotseat ? capitalize(SEATS[m.player]) : m.player === ctx.seat ? "You" : capitalize(SEATS[m.player]);
+  const enemy = 1 - m.player;
+  const out = [];
+  if (m.stop) {
+    out.push(el("div", {}, `${who} stopped the Uruk-Hai's attacks.`));
+  } else if (m.power && m.power !== "repeat_attack") {
+    const name = meta.powers[m.power] || m.power;
+    const by = m.attacker ? `${charName(m.player, m.attacker)} (${m.attacker_rank})` : "a piece";
+    out.push(el("div", {}, `${who} used ${name}: ${by} from ${m.from}${m.to ? ` to ${m.to}` : ""}.`));
+    for (const t of m.targets || []) {
+      out.push(el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(t.defender_rank)),
+        ` ${charName(enemy, t.defender)} on ${t.square} ${RESULT_WORDS[t.result] || t.result}.`));
+    }
+    if (m.targets && m.attacker_survived === false) out.push(el("div", {}, `${charName(m.player, m.attacker)} fell too.`));
+  } else if (m.defender) {
+    const verdict = { attacker_won: "the attacker wins", defender_won: "the defender holds", both_lost: "both are captured", both_stayed: "both stay" }[m.result] || m.result;
+    out.push(el("div", {}, `${who} attacked ${m.from}×${m.to}${m.power === "repeat_attack" ? " (again)" : ""}:`));
+    out.push(el("div", { class: "big" },
+      el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  vs  `,
+      el("span", { class: `chip s${enemy}` }, symbolOf(m.defender_rank)), ` ${charName(enemy, m.defender)}`));
+    out.push(el("div", {}, `${capitalize(verdict)}.`));
+  } else {
+    const run = m.attacker ? ` — ${charName(m.player, m.attacker)}, shown by its long move` : "";
+    out.push(el("div", {}, `${who} moved ${m.from}–${m.to}${run}.`));
+  }
+  if (m.ring === "destroyed") out.push(el("div", { class: "ring-news" }, `The Ring is destroyed on Mount Doom! ${m.removed ? m.removed.length : 0} Evil pieces are swept away.`));
+  if (m.ring === "taken") out.push(el("div", { class: "ring-news" }, "Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank."));
+  return out;
+}
+
+function moveLine(m) {
+  const parts = [el("b", {}, m.notation)];
+  if (m.defender) {
+    const verdict = { attacker_won: "wins", defender_won: "loses", both_lost: "both lost", both_stayed: "both stay" }[m.result];
+    parts.push(" ", el("span", { class: "battle" }, `${symbolOf(m.attacker_rank)} × ${symbolOf(m.defender_rank)}: ${verdict}`));
+  } else if (m.targets) {
+    parts.push(" ", el("span", { class: "battle" }, m.targets.map((t) => `${symbolOf(t.defender_rank)} ${RESULT_WORDS[t.result] || t.result}`).join(", ")));
+  }
+  if (m.ring) parts.push(" ", el("span", { class: "ring-news" }, m.ring === "destroyed" ? "Ring destroyed" : "Ring taken"));
+  return parts;
+}
+
+function renderPanels(ctx) {
+  const msg = ctx.msg;
+  const view = msg.view;
+  const last = view.last_move;
+  $("last").hidden = !last;
+  if (last) $("last-text").replaceChildren(...describeLast(last, ctx));
+  $("ring").hidden = !view.ring;
+  if (view.ring) {
+    const text = { carried: "Frodo still carries the Ring towards Mount Doom", destroyed: "The Ring has been destroyed", taken: "Evil holds the Ring" }[view.ring.status];
+    $("ring-text").textContent = `${text} (Mount Doom: ${view.ring.mount_doom}).`;
+  }
+  const final = ctx.over && msg.final ? msg.final : null;
+  for (const owner of [0, 1]) {
+    const lost = (final || view).captured[owner];
+    $(`captured-label-${owner}`).textContent = `${capitalize(SEATS[owner])} lost ${view.captured_count[owner]}`;
+    const chips = lost === null
+      ? [el("span", { class: "muted small" }, `kept hidden (${view.captured_mode})`)]
+      : lost.map((key) => {
+        const k = info[owner].get(key);
+        return el("span", { class: `chip s${owner}`, title: k ? k.name : key }, k ? k.symbol : "?");
+      });
+    $(`captured-${owner}`).replaceChildren(...chips);
+  }
+  const list = $("move-list");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...msg.moves.map((m) => el("li", { class: `s${m.player}` }, ...moveLine(m))));
+  if (atBottom || msg.moves.length < 12) list.scrollTop = list.scrollHeight;
+}
+
+// --- setup ------------------------------------------------------------------------------------------
+function renderSetup(ctx) {
+  const msg = ctx.msg;
+  const setup = msg.setup;
+  const setting = Boolean(!ctx.over && setup && !setup.done && !ctx.curtainUp);
+  $("setup").hidden = !setting;
+  editor.setActive(setting);
+  if (!setting) return false;
+  const order = [...info[msg.seat].values()].sort((a, b) => rankValue(b.rank) - rankValue(a.rank)).map((k) => k.key);
+  editor.order = order;
+  editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
+  $("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
+  if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say("Ready: confirm to play.", "good");
+  return true;
+}
+
+function rankValue(rank) {
+  return { flag: 0, spy: 1, fortress: 0.5 }[rank] ?? Number(rank);
+}
+
+$("setup-random").addEventListener("click", () => {
+  const msg = lastCtx && lastCtx.msg;
+  if (!msg || !msg.setup) return;
+  const pieces = Object.entries(msg.setup.roster).flatMap(([key, n]) => Array(n).fill(key));
+  const squares = shuffle(msg.setup.area).slice(0, pieces.length);
+  const placement = {};
+  squares.forEach((sq, i) => { placement[squareName(sq)] = pieces[i]; });
+  editor.load(placement);
+  editor.say("A random army: drag pieces to change it, then confirm.", "good");
+});
+$("setup-clear").addEventListener("click", () => editor.clear());
+$("setup-confirm").addEventListener("click", () => {
+  if (!lastCtx || editor.leftCount() > 0) return;
+  if (lastCtx.send({ type: "setup", setup: editor.placement() })) editor.say("Sent…");
+});
+
+// --- the page ---------------------------------------------------------------------------------------
+function render(ctx) {
+  lastCtx = ctx;
+  if (!meta) return;
+  const msg = ctx.msg;
+  const root = $("board");
+  const perspective = msg.seat ?? 0;
+  const base = {
+    perspective, me: msg.seat, selected: null, targets: new Map(), movable: new Set(), lastSquares: [], struck: [],
+    area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(), doom: null,
+  };
+  if (ctx.curtainUp) {
+    drawBoard(root, { ...base, board: new Array(100).fill(null) });
+    return;
+  }
+  const view = msg.view;
+  doom = view.ring ? parseSquare(view.ring.mount_doom) : null;
+  const setting = renderSetup(ctx);
+  renderPanels(ctx);
+  let board = view.board;
+  const o = { ...base, doom };
+  if (ctx.over && msg.final) {
+    view.board.forEach((cell, sq) => {
+      const full = msg.final.board[sq];
+      if (full && typeof full === "object" && !full.revealed && (msg.seat === null || full.owner !== msg.seat)) o.wasHidden.add(sq);
+    });
+    board = msg.final.board;
+    o.final = true;
+  } else if (msg.setup) {
+    const placement = msg.setup.done ? msg.setup.placement : setting ? editor.placement() : {};
+    board = board.slice();
+    for (const [name, key] of Object.entries(placement)) {
+      const k = info[msg.seat].get(key);
+      board[parseSquare(name)] = { owner: msg.seat, kind: key, name: k ? k.name : key, rank: k ? k.rank : "?", moved: false, revealed: false };
+    }
+    o.preview = setting;
+    if (setting) o.area = new Set(msg.setup.area);
+  }
+  const last = view.last_move;
+  if (last && !setting) {
+    o.lastSquares = [last.from, last.to].filter(Boolean).map(parseSquare);
+    o.struck = (last.targets || []).map((t) => parseSquare(t.square));
+  }
+  const bySquare = ctx.myTurn && !setting ? actionsBySquare(msg) : new Map();
+  if (selected !== null && !bySquare.has(selected)) {
+    selected = null;
+    mode = null;
+    landing = null;
+  }
+  if (selected !== null) o.targets = targetsOf(bySquare.get(selected));
+  o.selected = selected;
+  o.movable = new Set(bySquare.keys());
+  o.clickable = new Set([...bySquare.keys(), ...o.targets.keys(), ...(setting ? o.area : [])]);
+  o.board = board;
+  drawBoard(root, o);
+  editor.decorate();
+  renderAct(ctx, bySquare);
+  root.onclick = setting ? null : (event) => {
+    const hit = event.target.closest("[data-sq]");
+    if (hit && ctx.myTurn) onBoardClick(ctx, Number(hit.dataset.sq), bySquare);
+  };
+}
+
+async function main() {
+  const all = await api("/api/meta");
+  meta = all.games.find((g) => g.name === "lotr");
+  zones = new Set(meta.zones.map(parseSquare));
+  meta.armies.forEach((army, seat) => {
+    for (const k of army.kinds) info[seat].set(k.key, k);
+  });
+  live = startLive({
+    seatNames: SEATS,
+    title: (g) => `Stratego LOTR · ${GAME_TITLES[g.variant] || g.variant}`,
+    progress: (msg) => {
+      const g = msg.game;
+      const cap = g.options.max_moves ? ` of at most ${g.options.max_moves}` : "";
+      const mode = msg.view.captured_mode ? ` · captured pieces: ${msg.view.captured_mode}` : "";
+      return `Move ${g.move_count}${cap}${mode}`;
+    },
+    resultNote: (msg) => `${msg.game.move_count} moves. Every piece is shown now; dashed ones stayed hidden to the end.`,
+    render,
+  });
+}
+
+main().catch((err) => {
+  $("turn-text").textContent = `Cannot load the game: ${err.message}`;
+});

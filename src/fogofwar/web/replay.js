@@ -1,0 +1,321 @@
+// The replay viewer: a finished game of this server (/replay/{id}) or an uploaded record file
+// (/replay). Every position comes from the server, which replays the game through the rules
+// engine: the first view whole, then for each move only what changed. This page patches one
+// view into the next and draws it; it never works out a move itself.
+import {
+  api, capitalize, describeOutcome, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
+} from "./common.js";
+import { drawBoard } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean);
+const gameId = parts.length > 1 ? decodeURIComponent(parts[parts.length - 1]) : null;
+
+// Board renderers per game; other games on this board add theirs here.
+const RENDERERS = { stratego: drawBoard };
+
+let replay = null; // the server's answer
+let views = []; // views[k]: the whole view after move k (0: before the first move)
+let step = 0;
+let perspective = 0;
+let timer = null;
+let blobUrls = [];
+
+// --- loading --------------------------------------------------------------------------------------
+async function loadGame(id) {
+  const seats = storedGame(id).seats;
+  const token = seats["0"] ?? seats["1"] ?? null; // used only while the game is on: your own side
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(id)}/replay`, { token });
+    show(data);
+  } catch (err) {
+    $("empty-text").textContent = err.status === 409 ? "Not over yet" : "No replay";
+    $("empty-sub").textContent = err.message;
+  }
+}
+
+async function importFile(file) {
+  hideError();
+  if (!file) return;
+  if (file.size > 1 << 20) {
+    showError(`${file.name} has ${file.size.toLocaleString()} bytes, over the limit of 1 MiB.`);
+    return;
+  }
+  try {
+    const res = await fetch(`/api/replay/import?name=${encodeURIComponent(file.name)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", Accept: "application/json" },
+      body: file,
+    });
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw new Error((data && data.message) || `${res.status} ${res.statusText}`);
+    show(data);
+  } catch (err) {
+    showError(`Not opened: ${err.message}`); // the replay on screen stays as it was
+  }
+}
+
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = false;
+}
+
+function hideError() {
+  $("error").hidden = true;
+}
+
+// --- the views ------------------------------------------------------------------------------------
+function show(data) {
+  stop();
+  replay = data;
+  views = [data.start];
+  for (const s of data.steps) {
+    const prev = views[views.length - 1];
+    const board = prev.board.slice();
+    for (const [sq, cell] of Object.entries(s.changes)) board[Number(sq)] = cell;
+    views.push({ ...prev, ...s.set, board });
+  }
+  perspective = data.perspective ?? 0;
+  $("empty").hidden = true;
+  for (const id of ["info", "controls", "captured", "moves"]) $(id).hidden = false;
+  $("slider").max = String(data.steps.length);
+  renderHeader();
+  renderMoveList();
+  renderExports();
+  const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("move"));
+  goto(Number.isInteger(fromHash) && fromHash > 0 ? fromHash : 0);
+}
+
+function renderHeader() {
+  const g = replay.game;
+  const where = g.id ? `game ${g.id}` : g.source;
+  $("title").textContent = `Replay · ${capitalize(g.game)} ${g.variant || ""} · ${where}`;
+  document.title = `fogofwar — replay ${g.id || g.source}`;
+  const names = g.players || [];
+  $("players").replaceChildren(
+    el("span", { class: "dot red" }), names[0] || "Red", "  vs  ", el("span", { class: "dot blue" }), names[1] || "Blue",
+  );
+  const side = replay.perspective === null || replay.perspective === undefined
+    ? "Every piece is shown; dashed ones were still hidden from the opponent at that point."
+    : `The game is still on: you see it as ${SEAT_NAMES[replay.perspective]} saw it.`;
+  $("outcome").replaceChildren(
+    el("div", {}, replay.outcome ? describeOutcome(replay.outcome, null) : "No result recorded."),
+    el("div", {}, side),
+  );
+}
+
+function renderMoveList() {
+  const list = $("move-list");
+  list.replaceChildren(...replay.steps.map((s) => {
+    const li = el("li", { class: SEAT_NAMES[s.player] || "", "data-n": s.n, tabindex: "-1" }, ...moveLine(s, views[s.n]));
+    li.addEventListener("click", () => {
+      stop();
+      goto(s.n);
+    });
+    return li;
+  }));
+}
+
+function renderExports() {
+  for (const url of blobUrls) URL.revokeObjectURL(url);
+  blobUrls = [];
+  const g = replay.game;
+  const json = $("export-json");
+  const gravon = $("export-gravon");
+  if (g.id) {
+    const over = replay.perspective === null || replay.perspective === undefined;
+    $("exports").hidden = !over;
+    json.href = `/api/games/${encodeURIComponent(g.id)}/record`;
+    gravon.href = `/api/games/${encodeURIComponent(g.id)}/record?format=gravon`;
+    gravon.hidden = g.game !== "stratego";
+    $("back-to-game").hidden = false;
+    $("back-to-game").href = `/game/${encodeURIComponent(g.id)}`;
+  } else {
+    const exports = replay.exports || {};
+    const base = (g.source || "record").replace(/\.[^.]*$/, "");
+    const blob = (text, type) => {
+      const url = URL.createObjectURL(new Blob([text], { type }));
+      blobUrls.push(url);
+      return url;
+    };
+    json.href = blob(`${JSON.stringify(exports.json, null, 1)}\n`, "application/json");
+    json.download = `${base}.json`;
+    gravon.hidden = !exports.gravon;
+    if (exports.gravon) {
+      gravon.href = blob(exports.gravon, "application/xml");
+      gravon.download = `${base}.xml`;
+    }
+    $("back-to-game").hidden = true;
+    $("exports").hidden = false;
+  }
+}
+
+function moveLine(s, view) {
+  const m = view && view.last_move;
+  const parts = [el("b", {}, s.notation)];
+  if (m && m.result) {
+    const outcome = { attacker_won: "attacker wins", defender_won: "defender wins", both_lost: "both lost" }[m.result];
+    parts.push(" ", el("span", { class: "battle" }, `${rankSymbol(m.attacker)} × ${rankSymbol(m.defender)}: ${outcome}`));
+  }
+  return parts;
+}
+
+function describe(s, view) {
+  const m = view.last_move;
+  const who = capitalize(SEAT_NAMES[s.player] || "");
+  if (!m) return [`${who}: ${s.notation}.`];
+  if (!m.result) {
+    // The full view shows the piece that moved; a player's own view only what that side could see.
+    const cell = view.board[parseSquare(m.to)];
+    const rank = cell && cell !== "lake" && cell.rank ? ` (${rankLabel(cell.rank)})` : "";
+    return [`${who} moved ${m.from}–${m.to}${rank}.`];
+  }
+  const other = capitalize(SEAT_NAMES[1 - s.player]);
+  const verdict = {
+    attacker_won: `the ${m.attacker} wins and takes ${m.to}`,
+    defender_won: `${other}'s ${m.defender} holds`,
+    both_lost: "both pieces are lost",
+  }[m.result];
+  return [
+    el("div", {}, `${who} attacked ${m.from}×${m.to}:`),
+    el("div", { class: "big" },
+      el("span", { class: `chip ${SEAT_NAMES[s.player]}` }, rankSymbol(m.attacker)), ` ${m.attacker}  vs  `,
+      el("span", { class: `chip ${SEAT_NAMES[1 - s.player]}` }, rankSymbol(m.defender)), ` ${m.defender}`),
+    el("div", {}, `${capitalize(verdict)}.`),
+  ];
+}
+
+// --- one step -------------------------------------------------------------------------------------
+function goto(n) {
+  if (!replay) return;
+  step = Math.max(0, Math.min(replay.steps.length, n));
+  const view = views[step];
+  const s = step > 0 ? replay.steps[step - 1] : null;
+  const total = replay.steps.length;
+  $("step-text").textContent = step === 0 ? `Start · ${total} moves` : `Move ${step} of ${total}`;
+  const mover = step === 0 ? null : s.player;
+  $("turn-dot").className = mover === null || mover === undefined ? "dot" : `dot ${SEAT_NAMES[mover]}`;
+  $("slider").value = String(step);
+  $("first").disabled = $("prev").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === total;
+  // Last move, with the ranks a battle revealed.
+  $("last-move").hidden = !s;
+  if (s) {
+    $("last-n").textContent = String(step);
+    $("last-text").replaceChildren(...describe(s, view));
+  }
+  // Captured pieces.
+  for (const owner of [0, 1]) {
+    const chips = ((view.captured || [])[owner] || []).slice().sort((a, b) => RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b));
+    $(`captured-${owner}`).replaceChildren(...chips.map((r) => el("span", { class: `chip ${SEAT_NAMES[owner]}`, title: r }, rankSymbol(r))));
+  }
+  // The move list follows.
+  for (const li of $("move-list").querySelectorAll("li.current")) li.classList.remove("current");
+  const li = $("move-list").querySelector(`li[data-n="${step}"]`);
+  if (li) {
+    li.classList.add("current");
+    // Scroll the list only (not the page or the panel) so that the current move shows.
+    const list = $("move-list");
+    const box = list.getBoundingClientRect();
+    const row = li.getBoundingClientRect();
+    if (row.top < box.top || row.bottom > box.bottom) {
+      list.scrollTop += row.top - box.top - (box.height - row.height) / 2;
+    }
+  } else if (step === 0) {
+    $("move-list").scrollTop = 0;
+  }
+  if (replay.game.id) history.replaceState(null, "", step ? `#move=${step}` : location.pathname);
+  renderBoard(view);
+}
+
+function renderBoard(view) {
+  const full = replay.perspective === null || replay.perspective === undefined;
+  const draw = RENDERERS[replay.game.game];
+  $("empty").hidden = Boolean(draw);
+  if (!draw) {
+    $("empty-text").textContent = `No board drawing for ${replay.game.game} here yet`;
+    $("empty-sub").textContent = "The move list, the controls and the record files work; the board needs its renderer in replay.js.";
+    return;
+  }
+  const wasHidden = new Set();
+  if (full) {
+    view.board.forEach((cell, sq) => {
+      if (cell && cell !== "lake" && !cell.revealed) wasHidden.add(sq);
+    });
+  }
+  const lm = step > 0 ? view.last_move : null;
+  draw($("board"), {
+    board: view.board,
+    perspective,
+    me: full ? null : replay.perspective,
+    lastMove: lm ? { from: parseSquare(lm.from), to: parseSquare(lm.to), battle: Boolean(lm.result) } : null,
+    wasHidden,
+    final: full,
+  });
+}
+
+// --- controls -------------------------------------------------------------------------------------
+function play() {
+  if (!replay) return;
+  if (timer) {
+    stop();
+    return;
+  }
+  if (step >= replay.steps.length) goto(0);
+  $("play").textContent = "⏸ Pause";
+  $("play").setAttribute("aria-label", "Pause");
+  const tick = () => {
+    if (step >= replay.steps.length) {
+      stop();
+      return;
+    }
+    goto(step + 1);
+    timer = setTimeout(tick, Number($("speed").value));
+  };
+  timer = setTimeout(tick, Math.min(400, Number($("speed").value)));
+}
+
+function stop() {
+  clearTimeout(timer);
+  timer = null;
+  $("play").textContent = "▶ Play";
+  $("play").setAttribute("aria-label", "Play");
+}
+
+$("first").addEventListener("click", () => { stop(); goto(0); });
+$("prev").addEventListener("click", () => { stop(); goto(step - 1); });
+$("next").addEventListener("click", () => { stop(); goto(step + 1); });
+$("last").addEventListener("click", () => { stop(); goto(replay.steps.length); });
+$("play").addEventListener("click", play);
+$("slider").addEventListener("input", () => { stop(); goto(Number($("slider").value)); });
+$("flip").addEventListener("click", () => {
+  perspective = 1 - perspective;
+  goto(step);
+});
+$("file").addEventListener("change", () => importFile($("file").files[0]));
+document.addEventListener("keydown", (e) => {
+  if (!replay || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return; // the slider has its own keys
+  const keys = {
+    ArrowLeft: () => goto(step - 1),
+    ArrowRight: () => goto(step + 1),
+    Home: () => goto(0),
+    End: () => goto(replay.steps.length),
+  };
+  if (e.key in keys) {
+    stop();
+    keys[e.key]();
+  } else if (e.key === " " && tag !== "BUTTON") {
+    play();
+  } else {
+    return;
+  }
+  e.preventDefault();
+});
+
+if (gameId) {
+  $("empty-text").textContent = "Loading…";
+  $("empty-sub").textContent = "";
+  loadGame(gameId);
+}
