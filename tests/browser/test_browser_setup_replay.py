@@ -207,3 +207,120 @@ def test_replay_viewer_steps_and_imports(browser: Any, live_server: str, screens
     assert re.search(r"the field has 1 characters", page.inner_text("#error"))
     assert step_text(page) == f"Move {total} of {total}"  # the replay on screen is unchanged
     assert page.errors == []
+
+
+def finish_a_hotseat_game(page: Any, base: str, game: str, variant: str, options: dict[str, Any], moves: int) -> str:
+    """A hot-seat LOTR or Admiral game over the REST API: random armies, random decisions (attacks and
+    powers first), then a resignation if it is still on."""
+    body = {"game": game, "variant": variant, "opponent": "hotseat", "options": options}
+    created = page.request.post(base + "/api/games", data=body).json()
+    gid, tokens = created["game"]["id"], created["seats"]
+
+    def auth(seat: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {tokens[seat]}"}
+
+    def act(seat: str, command: dict[str, Any]) -> None:
+        r = page.request.post(f"{base}/api/games/{gid}/act", data=command, headers=auth(seat))
+        assert r.ok, r.text()
+
+    act("0", {"type": "setup", "setup": "random"})
+    act("1", {"type": "setup", "setup": "random"})
+    rng = random.Random(3)
+    for _ in range(moves):
+        info = page.request.get(f"{base}/api/games/{gid}").json()["game"]
+        if info["status"] == "over":
+            return str(gid)
+        seat = str(info["to_move"])
+        view = page.request.get(f"{base}/api/games/{gid}/seat", headers=auth(seat)).json()
+        actions = view["actions"]
+        eager = [a for a in actions if a["kind"] in ("attack", "fly", "long_bow", "sense_enemy", "fire", "torpedo")]
+        pool = eager if eager and rng.random() < 0.7 else actions
+        act(seat, {"type": "action", "action": rng.choice(pool)["id"]})
+    act("0", {"type": "resign"})
+    return str(gid)
+
+
+def shoot(page: Any, path: Path) -> None:
+    """A screenshot with the panel scrolled to its top (the step in words)."""
+    page.locator("aside.panel").evaluate("panel => { panel.scrollTop = 0; }")
+    page.screenshot(path=str(path))
+
+
+def test_replay_viewer_draws_lotr_and_admiral(browser: Any, live_server: str, screenshots: Path) -> None:
+    page = new_page(browser)
+    # --- Stratego LOTR: every character, the zones, a battle and a power in words.
+    gid = ""
+    steps: list[dict[str, Any]] = []
+    for _attempt in range(4):  # random armies may end a game at once: play another
+        gid = finish_a_hotseat_game(page, live_server, "lotr", "powers", {}, 40)
+        steps = page.request.get(f"{live_server}/api/games/{gid}/replay").json()["steps"]
+        if len(steps) > 6:
+            break
+    total = len(steps)
+    page.goto(f"{live_server}/replay/{gid}")
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.evaluate("document.body.className") == "lotr"
+    assert step_text(page) == f"Start · {total} moves"
+    assert page.locator("#board .zone").count() == 8
+    assert page.locator("#board .piece").count() == 80 and page.locator("#board .piece.unknown").count() == 0
+    for n in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        assert step_text(page) == f"Move {n} of {total}"
+        assert page.inner_text("#last-text").strip()
+    assert page.locator("#board .last").count() >= 1
+    lasts: list[dict[str, Any]] = []
+    for s in steps:
+        lasts.append({**(lasts[-1] if lasts else {}), **s["set"]}.get("last_move") or {})
+    battle = next((i + 1 for i, m in enumerate(lasts) if m.get("defender")), None)
+    power = next((i + 1 for i, m in enumerate(lasts) if m.get("power") and m["power"] != "repeat_attack"), None)
+    if battle:
+        page.click(f'#move-list li[data-n="{battle}"]')
+        assert step_text(page) == f"Move {battle} of {total}"
+        assert page.locator("#last-text .chip").count() == 2 and page.locator("#board .burst").count() == 1
+        shoot(page, screenshots / "replay-lotr-battle.png")
+    if power:
+        page.click(f'#move-list li[data-n="{power}"]')
+        assert " used " in page.inner_text("#last-text")
+        shoot(page, screenshots / "replay-lotr-power.png")
+    page.click("#flip")
+    page.click("#last")
+    assert step_text(page) == f"Move {total} of {total}"
+    shoot(page, screenshots / "replay-lotr.png")
+    # --- Admiral: the dice of a roll, a decision's arrow, the resolution report.
+    aid = finish_a_hotseat_game(page, live_server, "admiral", "archipelago", {"max_turns": 2}, 400)
+    replay = page.request.get(f"{live_server}/api/games/{aid}/replay").json()
+    steps, total = replay["steps"], len(replay["steps"])
+    fleet = sum(len(c["units"]) for c in replay["start"]["board"])
+    page.goto(f"{live_server}/replay/{aid}")
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.evaluate("document.body.className") == "admiral"
+    assert page.get_attribute("#board", "viewBox") == "0 0 840 840"
+    assert step_text(page) == f"Start · {total} steps"
+    assert page.locator("#board .unit").count() == fleet and page.locator("#board .terrain").count() > 0
+    page.keyboard.press("ArrowRight")  # the initiative roll
+    assert step_text(page) == f"Step 1 of {total}"
+    assert "Dice rolled" in page.inner_text("#last-text") and page.locator("#last-text .die").count() > 0
+    shoot(page, screenshots / "replay-admiral-roll.png")
+    move = next(s["n"] for s in steps if s["notation"].startswith("move:"))
+    page.click(f'#move-list li[data-n="{move}"]')
+    assert page.locator("#board .arrow").count() == 1 and page.locator("#board .last").count() >= 1
+    shoot(page, screenshots / "replay-admiral-move.png")
+    reported = [s["n"] for s in steps if s["set"].get("report")]
+    if reported:
+        page.click(f'#move-list li[data-n="{reported[0]}"]')
+        assert page.locator("#last-text .report li").count() > 0
+        shoot(page, screenshots / "replay-admiral-attack.png")
+    page.click("#last")
+    assert step_text(page) == f"Step {total} of {total}"
+    assert "wins" in page.inner_text("#last-text") or "Draw" in page.inner_text("#last-text")
+    shoot(page, screenshots / "replay-admiral.png")
+    # --- The lobby offers the replay of a finished game.
+    page.goto(live_server + "/")
+    link = page.locator(f'#recent a[href="/replay/{aid}"]')
+    link.wait_for()
+    assert link.inner_text() == "Replay"
+    page.screenshot(path=str(screenshots / "lobby-replay-links.png"))
+    link.click()
+    page.wait_for_url(re.compile(f"/replay/{aid}"))
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.errors == []

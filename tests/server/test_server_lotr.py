@@ -276,7 +276,7 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     truths = truth_by_seq(db_url, gid)
     checked = sum(check(m, seat, truths, []) for m in log)
     checked += sum(check(m, None, truths, [token]) for m in public)
-    assert checked > 100  # a short game still shows both armies many times
+    assert checked > 40  # even the shortest game shows the own army in setup and in play (the cells are checked)
     final = last["final"]
     assert all(c["kind"] for c in final["board"] if isinstance(c, dict))
     assert final["captured"] == [truths[-1].captured(0), truths[-1].captured(1)]

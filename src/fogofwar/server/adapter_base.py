@@ -12,6 +12,9 @@ Admiral override what they need:
 - `describe_actions`: the legal actions with the engine's words, for a client that lists them.
 - `moment` / `explanation_visible`: when a computer player's explanation of a decision may be shown
   to everybody (never before the decision it explains is public).
+- `replay_step` / `replay_notation`: how a replay (`records_io.build_replay`) shows an action: facts of
+  the moment it was made, actions joined into one step (the dice of one roll), actions still secret
+  from the player looking back, and how another seat's action reads to that player.
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ class AdapterDefaults:
         """The move list every seat and spectator gets: never anything a seat may not know."""
         return self.move_list(state)
 
+    def public_moves_after(self, state: State, log: list[Entry], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`public_moves`, given the list built for an earlier moment of the same game (`known`, not to be
+        changed): an adapter whose entries never change once listed extends it instead of starting over."""
+        return self.public_moves(state, log)
+
     def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
         """The legal actions of the seat to move, with the engine's words (empty: the client knows them)."""
         return []
@@ -65,6 +73,25 @@ class AdapterDefaults:
     def explanation_visible(self, state: State, entry: Entry) -> bool:
         """May everybody see this explanation now? Not while the setup it explains is still secret."""
         return not (entry.get("setup") and self.in_setup(state))
+
+    def replay_step(self, state: State, player: int, viewer: int | None) -> Entry:
+        """What a replay remembers of the moment `player` acts in `state`, for `viewer` (None: the full view
+        of a finished game): extra fields of the step, and two keys that are not copied:
+
+        - "group": consecutive actions with the same group make one step (the dice of one roll);
+        - "hidden": the actions are secret from `viewer`; the step reads this instead (and its group
+          should hold all of them, so that not even their number shows).
+        """
+        return {}
+
+    def replay_notation(self, text: str, view: dict[str, Any]) -> str:
+        """How another seat's action (`text`: the engine's notation) reads to a player looking back at a game
+        still on, `view` being that player's view after it: by default the last move that view shows (the
+        engine's notation may say more than the player saw)."""
+        last = view.get("last_move")
+        if isinstance(last, dict) and "from" in last and "to" in last:
+            return f"{last['from']}{'x' if last.get('result') else '-'}{last['to']}"
+        return "…"
 
 
 __all__ = ["AdapterDefaults", "Entry"]

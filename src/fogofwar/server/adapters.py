@@ -24,7 +24,7 @@ from fogofwar.server.adapter_base import AdapterDefaults, Entry
 from fogofwar.server.store import Event
 from fogofwar.stratego.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
-from fogofwar.stratego.rules import StrategoGame, StrategoState, check_setup
+from fogofwar.stratego.rules import MoveEvent, StrategoGame, StrategoState, check_setup
 from fogofwar.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.stratego.variants import variants
 
@@ -90,9 +90,17 @@ class Adapter(Protocol):
 
     def public_moves(self, state: State, log: list[Entry]) -> list[dict[str, Any]]: ...
 
+    def public_moves_after(
+        self, state: State, log: list[Entry], known: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]: ...
+
     def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]: ...
 
     def explanation_visible(self, state: State, entry: Entry) -> bool: ...
+
+    def replay_step(self, state: State, player: int, viewer: int | None) -> Entry: ...
+
+    def replay_notation(self, text: str, view: dict[str, Any]) -> str: ...
 
 
 def _stratego(state: State) -> StrategoState:
@@ -199,7 +207,7 @@ class StrategoAdapter(AdapterDefaults):
         _stratego(state).apply_setup(seat, self._placement(placement))
 
     def placement_of(self, state: State, seat: int) -> dict[str, str]:
-        board = state.observation(seat).data["board"]
+        board = _stratego(state).observation_data(seat)["board"]
         return {
             square_name(sq): str(cell["rank"])
             for sq, cell in enumerate(board)
@@ -230,12 +238,12 @@ class StrategoAdapter(AdapterDefaults):
 
     # --- views -------------------------------------------------------------------------------
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
-        return dict(state.observation(seat).data)
+        return _stratego(state).observation_data(seat)  # a new dict each time: the observation without its text
 
     def public_view(self, state: State) -> dict[str, Any]:
         """What anyone may see: piece positions and the ranks the game has revealed, nothing of a setup."""
         st = _stratego(state)
-        views = [st.observation(0).data, st.observation(1).data]
+        views = [st.observation_data(0), st.observation_data(1)]
         board: list[Any] = []
         for sq in range(NUM_SQUARES):
             cell = views[0]["board"][sq]
@@ -249,7 +257,8 @@ class StrategoAdapter(AdapterDefaults):
 
     def final_view(self, state: State) -> dict[str, Any]:
         """Every piece with its rank, each side's ranks taken from its owner's own observation."""
-        views = [state.observation(0).data, state.observation(1).data]
+        st = _stratego(state)
+        views = [st.observation_data(0), st.observation_data(1)]
         board: list[Any] = []
         for sq in range(NUM_SQUARES):
             cell = views[0]["board"][sq]
@@ -265,13 +274,23 @@ class StrategoAdapter(AdapterDefaults):
 
     def move_list(self, state: State) -> list[dict[str, Any]]:
         """Every move as both seats saw it, with its notation; ranks only where a battle or a scout showed them."""
-        out: list[dict[str, Any]] = []
-        for i, ev in enumerate(_stratego(state).public_history()):
-            d = ev.to_json()
-            d["n"] = i + 1
-            d["notation"] = f"{d['from']}{'x' if ev.is_battle else '-'}{d['to']}"
-            out.append(d)
-        return out
+        return [self._move_entry(i, ev) for i, ev in enumerate(_stratego(state).public_history())]
+
+    def public_moves_after(self, state: State, log: list[Entry], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The move list extended from `known`: an entry never changes once listed (a move's public facts are
+        fixed when it is played), so only the moves played since are turned into entries."""
+        history = _stratego(state).public_history()
+        n = len(known)
+        if n > len(history) or (n and known[-1] != self._move_entry(n - 1, history[n - 1])):
+            return self.move_list(state)  # not an earlier list of this game
+        return [*known, *(self._move_entry(i, history[i]) for i in range(n, len(history)))]
+
+    @staticmethod
+    def _move_entry(i: int, ev: MoveEvent) -> dict[str, Any]:
+        d = ev.to_json()
+        d["n"] = i + 1
+        d["notation"] = f"{d['from']}{'x' if ev.is_battle else '-'}{d['to']}"
+        return d
 
 
 def _all_adapters() -> dict[str, Adapter]:

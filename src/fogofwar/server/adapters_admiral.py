@@ -33,7 +33,7 @@ from fogofwar.admiral.data_model import (
 )
 from fogofwar.admiral.geometry import deployment_squares
 from fogofwar.admiral.rules import DEFAULT_BUDGET, DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState
-from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, State
+from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, InvalidSetupError, State
 from fogofwar.server.adapter_base import AdapterDefaults, Entry
 from fogofwar.server.store import Event
 
@@ -413,6 +413,22 @@ class AdmiralAdapter(AdapterDefaults):
         if entry.get("phase") == "deploy":
             return st.phase != "deploy" or st.is_terminal()
         return not self._hidden(st, entry)
+
+    # --- replays --------------------------------------------------------------------------------------
+    def replay_step(self, state: State, player: int, viewer: int | None) -> Entry:
+        """The phase and turn of each step; the dice of one roll make one step; for a player looking back at
+        a game still on, another seat's attack assignment is one step that shows nothing of it (ADM-ATK-1)."""
+        st = _admiral(state)
+        facts: Entry = {"phase": st.phase, "turn": st.turn}
+        if player == CHANCE:
+            facts["group"] = f"roll:{st.turn}:{st.phase}"
+        elif viewer is not None and player != viewer and st.phase == "attack":
+            facts["group"] = f"orders:{st.turn}:{player}"
+            facts["hidden"] = "orders committed (secret)"
+        return facts
+
+    def replay_notation(self, text: str, view: dict[str, Any]) -> str:
+        return text  # the moves, the dice and the air attacks are public; the secret orders are hidden whole
 
     # --- legal actions in words --------------------------------------------------------------------
     def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:

@@ -246,6 +246,13 @@ class LotrAdapter(AdapterDefaults):
             out.append(d)
         return out
 
+    def replay_notation(self, text: str, view: dict[str, Any]) -> str:
+        """Another seat's move as the public history writes it (powers and their targets are public)."""
+        last = view.get("last_move")
+        if isinstance(last, dict) and (last.get("stop") or last.get("from")):
+            return notation(last)
+        return "…"
+
     def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
         """Each legal action: its notation, kind ('move', 'attack', 'place', a power key, 'stop') and squares."""
         st = _lotr(state)

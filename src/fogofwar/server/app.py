@@ -23,8 +23,8 @@ command with {"type": "ack", "id", "seq"} once it is stored, and anything refuse
 {"type": "error", "error": code, "message"}, changing nothing. A secret decision (Admiral's attack
 orders) joins the seat's draft: its ack carries "draft" (the draft's length), the new state goes to that
 seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the seat commits.
-The server rolls every die itself. Each game has its own page (`Adapter.page`): game.html for Stratego,
-lotr.html, admiral.html.
+The server rolls every die itself. Every game's page is page.html around the game's own cards
+(`Adapter.page`: game.html for Stratego, lotr.html, admiral.html); see `game_page_html`.
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import string
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -86,6 +87,15 @@ class SetupPreview(BaseModel):
     variant: str = Field("classic", max_length=32)
     seat: int = Field(0, ge=0, le=1)
     setup: str | dict[str, str]
+
+
+def game_page_html(page: str) -> str:
+    """A game's page: page.html, the shell every game shares (header, board, curtain, status, result, join,
+    invite, moves, tools), with the game's own cards from `page` (`Adapter.page`, e.g. "lotr.html") in its
+    panel, the game's script (lotr.js) and its class on the body (body.lotr)."""
+    shell = string.Template((WEB_DIR / "page.html").read_text(encoding="utf-8"))
+    cards = (WEB_DIR / page).read_text(encoding="utf-8")
+    return shell.substitute(page=page.removesuffix(".html"), cards=cards)
 
 
 def _token(authorization: str | None) -> str:
@@ -155,8 +165,8 @@ def create_app(db: str | None = None, *, agent_delay: float = 0.0, fsync: bool =
         return FileResponse(WEB_DIR / "index.html")
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(request: Request, game_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / await manager_of(request).page_for(game_id))  # each game its own page
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        return HTMLResponse(game_page_html(await manager_of(request).page_for(game_id)))
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
@@ -316,7 +326,10 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
                 await ws.close()
             return
         try:
-            await ws.send_json(msg)
+            if isinstance(msg, str):  # a state message, encoded once for all the connections of its seat
+                await ws.send_text(msg)
+            else:
+                await ws.send_json(msg)
         except Exception:
             conn.close()
             return

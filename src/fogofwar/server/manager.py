@@ -23,6 +23,7 @@ is not supported.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import re
@@ -54,13 +55,14 @@ T = TypeVar("T")
 
 @dataclass(eq=False)
 class Connection:
-    """One websocket's outbox: messages are queued here and sent by the socket's own task."""
+    """One websocket's outbox: messages are queued here and sent by the socket's own task. A message is
+    a dict, or its JSON text already (a state, encoded once for every connection of its seat)."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     closed: bool = False
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
             return
         try:
@@ -101,6 +103,9 @@ class GameManager:
         self._games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._executor = ThreadPoolExecutor(max_workers=agent_workers, thread_name_prefix="fogofwar-agent")
+        # Writes have threads of their own, as many as the database can use at once (SQLite: one; more
+        # would only queue on its write lock, sleeping in its busy handler and adding to every commit's wait).
+        self._writer = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="fogofwar-db")
         self._closing = False
 
     # --- life cycle --------------------------------------------------------------------------
@@ -122,10 +127,15 @@ class GameManager:
         tasks = [live.agent_task for live in self._games.values() if live.agent_task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._writer.shutdown(wait=True)  # a commit under way ends before the store closes
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
-        """Database calls run in a worker thread: a commit may wait on the disk."""
+        """Database reads run in a worker thread: the disk may be slow."""
         return await asyncio.to_thread(fn, *args)
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Database writes run in the writer threads: a commit waits on the disk."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, functools.partial(fn, *args))
 
     # --- games -------------------------------------------------------------------------------
     def agents(self, game: str | None = None) -> list[str]:
@@ -224,7 +234,7 @@ class GameManager:
         session = GameSession(meta)
         summary = session.summary()
         meta.status, meta.to_move, meta.move_count = summary.status, summary.to_move, summary.move_count
-        await self._io(self.store.create_game, meta)
+        await self._write(self.store.create_game, meta)
         live = self._add(session)
         self._schedule_agent(live)
         return Created(session.info(), tokens, invite)
@@ -287,7 +297,7 @@ class GameManager:
             seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
             token = secrets.token_urlsafe(24)
             player = name or live.session.seat_name(seat).capitalize()
-            if not await self._io(self.store.join, game_id, seat, hash_token(token), player):
+            if not await self._write(self.store.join, game_id, seat, hash_token(token), player):
                 raise ClientError("forbidden", "the seat was taken already", 403)
             session = self._copy(live.session)
             session.meta.token_hashes[seat] = hash_token(token)
@@ -342,7 +352,7 @@ class GameManager:
         if not events:
             return
         try:
-            stamp = await self._io(self.store.append_events, trial.meta.id, events, trial.summary())
+            stamp = await self._write(self.store.append_events, trial.meta.id, events, trial.summary())
         except StoreError as exc:
             log.error("cannot store event: %s", exc)
             raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
@@ -354,7 +364,7 @@ class GameManager:
 
     def _broadcast(self, live: LiveGame, only: int | None = None) -> None:
         """Send the new state to every connection (`only`: to that seat's connections alone)."""
-        views: dict[int | None, dict[str, Any]] = {}
+        views: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
@@ -362,13 +372,13 @@ class GameManager:
             if only is not None and conn.seat != only:
                 continue
             if conn.seat not in views:
-                views[conn.seat] = live.session.view(conn.seat)
+                views[conn.seat] = live.session.view_json(conn.seat)
             conn.send(views[conn.seat])
 
     def connect(self, live: LiveGame, seat: int | None) -> Connection:
         conn = Connection(seat)
         live.connections.add(conn)
-        conn.send(live.session.view(seat))
+        conn.send(live.session.view_json(seat))
         return conn
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:

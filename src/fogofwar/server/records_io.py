@@ -122,9 +122,11 @@ def build_replay(
     """Replay a state's JSON (options, start, actions) step by step through the rules engine.
 
     `viewer` None: the full view (every rank; only for finished games and imported records), else
-    that seat's own observation. Returns {"start": view before the first move, "steps": [...],
-    "outcome"}; with `stop_at`, also "view": the whole view after move `stop_at` (replay ends there).
-    `RecordError` names the first action the rules refuse.
+    that seat's own observation. A step is one action, or the actions the adapter groups into one
+    (`Adapter.replay_step`: the dice of one roll; another seat's secret orders), numbered from 1.
+    Returns {"start": view before the first step, "steps": [...], "outcome"}; with `stop_at`, also
+    "view": the whole view after step `stop_at` (the replay ends there). `RecordError` names the
+    first action the rules refuse.
     """
 
     def view(st: Any) -> dict[str, Any]:
@@ -147,13 +149,19 @@ def build_replay(
     in_setup = adapter.in_setup(state)
     prev = view(state)
     out: dict[str, Any] = {"start": prev, "steps": [], "in_setup": in_setup}
-    if stop_at == 0:
-        out["view"] = prev
     steps: list[dict[str, Any]] = out["steps"]
+    group: str | None = None  # the group of the last step, which the next action may join
+    before = prev  # the view before the last step
+    complete = True
     for n, action in enumerate(moves, 1):
-        if stop_at is not None and n > stop_at:
-            break
         player = state.current_player()
+        facts = dict(adapter.replay_step(state, player, viewer))
+        key = facts.pop("group", None)
+        hidden = facts.pop("hidden", None)
+        joins = key is not None and key == group and bool(steps)
+        if stop_at is not None and not joins and len(steps) >= stop_at:
+            complete = False
+            break
         try:
             text = state.action_to_string(action)
         except (GameError, ValueError, KeyError, IndexError):
@@ -163,13 +171,25 @@ def build_replay(
         except (IllegalActionError, ValueError, KeyError, IndexError) as exc:
             raise RecordError(f"move {n} ({text}) is illegal: {exc}") from None
         cur = view(state)
-        if viewer is not None and player != viewer:
-            text = _public_notation(cur)  # the engine's notation of another seat's action may say more
-        steps.append(_step(n, player, text, prev, cur))
-        if stop_at == n:
-            out["view"] = cur
+        if viewer is not None and player != viewer and hidden is None:
+            text = adapter.replay_notation(text, cur)  # the engine's notation may say more than the viewer saw
+        if joins:
+            last = steps[-1]
+            if hidden is None:
+                last["texts"].append(text)
+                last["notation"] = "; ".join(last["texts"])
+            last.update(_step(last["n"], last["player"], last["notation"], before, cur, {}))
+        else:
+            before = prev
+            step = _step(len(steps) + 1, player, str(hidden) if hidden is not None else text, prev, cur, facts)
+            if hidden is not None:
+                step["hidden"] = True
+            elif key is not None:
+                step["texts"] = [text]
+            steps.append(step)
+        group = key
         prev = cur
-    if ended is not None and (stop_at is None or stop_at >= len(moves)):
+    if ended is not None and complete:
         outcome = Outcome.from_json(ended)
         if not state.is_terminal():
             state.end_by(outcome.termination, outcome.winner, outcome.reason)
@@ -178,28 +198,23 @@ def build_replay(
                 steps[-1]["set"].update({k: v for k, v in cur.items() if k != "board" and prev.get(k) != v})
             else:
                 out["start"] = cur
-            if "view" in out:
-                out["view"] = cur
-    if stop_at is not None and "view" not in out:
-        raise RecordError(f"there is no move {stop_at}: the game has {len(steps)} moves")
+            prev = cur
+    if stop_at is not None:
+        if stop_at > len(steps):
+            raise RecordError(f"there is no move {stop_at}: the game has {len(steps)} moves")
+        out["view"] = prev
     o = state.outcome()
     out["outcome"] = o.to_json() if o is not None else None
     return out
 
 
-def _public_notation(view: dict[str, Any]) -> str:
-    """Another seat's move as the viewer's own observation shows it (its last move), else nothing."""
-    last = view.get("last_move")
-    if isinstance(last, dict) and "from" in last and "to" in last:
-        return f"{last['from']}{'x' if last.get('result') else '-'}{last['to']}"
-    return "…"
-
-
-def _step(n: int, player: int, notation: str, prev: dict[str, Any], cur: dict[str, Any]) -> dict[str, Any]:
+def _step(
+    n: int, player: int, notation: str, prev: dict[str, Any], cur: dict[str, Any], facts: dict[str, Any]
+) -> dict[str, Any]:
     board0, board1 = prev.get("board") or [], cur.get("board") or []
     changes = {str(sq): cell for sq, cell in enumerate(board1) if sq >= len(board0) or board0[sq] != cell}
     changed = {k: v for k, v in cur.items() if k != "board" and prev.get(k) != v}
-    return {"n": n, "player": player, "notation": notation, "changes": changes, "set": changed}
+    return {**facts, "n": n, "player": player, "notation": notation, "changes": changes, "set": changed}
 
 
 def replay_of_record(record: GameRecord, source: str) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 - `GET  /replay/{id}`, `GET /replay`         the replay viewer page (a game of this server; an uploaded file)
 - `GET  /api/games/{id}/record?format=F`    a finished game's record: F = json (the project's record,
                                              the default) or gravon (Gravon XML, classic-board variants)
-- `GET  /api/games/{id}/replay[?step=N]`    the game replayed move by move (see `records_io.build_replay`);
-                                             with `step`, the whole view after move N. Everyone may replay
+- `GET  /api/games/{id}/replay[?step=N]`    the game replayed step by step (see `records_io.build_replay`: a
+                                             step is a move, or the dice of one roll in Admiral); with
+                                             `step`, the whole view after step N. Everyone may replay
                                              a finished game (every rank shows); while it is on, only its
                                              players, each seeing its own observation (Bearer token)
 - `POST /api/replay/import?name=FILE`       the body is a record file (JSON record or Gravon XML, at most

@@ -27,6 +27,7 @@ import copy
 import hashlib
 import hmac
 import json
+import operator
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,7 @@ class GameSession:
         self.placements: dict[int, dict[str, str]] = {}
         self._rng = random.Random(meta.seed ^ 0x5E7)
         self._moves: tuple[int, list[dict[str, Any]]] = (-1, [])  # the public move list, built once per seq
+        self._moves_json: tuple[list[dict[str, Any]], list[str], str] = ([], [], "[]")  # that list as JSON
         self.drafts: dict[int, list[int]] = {}  # a seat's secret decisions, not yet committed
         self.draft_explain: dict[int, list[dict[str, Any]]] = {}
         self._draft_state: tuple[tuple[int, int, tuple[int, ...]], State] | None = None
@@ -223,7 +225,7 @@ class GameSession:
     def copy(self) -> GameSession:
         """A session to try an event on: the game's state and every list are copied, this one is unchanged."""
         other = copy.copy(self)
-        other.meta = copy.deepcopy(self.meta)
+        other.meta = self.meta.copy()
         other.state = self.state.clone()
         other.events = list(self.events)
         other.setup_strings = dict(self.setup_strings)
@@ -427,8 +429,8 @@ class GameSession:
             msg["view"] = self.adapter.public_view(self.state)
         else:
             msg["view"] = self.adapter.seat_view(state, seat)
-        if self._moves[0] != self.seq:
-            self._moves = (self.seq, self.adapter.public_moves(self.state, self.log))
+        if self._moves[0] != self.seq:  # extended from the list of an earlier seq (copies share it, unchanged)
+            self._moves = (self.seq, self.adapter.public_moves_after(self.state, self.log, self._moves[1]))
         msg["moves"] = self._moves[1]
         to_move = self.to_move()
         in_setup = self.adapter.in_setup(self.state)
@@ -459,6 +461,22 @@ class GameSession:
             msg["setups"] = {str(s): text for s, text in sorted(self.setup_strings.items())}
         return msg
 
+    def view_json(self, seat: int | None) -> str:
+        """`view(seat)` as the JSON text the websocket sends (what `json.dumps` makes of it with Starlette's
+        settings), the move list's part encoded once per entry and reused until the list changes."""
+        msg = self.view(seat)
+        moves = msg["moves"]
+        known, parts, text = self._moves_json
+        if moves is not known:
+            n = len(known)
+            if len(moves) >= n and all(map(operator.is_, known, moves)):  # extended: encode the new entries
+                parts = [*parts, *(dumps(m) for m in moves[n:])]
+            else:
+                parts = [dumps(m) for m in moves]
+            text = "[" + ",".join(parts) + "]"
+            self._moves_json = (moves, parts, text)
+        return encode_object(msg, {"moves": text})
+
     def record(self) -> GameRecord:
         """The project's game record; only ever asked for once the game is over (it holds every setup)."""
         return GameRecord.from_state(
@@ -467,6 +485,29 @@ class GameSession:
             game_id=self.meta.id,
             mode=self.meta.mode,
         )
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+dumps = _ENCODER.encode
+"""JSON text as Starlette's `WebSocket.send_json` writes it (`json.dumps` with these settings)."""
+
+
+def encode_object(msg: dict[str, Any], encoded: dict[str, str]) -> str:
+    """`dumps(msg)` where the values of the keys in `encoded` are given as JSON text already: the runs of
+    other keys are encoded in one go each, and the key order is kept."""
+    parts: list[str] = []
+    run: dict[str, Any] = {}
+    for k, v in msg.items():
+        if k in encoded:
+            if run:
+                parts.append(dumps(run)[1:-1])
+                run = {}
+            parts.append(f"{dumps(k)}:{encoded[k]}")
+        else:
+            run[k] = v
+    if run:
+        parts.append(dumps(run)[1:-1])
+    return "{" + ",".join(parts) + "}"
 
 
 def game_info(m: GameMeta, s: Summary, seq: int) -> dict[str, Any]:

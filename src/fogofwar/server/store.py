@@ -17,13 +17,27 @@ so that a slow disk never stalls the event loop.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, event, select
+from sqlalchemy import (
+    JSON,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -31,6 +45,8 @@ from sqlalchemy.pool import StaticPool
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
+WRITERS = 8
+"""Threads writing at once to a database server (SQLite: one)."""
 
 
 class StoreError(Exception):
@@ -74,6 +90,25 @@ class EventRow(_Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+_GAMES = cast(Table, GameRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
+# The statements of `Store.append_events`, built once (SQLAlchemy caches their compiled form).
+_ADVANCE = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.seq == bindparam("b_prev"))
+    .values(
+        seq=bindparam("b_seq"),
+        status=bindparam("b_status"),
+        to_move=bindparam("b_to_move"),
+        move_count=bindparam("b_move_count"),
+        outcome=bindparam("b_outcome", type_=JSON),
+        updated_at=bindparam("b_now"),
+    )
+)
+_SEQ_OF = select(_GAMES.c.seq).where(_GAMES.c.id == bindparam("b_id"))
+_INSERT_EVENT = insert(_EVENTS)
+
+
 @dataclass(frozen=True)
 class Event:
     """One accepted input of a game, numbered from 1 in the order it was accepted."""
@@ -105,6 +140,16 @@ class GameMeta:
     to_move: int | None = None
     move_count: int = 0
     outcome: dict[str, Any] | None = None
+
+    def copy(self) -> GameMeta:
+        """A copy sharing nothing mutable with this one (as `copy.deepcopy`, without walking every field)."""
+        return replace(
+            self,
+            options=copy.deepcopy(self.options),
+            players=list(self.players),
+            token_hashes=list(self.token_hashes),
+            outcome=copy.deepcopy(self.outcome),
+        )
 
     @classmethod
     def from_row(cls, row: GameRow) -> GameMeta:
@@ -174,6 +219,8 @@ class Store:
     def __init__(self, url: str = DEFAULT_DB, fsync: bool = True) -> None:
         self.url = url
         self.engine = make_engine(url, fsync)
+        self.writers = 1 if self.engine.dialect.name == "sqlite" else WRITERS
+        """How many threads may usefully write at once: SQLite has one writer at a time."""
         _Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -219,33 +266,56 @@ class Store:
 
     def append_events(self, game_id: str, events: list[Event], summary: Summary) -> float:
         """Append consecutive events (a move and the dice it makes the server roll) in one transaction:
-        all of them are stored or none. `summary` is the game's after the last one."""
+        all of them are stored or none. `summary` is the game's after the last one.
+
+        The game row moves from the seq before the first event to the last one with a conditional
+        UPDATE (`WHERE seq = first - 1`), which is the check that the events are the next ones and
+        takes the row's write lock, then the events are inserted; one commit for both. (SQLAlchemy
+        Core with cached statements: the ORM's unit of work cost more than the commit itself.)
+        """
         if not events:
             raise StoreError("nothing to append")
+        first, last = events[0].seq, events[-1].seq
+        for before, ev in zip(events, events[1:], strict=False):
+            if ev.seq != before.seq + 1:
+                raise StoreError(f"game {game_id}: event {ev.seq} does not follow event {before.seq}")
         now = time.time()
         try:
-            with self._tx() as s:
-                row = s.get(GameRow, game_id, with_for_update=True)
-                if row is None:
-                    raise StoreError(f"no game {game_id!r}")
-                expected = row.seq
-                for ev in events:
-                    if ev.seq != expected + 1:
-                        raise StoreError(f"game {game_id}: event {ev.seq} does not follow event {expected}")
-                    expected = ev.seq
-                    s.add(
-                        EventRow(
-                            game_id=game_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, payload=ev.payload, created_at=now
-                        )
-                    )
-                row.seq = expected
-                row.status = summary.status
-                row.to_move = summary.to_move
-                row.move_count = summary.move_count
-                row.outcome = summary.outcome
-                row.updated_at = now
+            with self.engine.begin() as conn:
+                advanced = conn.execute(
+                    _ADVANCE,
+                    {
+                        "b_id": game_id,
+                        "b_prev": first - 1,
+                        "b_seq": last,
+                        "b_status": summary.status,
+                        "b_to_move": summary.to_move,
+                        "b_move_count": summary.move_count,
+                        "b_outcome": summary.outcome,
+                        "b_now": now,
+                    },
+                )
+                if advanced.rowcount != 1:
+                    stored = conn.execute(_SEQ_OF, {"b_id": game_id}).scalar_one_or_none()
+                    if stored is None:
+                        raise StoreError(f"no game {game_id!r}")
+                    raise StoreError(f"game {game_id}: event {first} does not follow event {stored}")
+                conn.execute(
+                    _INSERT_EVENT,
+                    [
+                        {
+                            "game_id": game_id,
+                            "seq": ev.seq,
+                            "kind": ev.kind,
+                            "seat": ev.seat,
+                            "payload": ev.payload,
+                            "created_at": now,
+                        }
+                        for ev in events
+                    ],
+                )
         except IntegrityError as exc:
-            raise StoreError(f"game {game_id}: event {events[0].seq} or a later one already exists") from exc
+            raise StoreError(f"game {game_id}: event {first} or a later one already exists") from exc
         return now
 
     def join(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:

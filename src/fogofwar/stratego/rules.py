@@ -75,6 +75,13 @@ _ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+_RANK_NAMES: tuple[str, ...] = tuple(Rank(r).name.lower() for r in range(12))
+"""Rank names by rank, as observations and move events spell them (a table: no enum call per piece)."""
+_SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(NUM_SQUARES))
+_EMPTY_CELLS: tuple[JSON, ...] = tuple("lake" if sq in LAKES else None for sq in range(NUM_SQUARES))
+"""The cells of an observation's board before the pieces are put on it."""
+
+
 def piece_code(owner: int, rank: int, moved: bool = False, revealed: bool = False) -> int:
     return PRESENT_BIT | (owner << 4) | rank | (MOVED_BIT if moved else 0) | (REVEALED_BIT if revealed else 0)
 
@@ -135,11 +142,11 @@ class MoveEvent:
         return self.defender is not None
 
     def to_json(self) -> dict[str, JSON]:
-        d: dict[str, JSON] = {"player": self.player, "from": square_name(self.src), "to": square_name(self.dst)}
+        d: dict[str, JSON] = {"player": self.player, "from": _SQUARE_NAMES[self.src], "to": _SQUARE_NAMES[self.dst]}
         if self.attacker is not None:
-            d["attacker"] = Rank(self.attacker).name.lower()
+            d["attacker"] = _RANK_NAMES[self.attacker]
         if self.defender is not None:
-            d["defender"] = Rank(self.defender).name.lower()
+            d["defender"] = _RANK_NAMES[self.defender]
             d["result"] = (
                 "attacker_won"
                 if self.attacker_survived
@@ -256,9 +263,6 @@ class StrategoState(BoardStateBase[MoveEvent]):
     @property
     def game(self) -> StrategoGame:
         return self._game
-
-
-
 
     def legal_actions(self) -> list[int]:
         if self._outcome is not None:
@@ -671,33 +675,29 @@ class StrategoState(BoardStateBase[MoveEvent]):
 
     def observation(self, player: int) -> Observation:
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
+        data = self.observation_data(player)
+        return Observation(player, data, render_text(data))
+
+    def observation_data(self, player: int) -> dict[str, JSON]:
+        """The data of `observation(player)` without its text drawing (what the web server sends)."""
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
-        board = self._board
         hide_enemy = self._phase == "setup"  # setups are simultaneous: nothing of the other side shows
-        cells: list[JSON] = []
-        for sq in range(NUM_SQUARES):
-            code = board[sq]
-            if sq in LAKES:
-                cells.append("lake")
-            elif not code:
-                cells.append(None)
-            else:
-                owner = (code >> 4) & 1
-                if owner != player and hide_enemy:
-                    cells.append(None)
-                    continue
-                known = owner == player or bool(code & REVEALED_BIT)
-                cells.append(
-                    {
-                        "owner": owner,
-                        "rank": Rank(code & RANK_MASK).name.lower() if known else None,
-                        "moved": bool(code & MOVED_BIT),
-                        "revealed": bool(code & REVEALED_BIT),
-                    }
-                )
+        cells: list[JSON] = list(_EMPTY_CELLS)
+        for sq, code in enumerate(self._board):
+            if not code:
+                continue
+            owner = (code >> 4) & 1
+            if owner != player and hide_enemy:
+                continue
+            cells[sq] = {
+                "owner": owner,
+                "rank": _RANK_NAMES[code & RANK_MASK] if owner == player or code & REVEALED_BIT else None,
+                "moved": bool(code & MOVED_BIT),
+                "revealed": bool(code & REVEALED_BIT),
+            }
         last = self.last_event()
-        data: dict[str, JSON] = {
+        return {
             "game": "stratego",
             "variant": self._variant.name,
             "player": player,
@@ -705,13 +705,12 @@ class StrategoState(BoardStateBase[MoveEvent]):
             "to_move": self.current_player(),
             "move_count": self._moves,
             "board": cells,
-            "captured": [[Rank(r).name.lower() for r in self._captured[o]] for o in (0, 1)],
+            "captured": [[_RANK_NAMES[r] for r in self._captured[o]] for o in (0, 1)],
             "last_move": last.to_json() if last is not None else None,
             "recent_moves": [ev.to_json() for ev in self._recent_events(2)],
-            "to_place": {Rank(r).name.lower(): n for r, n in self._to_place[player].items() if n},
+            "to_place": {_RANK_NAMES[r]: n for r, n in self._to_place[player].items() if n},
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
-        return Observation(player, data, render_text(data))
 
     # --- serialization --------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:

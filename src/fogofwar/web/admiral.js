@@ -2,33 +2,31 @@
 // pools, the phase and whose decision it is, the air war, the resolution report, the computer's
 // reasoning, and the legal decisions listed with the engine's words. A click on a unit or a square
 // (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
+// The board is drawn by admiral_board.js, as in the replay viewer.
 import { api, capitalize, el } from "./common.js";
-import { startLive, shuffle, svg, svgText } from "./live.js";
+import { drawAdmiralBoard, faceText, parseSquare, PHASES, pretty, SEATS, squareName } from "./admiral_board.js";
+import { showMoves, startLive, shuffle } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
-const CELL = 100;
-const MARGIN = 40;
-const FILES = "ABCDEFGH";
-const SEATS = ["south", "north"];
-const SYMBOLS = { movement: "M", artillery: "A", torpedo: "T", anti_aircraft: "AA", depth_charge: "DC", admiral: "★" };
-const PHASES = {
-  deploy: ["Deployment", "Place your surface units face down on your two home rows."],
-  initiative: ["Initiative", "The server rolls the initiative dice."],
-  choose_first: ["Initiative won", "Choose who acts first this turn."],
-  submarines: ["Submarines", "Place a submarine, submerged, anywhere in your half of the board."],
-  reserve: ["Reserve", "Bring reserve units onto free squares of your last row, or be done."],
-  action_dice: ["Action dice", "The server rolls both pools."],
-  movement: ["Movement", "One go each in turn: move a unit (one Movement die per unit), repair, launch aircraft, or pass. Passing gives up your remaining Movement dice."],
-  reaction: ["Reaction", "Answer the repair: Poor Damage Control, or decline."],
-  launch: ["Launch", "Pick the squadrons of the launch: a fighter to protect a ship, a squadron kept in the air, or done."],
-  air: ["Air attacks", "Attack with a carrier's squadrons, or pass."],
-  strike: ["Air attack", "Send each squadron against a target, then done."],
-  air_react: ["Air attack: reactions", "Spend Admiral dice on air features, or done."],
-  air_roll: ["Air combat", "The server rolls the duels and the anti-aircraft fire."],
-  aa_pick: ["Anti-aircraft", "Choose the attacking squadron a hit shoots down."],
-  attack: ["Attack assignment", "Assign Artillery, Torpedo and Depth-charge dice in secret, then commit. The other side sees your orders only once both have committed."],
-  criticals: ["Critical damage", "Choose the characteristic the critical marker goes on."],
-  solo_roll: ["Solo roll", "The server rolls for the automatic admiral."],
+// What a phase asks of the seat to decide (its title is PHASES's).
+const PHASE_HELP = {
+  deploy: "Place your surface units face down on your two home rows.",
+  initiative: "The server rolls the initiative dice.",
+  choose_first: "Choose who acts first this turn.",
+  submarines: "Place a submarine, submerged, anywhere in your half of the board.",
+  reserve: "Bring reserve units onto free squares of your last row, or be done.",
+  action_dice: "The server rolls both pools.",
+  movement: "One go each in turn: move a unit (one Movement die per unit), repair, launch aircraft, or pass. Passing gives up your remaining Movement dice.",
+  reaction: "Answer the repair: Poor Damage Control, or decline.",
+  launch: "Pick the squadrons of the launch: a fighter to protect a ship, a squadron kept in the air, or done.",
+  air: "Attack with a carrier's squadrons, or pass.",
+  strike: "Send each squadron against a target, then done.",
+  air_react: "Spend Admiral dice on air features, or done.",
+  air_roll: "The server rolls the duels and the anti-aircraft fire.",
+  aa_pick: "Choose the attacking squadron a hit shoots down.",
+  attack: "Assign Artillery, Torpedo and Depth-charge dice in secret, then commit. The other side sees your orders only once both have committed.",
+  criticals: "Choose the characteristic the critical marker goes on.",
+  solo_roll: "The server rolls for the automatic admiral.",
 };
 const KIND_LABELS = {
   commit: "Commit your orders", pass: "Pass", decline: "Decline", reserve_done: "Done entering", air_done: "Done",
@@ -53,122 +51,9 @@ let deployKey = null;
 let deployed = new Map();
 let picked = null; // {name} from the list or {sq} on the board
 
-const squareName = (sq) => `${FILES[sq % 8]}${Math.floor(sq / 8) + 1}`;
-const parseSquare = (name) => (parseInt(name.slice(1), 10) - 1) * 8 + FILES.indexOf(name[0].toUpperCase());
-
-function faceText(face) {
-  return face.split("+").map((s) => SYMBOLS[s] || s).join("+");
-}
-
-function pretty(a) {
-  let t = a.text;
-  const i = t.indexOf(":");
-  if (i > 0 && !/^[A-Z]/.test(t)) t = t.slice(i + 1);
-  return t.replace(/>/g, " → ").replace(/\//, " · dice: ").replace(/_/g, " ").replace(/,/g, ", ");
-}
-
 function seatWord(ctx, s) {
   if (ctx.seat === s && !ctx.hotseat) return "You";
   return capitalize(SEATS[s]);
-}
-
-// --- the board ----------------------------------------------------------------------------------------
-function origin(sq, perspective) {
-  const r = Math.floor(sq / 8);
-  const c = sq % 8;
-  return perspective === 1 ? { x: MARGIN + (7 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (7 - r) * CELL };
-}
-
-function unitNode(u, sq, o, withSub) {
-  const { x, y } = origin(sq, o.perspective);
-  const card = meta.cards[u.name];
-  const classes = ["unit", `s${u.owner}`];
-  if (u.submerged) classes.push("sub");
-  if (u.moved) classes.push("moved");
-  if (o.selected === u.name) classes.push("selected");
-  if (u.preview) classes.push("preview");
-  const g = svg("g", { class: classes.join(" "), "data-sq": sq, "data-unit": u.name, transform: `translate(${x} ${y})` });
-  if (u.submerged) {
-    const big = !withSub;
-    const cx = big ? 50 : 80;
-    const cy = big ? 50 : 52;
-    const r = big ? 36 : 17;
-    g.append(svg("circle", { class: "hull", cx, cy, r }));
-    g.append(svgText({ class: "cls", x: cx, y: cy - (big ? 6 : 0), style: `font-size:${big ? 26 : 13}px` }, "SS"));
-    if (big) g.append(svgText({ class: "uname", x: 50, y: 74 }, u.name));
-  } else {
-    g.append(svg("rect", { class: "hull", x: 7, y: 12, width: 86, height: 76, rx: 16 }));
-    g.append(svgText({ class: "cls", x: 50, y: 42 }, card ? card.class : "?"));
-    g.append(svgText({ class: "uname", x: 50, y: 76 }, u.name.length > 11 ? `${u.name.slice(0, 10)}.` : u.name));
-    const max = card ? card.structure : u.structure;
-    for (let i = 0; i < max; i++) {
-      g.append(svg("circle", { class: i < u.structure ? "pip" : "pip lost", cx: 50 - (max - 1) * 5.5 + i * 11, cy: 21, r: 4 }));
-    }
-  }
-  (u.criticals || []).forEach((_, i) => {
-    g.append(svg("path", { class: "crit", d: `M${84 - i * 12} ${u.submerged ? 8 : 92} l6 -11 l6 11 z` }));
-  });
-  const t = svg("title");
-  const where = u.submerged ? "submerged" : "surfaced";
-  t.textContent = `${capitalize(SEATS[u.owner])} ${u.name} (${card ? card.class_name : ""}), ${u.structure}/${card ? card.structure : "?"} structure, ${where}`
-    + (u.criticals && u.criticals.length ? `, criticals: ${u.criticals.map((c) => c[0]).join(", ")}` : "");
-  g.append(t);
-  return g;
-}
-
-function drawBoard(root, o) {
-  const squares = svg("g");
-  const marks = svg("g");
-  const units = svg("g");
-  const overlay = svg("g");
-  const hits = svg("g");
-  for (let sq = 0; sq < 64; sq++) {
-    const { x, y } = origin(sq, o.perspective);
-    const alt = (Math.floor(sq / 8) + (sq % 8)) % 2 === 1;
-    const cell = o.board[sq];
-    squares.append(svg("rect", { class: ["sea", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
-    if (cell && cell.terrain) {
-      squares.append(svg("rect", { class: `terrain ${cell.terrain}`, x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
-      const name = meta.terrain[cell.terrain]?.name || cell.terrain;
-      squares.append(svgText({ class: "terrain-label", x: x + 50, y: y + 94 }, name));
-    }
-    if (cell && cell.smoke) overlay.append(svg("rect", { class: "smoke", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 30 }));
-  }
-  for (const sq of o.last) {
-    const { x, y } = origin(sq, o.perspective);
-    marks.append(svg("rect", { class: "last", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8 }));
-  }
-  o.board.forEach((cell, sq) => {
-    const list = cell ? cell.units : [];
-    const surface = list.filter((u) => !u.submerged);
-    const subs = list.filter((u) => u.submerged);
-    for (const u of surface) units.append(unitNode(u, sq, o, false));
-    for (const u of subs) units.append(unitNode(u, sq, o, surface.length > 0));
-  });
-  for (const s of o.air) {
-    if (!s.square || !s.alive) continue;
-    const { x, y } = origin(parseSquare(s.square), o.perspective);
-    overlay.append(svg("path", { class: "plane", d: `M${x + 14} ${y + 30} l14 -8 l14 8 l-14 -20 z` }));
-  }
-  for (const [sq, kind] of o.picks) {
-    const { x, y } = origin(sq, o.perspective);
-    const busy = o.board[sq] && o.board[sq].units.length ? " busy" : "";
-    overlay.append(svg("rect", { class: `pick ${kind}${busy}`, x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 14 }));
-  }
-  if (o.focus !== null) {
-    const { x, y } = origin(o.focus, o.perspective);
-    overlay.append(svg("rect", { class: "focus", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }));
-  }
-  for (let sq = 0; sq < 64; sq++) {
-    const { x, y } = origin(sq, o.perspective);
-    hits.append(svg("rect", { class: `cell-hit${o.clickable ? " clickable" : ""}`, x, y, width: CELL, height: CELL, "data-sq": sq }));
-  }
-  const coords = svg("g");
-  for (let i = 0; i < 8; i++) {
-    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 8 * CELL + 20 }, o.perspective === 1 ? FILES[7 - i] : FILES[i]));
-    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(o.perspective === 1 ? i + 1 : 8 - i)));
-  }
-  root.replaceChildren(squares, marks, units, overlay, hits, coords);
 }
 
 // --- decisions ------------------------------------------------------------------------------------------
@@ -184,7 +69,8 @@ function renderDecide(ctx) {
   card.hidden = !ctx.myTurn || ctx.over;
   if (card.hidden) return [];
   const phase = msg.view.phase;
-  const [title, help] = PHASES[phase] || [phase, ""];
+  const title = PHASES[phase] || phase;
+  const help = PHASE_HELP[phase] || "";
   $("decide-title").textContent = ctx.hotseat ? `${capitalize(SEATS[msg.seat])}: ${title}` : `Your decision: ${title}`;
   const extra = msg.view.pending_critical ? ` The marker goes on ${msg.view.pending_critical.unit}.` : "";
   $("decide-help").textContent = help + extra;
@@ -220,7 +106,7 @@ function renderDecide(ctx) {
       "data-kind": kind,
       title: a.text,
       onclick: () => decide(ctx, a),
-    }, pretty(a)));
+    }, pretty(a.text)));
     const head = `${KIND_LABELS[kind] || kind} (${list.length})`;
     if (list.length > BIG_GROUP && !active) {
       nodes.push(el("details", { class: "action-group" }, el("summary", {}, head), el("div", { class: "action-list" }, ...buttons)));
@@ -332,13 +218,13 @@ function unitCards(ctx, p) {
 
 function logLine(ctx, m) {
   const who = m.player === null || m.player === undefined ? "" : capitalize(SEATS[m.player]);
-  const phase = (PHASES[m.phase] || [m.phase])[0];
+  const phase = PHASES[m.phase] || m.phase;
   if (m.kind === "roll") return `${who} rolls (${phase.toLowerCase()}): ${m.faces.map(faceText).join(" ")}`;
   if (m.kind === "deploy") return `${who} deploys its fleet face down`;
   if (m.kind === "resign") return `${who} resigns`;
   if (m.kind === "forfeit") return `${who} forfeits${m.reason ? `: ${m.reason}` : ""}`;
   if (m.hidden) return `${who} commits its attack orders (secret until both have committed)`;
-  return `${who}: ${(m.texts || []).map((t) => pretty({ text: t })).join("; ")}`;
+  return `${who}: ${(m.texts || []).map((t) => pretty(t)).join("; ")}`;
 }
 
 function renderPanels(ctx) {
@@ -369,19 +255,15 @@ function renderPanels(ctx) {
   box.scrollTop = box.scrollHeight;
   $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
   $("fleet-1").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 0 : 1));
-  const list = $("move-list");
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(ctx, m))));
-  if (atBottom || msg.moves.length < 12) list.scrollTop = list.scrollHeight;
+  showMoves(msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(ctx, m))));
 }
 
 // --- deployment -----------------------------------------------------------------------------------------
 function renderDeploy(ctx) {
   const msg = ctx.msg;
   const setup = msg.setup;
-  const setting = Boolean(!ctx.over && setup && !setup.done && !ctx.curtainUp);
-  $("setup").hidden = !setting;
-  if (!setting) return false;
+  $("setup").hidden = !ctx.setting;
+  if (!ctx.setting) return false;
   const key = `${location.pathname}:${msg.seat}`;
   if (deployKey !== key) {
     deployKey = key;
@@ -476,7 +358,7 @@ function render(ctx) {
   const empty = Array.from({ length: 64 }, () => ({ terrain: null, units: [], smoke: false }));
   const o = { perspective, board: empty, area: new Set(), last: [], air: [], picks: new Map(), focus: null, selected: null, clickable: false };
   if (ctx.curtainUp) {
-    drawBoard(root, o);
+    drawAdmiralBoard(root, o, meta);
     return;
   }
   const view = ctx.over && msg.final ? msg.final : msg.view;
@@ -509,7 +391,7 @@ function render(ctx) {
       }
     }
   }
-  drawBoard(root, o);
+  drawAdmiralBoard(root, o, meta);
   root.onclick = (event) => {
     const hit = event.target.closest("[data-sq]");
     if (!hit || !lastCtx) return;
@@ -520,6 +402,8 @@ function render(ctx) {
 }
 
 async function main() {
+  $("board").setAttribute("viewBox", "0 0 840 840"); // 8 squares and the margin (page.html sizes it for 10)
+  $("moves-title").textContent = "Log";
   const all = await api("/api/meta");
   meta = all.games.find((g) => g.name === "admiral");
   live = startLive({
@@ -528,11 +412,12 @@ async function main() {
     setupVerb: "deploy",
     progress: (msg) => {
       const g = msg.game;
-      const phase = g.status === "over" ? "game over" : (PHASES[msg.view.phase] || [msg.view.phase])[0];
+      const phase = g.status === "over" ? "game over" : PHASES[msg.view.phase] || msg.view.phase;
       const cap = g.options.max_turns ? ` of at most ${g.options.max_turns}` : "";
       return `Turn ${msg.view.turn}${cap} · ${phase}`;
     },
     resultNote: (msg) => `${msg.view.turn} turns. Both fleets are shown as their admirals saw them.`,
+    replay: true,
     // Hot-seat: pass the device only when the two screens differ (a deployment, secret orders).
     sameScreen: (a, b) => !a.draft && !b.draft && !a.setup && !b.setup
       && JSON.stringify({ ...a.view, player: null }) === JSON.stringify({ ...b.view, player: null }),

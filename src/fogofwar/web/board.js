@@ -2,20 +2,11 @@
 // one seat's chair (that seat's back row at the bottom). Redrawn whole on every update:
 // 100 squares are cheap, and a full redraw can never show a stale piece.
 import { FILES, rankSymbol, SEAT_NAMES, squareName } from "./common.js";
+import { arrow, svg } from "./svg.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const CELL = 100;
 const MARGIN = 40;
 const LAKES = new Set([42, 43, 46, 47, 52, 53, 56, 57]);
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
 
 // Screen position (column, row from the top) of a square for the seat at the bottom.
 function place(sq, perspective) {
@@ -113,19 +104,8 @@ export function drawBoard(root, opts) {
     if (cell && cell !== "lake") pieces.append(pieceNode(sq, cell, o));
   });
   if (o.lastMove) {
-    const a = centre(o.lastMove.from, o.perspective);
-    const b = centre(o.lastMove.to, o.perspective);
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy) || 1;
-    const ux = dx / len;
-    const uy = dy / len;
-    const tip = { x: b.x - ux * 43, y: b.y - uy * 43 }; // stops at the edge of the piece it reached
-    overlay.append(svg("line", { class: "arrow", x1: a.x, y1: a.y, x2: tip.x - ux * 14, y2: tip.y - uy * 14 }));
-    overlay.append(svg("path", {
-      class: "arrowhead",
-      d: `M${tip.x} ${tip.y} L${tip.x - ux * 26 - uy * 16} ${tip.y - uy * 26 + ux * 16} L${tip.x - ux * 26 + uy * 16} ${tip.y - uy * 26 - ux * 16} Z`,
-    }));
+    // The arrow stops at the edge of the piece it reached.
+    overlay.append(arrow(centre(o.lastMove.from, o.perspective), centre(o.lastMove.to, o.perspective)));
     if (o.lastMove.battle) {
       const c = centre(o.lastMove.to, o.perspective);
       overlay.append(svg("circle", { class: "burst", cx: c.x, cy: c.y, r: 47 }));

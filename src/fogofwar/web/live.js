@@ -1,11 +1,14 @@
-// What every game page of the newer games (LOTR, Admiral) shares: the websocket per seat this browser
-// holds (two for hot-seat) or one as a spectator, the seat on screen and the hot-seat curtain, the
-// header and status lines, the result, invite and join boxes, resigning, the seat link and toasts.
+// What every game page (Stratego, LOTR, Admiral) shares: the websocket per seat this browser holds
+// (two for hot-seat) or one as a spectator, the seat on screen and the hot-seat curtain, the header and
+// status lines, the result, invite and join boxes, resigning, the seat link and toasts. Their markup is
+// page.html's, the shell the server puts around each game's own cards (app.py).
 // The server is the only judge: a page sends what the player intends and draws what the server sends.
 //
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
 import { api, capitalize, el, saveGame, storedGame } from "./common.js";
+
+export { svg, svgText } from "./svg.js"; // the boards' SVG helpers, for the pages that import them from here
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,6 +16,19 @@ export function startLive(opts) {
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const seatNames = opts.seatNames; // e.g. ["evil", "good"]
   const label = (s) => capitalize(seatNames[s] ?? "");
+  const seatClass = opts.seatClass || ((s) => `s${s}`); // a seat's colour (its dots)
+  const verb = opts.setupVerb || "set up";
+  // What the page says of the seats: LOTR's and Admiral's words, unless a page has its own (opts.words).
+  const words = {
+    name: label, // a seat in mid-sentence
+    yourSetup: () => `Your turn to ${verb}`,
+    seatSetup: (s) => `${label(s)}: ${verb}`,
+    toPlay: (s) => `${label(s)} to play`,
+    yourTurn: () => "Your turn",
+    secret: "this screen", // what the other player must not see behind the curtain
+    screen: "screen", // "I am Evil: show my screen"
+    ...opts.words,
+  };
   let stored = storedGame(gameId);
   const conns = new Map(); // seat (or "watch") -> Conn
   const states = new Map(); // seat (or "watch") -> latest state message
@@ -99,6 +115,7 @@ export function startLive(opts) {
           $("turn-text").textContent = msg.message;
           return;
         }
+        if (opts.onError) opts.onError(msg);
         toast(msg.message);
         render();
       }
@@ -178,8 +195,8 @@ export function startLive(opts) {
         curtainUp = true;
         curtainSeat = next;
         $("curtain-text").textContent = `${label(next)}'s turn`;
-        $("curtain-sub").textContent = `Pass the device to ${label(next)}: the other player must not see this screen.`;
-        $("curtain-button").textContent = `I am ${label(next)}: show my screen`;
+        $("curtain-sub").textContent = `Pass the device to ${label(next)}: the other player must not see ${words.secret}.`;
+        $("curtain-button").textContent = `I am ${label(next)}: show my ${words.screen}`;
         $("curtain-button").onclick = () => {
           curtainUp = false;
           shown = curtainSeat;
@@ -204,12 +221,14 @@ export function startLive(opts) {
   function context(msg) {
     return {
       msg,
+      gameId,
       seat: msg.seat,
       shown,
       hotseat: isHotseat(),
       curtainUp,
       waiting,
       over: msg.game.status === "over",
+      setting: !curtainUp && msg.game.status !== "over" && Boolean(msg.setup && !msg.setup.done), // its setup card shows
       myTurn: !curtainUp && !waiting && msg.seat !== null && msg.game.to_move === msg.seat && msg.legal.length > 0,
       send: (cmd) => (shown !== null && conns.has(shown) ? conns.get(shown).send(cmd) : false),
       toast,
@@ -231,34 +250,34 @@ export function startLive(opts) {
     const me = msg.seat;
     const dot = $("turn-dot");
     let text;
+    const dotOf = (s) => (s === null || s === undefined ? "dot" : `dot ${seatClass(s)}`);
     if (curtainUp) {
       text = `${label(curtainSeat)}'s turn: pass the device`;
-      dot.className = `dot s${curtainSeat}`;
+      dot.className = dotOf(curtainSeat);
     } else if (g.status === "over") {
       text = "Game over";
-      const winner = g.outcome ? g.outcome.winner : null;
-      dot.className = winner === null || winner === undefined ? "dot" : `dot s${winner}`;
+      dot.className = dotOf(g.outcome ? g.outcome.winner : null);
     } else if (g.status === "setup") {
       const mine = msg.setup;
       if (me === null) text = "The players are setting up";
-      else if (mine && !mine.done) text = isHotseat() ? `${label(me)}: ${opts.setupVerb || "set up"}` : `Your turn to ${opts.setupVerb || "set up"}`;
-      else text = `Waiting for ${label(1 - me)} to ${opts.setupVerb || "set up"}…`;
-      dot.className = me === null ? "dot" : `dot s${me}`;
+      else if (mine && !mine.done) text = isHotseat() ? words.seatSetup(me) : words.yourSetup();
+      else text = `Waiting for ${words.name(1 - me)} to ${verb}…`;
+      dot.className = dotOf(me);
     } else {
       const mover = g.to_move;
-      dot.className = mover === null ? "dot" : `dot s${mover}`;
+      dot.className = dotOf(mover);
       if (mover === null) text = "Rolling the dice…";
-      else if (me === null) text = `${label(mover)} to play`;
-      else if (mover === me) text = isHotseat() ? `${label(me)} to play` : "Your turn";
+      else if (me === null) text = words.toPlay(mover);
+      else if (mover === me) text = isHotseat() ? words.toPlay(me) : words.yourTurn();
       else if (g.agent_seat === mover) text = `${label(mover)} (computer) is thinking…`;
-      else text = `Waiting for ${label(mover)}…`;
+      else text = `Waiting for ${words.name(mover)}…`;
       if (opts.statusDetail) text += opts.statusDetail(msg);
     }
     $("turn-text").textContent = text;
     const you = (s) => (me === s && !isHotseat() ? " (you)" : "");
     $("players").replaceChildren(
-      el("span", { class: "dot s0" }), `${g.players[0] || "open seat"}${you(0)}`, "  vs  ",
-      el("span", { class: "dot s1" }), `${g.players[1] || "open seat"}${you(1)}`,
+      el("span", { class: dotOf(0) }), `${g.players[0] || "open seat"}${you(0)}`, "  vs  ",
+      el("span", { class: dotOf(1) }), `${g.players[1] || "open seat"}${you(1)}`,
       el("div", { class: "small" }, opts.progress ? opts.progress(msg) : `Move ${g.move_count}`),
     );
   }
@@ -279,12 +298,22 @@ export function startLive(opts) {
         }
       }
       $("result-text").textContent = head;
-      $("result-sub").textContent = opts.resultNote ? opts.resultNote(msg) : "";
-      $("record-link").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+      $("result-sub").replaceChildren(...[opts.resultNote ? opts.resultNote(msg) : ""].flat()); // text or nodes
+      // The record to download; a game with a replay viewer (opts.replay) and a Gravon XML record
+      // (opts.gravon, Stratego's) links to them too.
+      const path = `/api/games/${encodeURIComponent(gameId)}`;
+      const gravon = Boolean(opts.gravon && opts.gravon(g));
+      $("record-link").href = `${path}/record`;
+      $("record-link").textContent = gravon ? "Record (JSON)" : "Download record";
+      $("record-link").classList.toggle("primary", !opts.replay);
+      $("replay-link").hidden = !opts.replay;
+      $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
+      $("gravon-link").hidden = !gravon;
+      $("gravon-link").href = `${path}/record?format=gravon`;
     }
     const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
-    if (canJoin) $("join-seat").textContent = `as ${label(g.open_seats[0])}`;
+    if (canJoin) $("join-seat").textContent = `as ${words.name(g.open_seats[0])}`;
     const showInvite = stored.invite && g.open_seats.length > 0 && me !== null;
     $("invite").hidden = !showInvite;
     if (showInvite) $("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
@@ -292,12 +321,13 @@ export function startLive(opts) {
     const token = me !== null ? stored.seats[me] : null;
     $("seat-link-box").hidden = !token || isHotseat();
     if (token) $("seat-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#seat=${me}&token=${encodeURIComponent(token)}`;
-    $("tools").hidden = $("resign-button").hidden && $("seat-link-box").hidden;
+    const tools = [...document.querySelectorAll("#tools > .row > *"), $("seat-link-box")]; // a page may add its own
+    $("tools").hidden = tools.every((t) => t.hidden);
   }
 
   $("resign-button").addEventListener("click", () => {
     if (shown === null) return;
-    if (confirm(`Resign this game as ${label(shown)}?`)) conns.get(shown).send({ type: "resign" });
+    if (confirm(`Resign this game as ${words.name(shown)}?`)) conns.get(shown).send({ type: "resign" });
   });
   for (const [button, input] of [["invite-copy", "invite-link"], ["seat-link-copy", "seat-link"]]) {
     $(button).addEventListener("click", async () => {
@@ -328,6 +358,14 @@ export function startLive(opts) {
   return { render, toast };
 }
 
+/** Fills page.html's move list with `items` (li elements); one scrolled to the bottom follows the newest. */
+export function showMoves(items) {
+  const list = $("move-list");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...items);
+  if (atBottom || items.length < 12) list.scrollTop = list.scrollHeight;
+}
+
 let toastTimer = null;
 export function toast(text, ok = false) {
   const t = $("toast");
@@ -336,24 +374,6 @@ export function toast(text, ok = false) {
   t.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, 4500);
-}
-
-// --- small SVG helpers for the boards -----------------------------------------------------------
-const NS = "http://www.w3.org/2000/svg";
-
-export function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
-
-export function svgText(attrs, text) {
-  const node = svg("text", attrs);
-  node.textContent = text;
-  return node;
 }
 
 export function shuffle(items) {

@@ -43,6 +43,12 @@ function players(g) {
     el("span", { class: "dot blue" }), g.players[1] || "open seat");
 }
 
+/** A finished game's replay (every game's replay viewer steps through it); nothing for a game still on. */
+function replayLink(g, cls) {
+  if (g.status !== "over") return null;
+  return el("a", { class: cls, href: `/replay/${encodeURIComponent(g.id)}`, title: "Step through the whole game" }, "Replay");
+}
+
 async function loadMeta() {
   const meta = await api("/api/meta");
   games = Object.fromEntries(meta.games.map((g) => [g.name, g]));
@@ -139,7 +145,8 @@ async function loadLists() {
       el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${SEAT_NAMES[seats[0]]}` }) : null, you) : "—"),
       el("td", {}, opp),
       el("td", {}, statusBadge(g)),
-      el("td", {}, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, g.status === "over" ? "View" : "Resume"))));
+      el("td", { class: "links" }, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, g.status === "over" ? "View" : "Resume"),
+        replayLink(g, "button"))));
   }
   $("mine").hidden = mineBody.children.length === 0;
   $("mine-empty").hidden = mineBody.children.length !== 0;
@@ -153,7 +160,8 @@ async function loadLists() {
       el("td", {}, statusBadge(g)),
       el("td", {}, String(g.move_count)),
       el("td", { class: "muted" }, timeAgo(g.updated_at)),
-      el("td", {}, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, mine[g.id] ? "open" : "watch"))));
+      el("td", { class: "links" }, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, mine[g.id] ? "open" : "watch"),
+        replayLink(g, "replay-link"))));
   }
   if (!games.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No games yet: create one.")));
 }

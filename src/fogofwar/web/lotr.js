@@ -2,17 +2,13 @@
 // Forbidden Zones (and Mount Doom in Game 3), the characters, and in Games 2 and 3 their powers:
 // select a piece, pick "Move / attack" or one of its powers, then a highlighted square (or one of the
 // listed choices). Everything legal comes from the server; this page only shows it and sends a choice.
+// The board is drawn by lotr_board.js, as in the replay viewer.
 import { api, capitalize, el, parseSquare, squareName } from "./common.js";
-import { startLive, svg, svgText, shuffle } from "./live.js";
+import { showMoves, startLive, shuffle } from "./live.js";
+import { drawLotrBoard, GAME_TITLES, RESULT_WORDS, SEATS, symbolOf } from "./lotr_board.js";
 import { SetupEditor } from "./setup_editor.js";
 
 const $ = (id) => document.getElementById(id);
-const CELL = 100;
-const MARGIN = 40;
-const FILES = "ABCDEFGHIK";
-const SEATS = ["evil", "good"];
-const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
-const RESULT_WORDS = { captured: "captured", survived: "survives", immune: "is immune", both_lost: "falls with the attacker" };
 
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
 const info = [new Map(), new Map()]; // per seat: character key -> {name, rank, symbol, powers}
@@ -41,106 +37,8 @@ function currentSeat() {
   return lastCtx && lastCtx.seat !== null ? lastCtx.seat : 0;
 }
 
-function symbolOf(rank) {
-  return { flag: "F", spy: "S", fortress: "B" }[rank] ?? rank;
-}
-
-/** A name that fits on a piece: 'Knights of Rohan' -> 'Knights'. */
-function shortName(name) {
-  if (name.length <= 11) return name;
-  const head = name.split(" of ")[0];
-  return head.length <= 11 ? head : `${head.slice(0, 10)}.`;
-}
-
 function charName(owner, key) {
   return info[owner]?.get(key)?.name ?? key;
-}
-
-// --- the board ------------------------------------------------------------------------------------
-function place(sq, perspective) {
-  const r = Math.floor(sq / 10);
-  const c = sq % 10;
-  return perspective === 1 ? { x: MARGIN + (9 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (9 - r) * CELL };
-}
-
-function pieceNode(sq, cell, o) {
-  const { x, y } = place(sq, o.perspective);
-  const known = Boolean(cell.kind);
-  const classes = ["piece", `s${cell.owner}`];
-  if (!known) classes.push("unknown");
-  if (o.movable.has(sq)) classes.push("movable");
-  if (o.selected === sq) classes.push("selected");
-  if (o.wasHidden.has(sq)) classes.push("was-hidden");
-  if (o.preview) classes.push("preview");
-  const g = svg("g", { class: classes.join(" "), "data-sq": sq, "data-kind": cell.kind || "", transform: `translate(${x} ${y})` });
-  g.append(svg("rect", { class: "body", x: 8, y: 8, width: 84, height: 84, rx: 14 }));
-  if (known) {
-    g.append(svgText({ class: "sym", x: 50, y: 42 }, symbolOf(cell.rank)));
-    g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(cell.name)));
-  } else {
-    g.append(svg("path", { class: "emblem", d: "M50 26 L74 50 L50 74 L26 50 Z" }));
-  }
-  if (cell.owner !== o.me && !known && cell.moved) g.append(svg("circle", { class: "moved-mark", cx: 78, cy: 22, r: 7 }));
-  if (cell.owner === o.me && cell.revealed && !o.final) g.append(svg("circle", { class: "seen-mark", cx: 22, cy: 22, r: 8 }));
-  const side = capitalize(SEATS[cell.owner]);
-  const title = known ? `${side} ${cell.name} (${cell.rank})` : `${side} unknown piece${cell.moved ? ", has moved" : ""}`;
-  const t = svg("title");
-  t.textContent = `${squareName(sq)}: ${title}${cell.revealed && cell.owner === o.me ? ", known to the enemy" : ""}`;
-  g.append(t);
-  return g;
-}
-
-function drawBoard(root, o) {
-  const squares = svg("g", { class: "squares" });
-  const marks = svg("g", { class: "marks" });
-  const pieces = svg("g", { class: "pieces" });
-  const overlay = svg("g", { class: "overlay" });
-  const hits = svg("g", { class: "hits" });
-  for (let sq = 0; sq < 100; sq++) {
-    const { x, y } = place(sq, o.perspective);
-    if (zones.has(sq)) {
-      squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: CELL, height: CELL }));
-      if (o.doom === sq) {
-        squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
-      }
-      continue;
-    }
-    const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
-    squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
-  }
-  for (const sq of o.lastSquares) {
-    const { x, y } = place(sq, o.perspective);
-    marks.append(svg("rect", { class: "last", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4 }));
-  }
-  for (const sq of o.struck) {
-    const { x, y } = place(sq, o.perspective);
-    marks.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 12 }));
-  }
-  o.board.forEach((cell, sq) => {
-    if (cell && typeof cell === "object") pieces.append(pieceNode(sq, cell, o));
-  });
-  for (const [sq, kind] of o.targets) {
-    const { x, y } = place(sq, o.perspective);
-    if (kind === "attack" || kind === "target") {
-      overlay.append(svg("rect", { class: `target ${kind}`, x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 14 }));
-    } else {
-      overlay.append(svg("circle", { class: `target ${kind}`, cx: x + CELL / 2, cy: y + CELL / 2, r: 15 }));
-    }
-  }
-  for (let sq = 0; sq < 100; sq++) {
-    if (zones.has(sq) && sq !== o.doom) continue;
-    const { x, y } = place(sq, o.perspective);
-    const cls = ["cell-hit", o.clickable.has(sq) ? "clickable" : "", o.targets.has(sq) ? "target-hit" : ""].filter(Boolean).join(" ");
-    hits.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL, "data-sq": sq }));
-  }
-  const coords = svg("g");
-  for (let i = 0; i < 10; i++) {
-    const file = o.perspective === 1 ? FILES[9 - i] : FILES[i];
-    const row = o.perspective === 1 ? i + 1 : 10 - i;
-    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 10 * CELL + 20 }, file));
-    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(row)));
-  }
-  root.replaceChildren(squares, marks, pieces, overlay, hits, coords);
 }
 
 // --- what the seat may do ---------------------------------------------------------------------------
@@ -344,20 +242,16 @@ function renderPanels(ctx) {
       });
     $(`captured-${owner}`).replaceChildren(...chips);
   }
-  const list = $("move-list");
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...msg.moves.map((m) => el("li", { class: `s${m.player}` }, ...moveLine(m))));
-  if (atBottom || msg.moves.length < 12) list.scrollTop = list.scrollHeight;
+  showMoves(msg.moves.map((m) => el("li", { class: `s${m.player}` }, ...moveLine(m))));
 }
 
 // --- setup ------------------------------------------------------------------------------------------
 function renderSetup(ctx) {
   const msg = ctx.msg;
   const setup = msg.setup;
-  const setting = Boolean(!ctx.over && setup && !setup.done && !ctx.curtainUp);
-  $("setup").hidden = !setting;
-  editor.setActive(setting);
-  if (!setting) return false;
+  $("setup").hidden = !ctx.setting;
+  editor.setActive(ctx.setting);
+  if (!ctx.setting) return false;
   const order = [...info[msg.seat].values()].sort((a, b) => rankValue(b.rank) - rankValue(a.rank)).map((k) => k.key);
   editor.order = order;
   editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
@@ -395,10 +289,10 @@ function render(ctx) {
   const perspective = msg.seat ?? 0;
   const base = {
     perspective, me: msg.seat, selected: null, targets: new Map(), movable: new Set(), lastSquares: [], struck: [],
-    area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(), doom: null,
+    area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(), zones, doom: null,
   };
   if (ctx.curtainUp) {
-    drawBoard(root, { ...base, board: new Array(100).fill(null) });
+    drawLotrBoard(root, { ...base, board: new Array(100).fill(null) });
     return;
   }
   const view = msg.view;
@@ -440,7 +334,7 @@ function render(ctx) {
   o.movable = new Set(bySquare.keys());
   o.clickable = new Set([...bySquare.keys(), ...o.targets.keys(), ...(setting ? o.area : [])]);
   o.board = board;
-  drawBoard(root, o);
+  drawLotrBoard(root, o);
   editor.decorate();
   renderAct(ctx, bySquare);
   root.onclick = setting ? null : (event) => {
@@ -466,6 +360,7 @@ async function main() {
       return `Move ${g.move_count}${cap}${mode}`;
     },
     resultNote: (msg) => `${msg.game.move_count} moves. Every piece is shown now; dashed ones stayed hidden to the end.`,
+    replay: true,
     render,
   });
 }

@@ -3,16 +3,25 @@
 // engine: the first view whole, then for each move only what changed. This page patches one
 // view into the next and draws it; it never works out a move itself.
 import {
-  api, capitalize, describeOutcome, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
+  api, capitalize, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
 } from "./common.js";
 import { drawBoard } from "./board.js";
+import { admiralReplay } from "./replay_admiral.js";
+import { lotrReplay } from "./replay_lotr.js";
+import { battleText, describeAttack } from "./stratego_moves.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = parts.length > 1 ? decodeURIComponent(parts[parts.length - 1]) : null;
 
-// Board renderers per game; other games on this board add theirs here.
-const RENDERERS = { stratego: drawBoard };
+// A renderer per game draws its board and says what a step did. It has: seats (names), seatClass(seat)
+// (the class of the seat's dots, chips and move-list rows), bodyClass (the page style of the game, or
+// null), viewBox, stepWord, title(game), fullNote, draw(svg, c), describe(step, view, prev),
+// moveLine(step, view, prev) and side(view) -> {title, nodes}. c: {view, prev (the view before the step),
+// s (the step, null at the start), step, perspective, me (the seat looking back, or null), full}.
+// Stratego's is here; LOTR and Admiral get theirs from the lobby's description of the game (/api/meta).
+const MAKERS = { lotr: lotrReplay, admiral: admiralReplay };
+let renderer = null;
 
 let replay = null; // the server's answer
 let views = []; // views[k]: the whole view after move k (0: before the first move)
@@ -27,7 +36,7 @@ async function loadGame(id) {
   const token = seats["0"] ?? seats["1"] ?? null; // used only while the game is on: your own side
   try {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay`, { token });
-    show(data);
+    await show(data);
   } catch (err) {
     $("empty-text").textContent = err.status === 409 ? "Not over yet" : "No replay";
     $("empty-sub").textContent = err.message;
@@ -49,7 +58,7 @@ async function importFile(file) {
     });
     const data = await res.json().catch(() => null);
     if (!res.ok) throw new Error((data && data.message) || `${res.status} ${res.statusText}`);
-    show(data);
+    await show(data);
   } catch (err) {
     showError(`Not opened: ${err.message}`); // the replay on screen stays as it was
   }
@@ -65,8 +74,21 @@ function hideError() {
 }
 
 // --- the views ------------------------------------------------------------------------------------
-function show(data) {
+async function rendererFor(game) {
+  if (game === "stratego") return STRATEGO;
+  if (!MAKERS[game]) return null;
+  const all = await api("/api/meta");
+  const meta = all.games.find((g) => g.name === game);
+  return meta ? MAKERS[game](meta) : null;
+}
+
+async function show(data) {
+  const next = await rendererFor(data.game.game);
   stop();
+  renderer = next;
+  document.body.classList.remove("lotr", "admiral");
+  if (renderer && renderer.bodyClass) document.body.classList.add(renderer.bodyClass);
+  $("board").setAttribute("viewBox", renderer ? renderer.viewBox : "0 0 1040 1040");
   replay = data;
   views = [data.start];
   for (const s of data.steps) {
@@ -77,7 +99,7 @@ function show(data) {
   }
   perspective = data.perspective ?? 0;
   $("empty").hidden = true;
-  for (const id of ["info", "controls", "captured", "moves"]) $(id).hidden = false;
+  for (const id of ["info", "controls", "side-card", "moves"]) $(id).hidden = false;
   $("slider").max = String(data.steps.length);
   renderHeader();
   renderMoveList();
@@ -86,28 +108,48 @@ function show(data) {
   goto(Number.isInteger(fromHash) && fromHash > 0 ? fromHash : 0);
 }
 
+function seatName(seat) {
+  const seats = renderer ? renderer.seats : SEAT_NAMES;
+  return seats[seat] ?? "";
+}
+
+function seatClass(seat) {
+  if (seat === null || seat === undefined || seat < 0) return "";
+  return renderer ? renderer.seatClass(seat) : SEAT_NAMES[seat] || "";
+}
+
+function outcomeText(o) {
+  if (!o) return isFull() ? "No result recorded." : "Not over yet.";
+  if (o.winner === null || o.winner === undefined) return `Draw: ${o.reason}`;
+  return `${capitalize(seatName(o.winner))} wins (${o.reason})`;
+}
+
+function isFull() {
+  return replay.perspective === null || replay.perspective === undefined;
+}
+
 function renderHeader() {
   const g = replay.game;
   const where = g.id ? `game ${g.id}` : g.source;
-  $("title").textContent = `Replay · ${capitalize(g.game)} ${g.variant || ""} · ${where}`;
+  const what = renderer ? renderer.title(g) : `${capitalize(g.game)} ${g.variant || ""}`;
+  $("title").textContent = `Replay · ${what} · ${where}`;
   document.title = `fogofwar — replay ${g.id || g.source}`;
   const names = g.players || [];
   $("players").replaceChildren(
-    el("span", { class: "dot red" }), names[0] || "Red", "  vs  ", el("span", { class: "dot blue" }), names[1] || "Blue",
+    el("span", { class: `dot ${seatClass(0)}` }), names[0] || capitalize(seatName(0)), "  vs  ",
+    el("span", { class: `dot ${seatClass(1)}` }), names[1] || capitalize(seatName(1)),
   );
-  const side = replay.perspective === null || replay.perspective === undefined
-    ? "Every piece is shown; dashed ones were still hidden from the opponent at that point."
-    : `The game is still on: you see it as ${SEAT_NAMES[replay.perspective]} saw it.`;
-  $("outcome").replaceChildren(
-    el("div", {}, replay.outcome ? describeOutcome(replay.outcome, null) : "No result recorded."),
-    el("div", {}, side),
-  );
+  const side = isFull()
+    ? (renderer ? renderer.fullNote : "")
+    : `The game is still on: you see it as ${capitalize(seatName(replay.perspective))} saw it.`;
+  $("outcome").replaceChildren(el("div", {}, outcomeText(replay.outcome)), el("div", {}, side));
 }
 
 function renderMoveList() {
   const list = $("move-list");
   list.replaceChildren(...replay.steps.map((s) => {
-    const li = el("li", { class: SEAT_NAMES[s.player] || "", "data-n": s.n, tabindex: "-1" }, ...moveLine(s, views[s.n]));
+    const line = renderer ? renderer.moveLine(s, views[s.n], views[s.n - 1]) : [el("b", {}, s.notation)];
+    const li = el("li", { class: seatClass(s.player), "data-n": s.n, tabindex: "-1" }, ...line);
     li.addEventListener("click", () => {
       stop();
       goto(s.n);
@@ -150,64 +192,89 @@ function renderExports() {
   }
 }
 
-function moveLine(s, view) {
-  const m = view && view.last_move;
-  const parts = [el("b", {}, s.notation)];
-  if (m && m.result) {
-    const outcome = { attacker_won: "attacker wins", defender_won: "defender wins", both_lost: "both lost" }[m.result];
-    parts.push(" ", el("span", { class: "battle" }, `${rankSymbol(m.attacker)} × ${rankSymbol(m.defender)}: ${outcome}`));
-  }
-  return parts;
-}
-
-function describe(s, view) {
-  const m = view.last_move;
-  const who = capitalize(SEAT_NAMES[s.player] || "");
-  if (!m) return [`${who}: ${s.notation}.`];
-  if (!m.result) {
-    // The full view shows the piece that moved; a player's own view only what that side could see.
-    const cell = view.board[parseSquare(m.to)];
-    const rank = cell && cell !== "lake" && cell.rank ? ` (${rankLabel(cell.rank)})` : "";
-    return [`${who} moved ${m.from}–${m.to}${rank}.`];
-  }
-  const other = capitalize(SEAT_NAMES[1 - s.player]);
-  const verdict = {
-    attacker_won: `the ${m.attacker} wins and takes ${m.to}`,
-    defender_won: `${other}'s ${m.defender} holds`,
-    both_lost: "both pieces are lost",
-  }[m.result];
-  return [
-    el("div", {}, `${who} attacked ${m.from}×${m.to}:`),
-    el("div", { class: "big" },
-      el("span", { class: `chip ${SEAT_NAMES[s.player]}` }, rankSymbol(m.attacker)), ` ${m.attacker}  vs  `,
-      el("span", { class: `chip ${SEAT_NAMES[1 - s.player]}` }, rankSymbol(m.defender)), ` ${m.defender}`),
-    el("div", {}, `${capitalize(verdict)}.`),
-  ];
-}
+// --- Stratego ------------------------------------------------------------------------------------
+const STRATEGO = {
+  seats: SEAT_NAMES,
+  seatClass: (seat) => SEAT_NAMES[seat] || "",
+  bodyClass: null,
+  viewBox: "0 0 1040 1040",
+  stepWord: "Move",
+  title: (g) => `${capitalize(g.game)} ${g.variant || ""}`,
+  fullNote: "Every piece is shown; dashed ones were still hidden from the opponent at that point.",
+  draw(root, c) {
+    const wasHidden = new Set();
+    if (c.full) {
+      c.view.board.forEach((cell, sq) => {
+        if (cell && cell !== "lake" && !cell.revealed) wasHidden.add(sq);
+      });
+    }
+    const lm = c.s ? c.view.last_move : null;
+    drawBoard(root, {
+      board: c.view.board,
+      perspective: c.perspective,
+      me: c.me,
+      lastMove: lm ? { from: parseSquare(lm.from), to: parseSquare(lm.to), battle: Boolean(lm.result) } : null,
+      wasHidden,
+      final: c.full,
+    });
+  },
+  moveLine(s, view) {
+    const m = view && view.last_move;
+    const parts = [el("b", {}, s.notation)];
+    if (m && m.result) parts.push(" ", battleText(m));
+    return parts;
+  },
+  describe(s, view) {
+    const m = view.last_move;
+    const who = capitalize(SEAT_NAMES[s.player] || "");
+    if (!m) return [`${who}: ${s.notation}.`];
+    if (!m.result) {
+      // The full view shows the piece that moved; a player's own view only what that side could see.
+      const cell = view.board[parseSquare(m.to)];
+      const rank = cell && cell !== "lake" && cell.rank ? ` (${rankLabel(cell.rank)})` : "";
+      return [`${who} moved ${m.from}–${m.to}${rank}.`];
+    }
+    return describeAttack(m, who, s.player);
+  },
+  side(view) {
+    const nodes = [];
+    for (const owner of [0, 1]) {
+      const chips = ((view.captured || [])[owner] || []).slice().sort((a, b) => RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b));
+      nodes.push(el("div", { class: "small muted" }, `${capitalize(SEAT_NAMES[owner])} lost`));
+      nodes.push(el("div", { class: "chips", id: `captured-${owner}` },
+        ...chips.map((r) => el("span", { class: `chip ${SEAT_NAMES[owner]}`, title: r }, rankSymbol(r)))));
+    }
+    return { title: "Captured", nodes };
+  },
+};
 
 // --- one step -------------------------------------------------------------------------------------
 function goto(n) {
   if (!replay) return;
   step = Math.max(0, Math.min(replay.steps.length, n));
   const view = views[step];
+  const prev = step > 0 ? views[step - 1] : null;
   const s = step > 0 ? replay.steps[step - 1] : null;
   const total = replay.steps.length;
-  $("step-text").textContent = step === 0 ? `Start · ${total} moves` : `Move ${step} of ${total}`;
-  const mover = step === 0 ? null : s.player;
-  $("turn-dot").className = mover === null || mover === undefined ? "dot" : `dot ${SEAT_NAMES[mover]}`;
+  const word = renderer ? renderer.stepWord : "Move";
+  $("step-text").textContent = step === 0 ? `Start · ${total} ${word.toLowerCase()}s` : `${word} ${step} of ${total}`;
+  $("turn-dot").className = s ? `dot ${seatClass(s.player)}`.trim() : "dot";
   $("slider").value = String(step);
   $("first").disabled = $("prev").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === total;
-  // Last move, with the ranks a battle revealed.
+  // What the step did, in words.
   $("last-move").hidden = !s;
   if (s) {
+    $("last-word").textContent = word;
     $("last-n").textContent = String(step);
-    $("last-text").replaceChildren(...describe(s, view));
+    $("last-text").replaceChildren(...(renderer ? renderer.describe(s, view, prev) : [`${s.notation}`]));
   }
-  // Captured pieces.
-  for (const owner of [0, 1]) {
-    const chips = ((view.captured || [])[owner] || []).slice().sort((a, b) => RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b));
-    $(`captured-${owner}`).replaceChildren(...chips.map((r) => el("span", { class: `chip ${SEAT_NAMES[owner]}`, title: r }, rankSymbol(r))));
+  // Beside the board: the captured pieces, or the fleets.
+  $("side-card").hidden = !renderer;
+  if (renderer) {
+    const side = renderer.side(view, prev);
+    $("side-title").textContent = side.title;
+    $("side").replaceChildren(...side.nodes);
   }
   // The move list follows.
   for (const li of $("move-list").querySelectorAll("li.current")) li.classList.remove("current");
@@ -225,33 +292,18 @@ function goto(n) {
     $("move-list").scrollTop = 0;
   }
   if (replay.game.id) history.replaceState(null, "", step ? `#move=${step}` : location.pathname);
-  renderBoard(view);
+  renderBoard(view, prev, s);
 }
 
-function renderBoard(view) {
-  const full = replay.perspective === null || replay.perspective === undefined;
-  const draw = RENDERERS[replay.game.game];
-  $("empty").hidden = Boolean(draw);
-  if (!draw) {
-    $("empty-text").textContent = `No board drawing for ${replay.game.game} here yet`;
-    $("empty-sub").textContent = "The move list, the controls and the record files work; the board needs its renderer in replay.js.";
+function renderBoard(view, prev, s) {
+  $("empty").hidden = Boolean(renderer);
+  if (!renderer) {
+    $("empty-text").textContent = `No board drawing for ${replay.game.game} here`;
+    $("empty-sub").textContent = "The move list, the controls and the record files work.";
     return;
   }
-  const wasHidden = new Set();
-  if (full) {
-    view.board.forEach((cell, sq) => {
-      if (cell && cell !== "lake" && !cell.revealed) wasHidden.add(sq);
-    });
-  }
-  const lm = step > 0 ? view.last_move : null;
-  draw($("board"), {
-    board: view.board,
-    perspective,
-    me: full ? null : replay.perspective,
-    lastMove: lm ? { from: parseSquare(lm.from), to: parseSquare(lm.to), battle: Boolean(lm.result) } : null,
-    wasHidden,
-    final: full,
-  });
+  const full = isFull();
+  renderer.draw($("board"), { view, prev, s, step, perspective, me: full ? null : replay.perspective, full });
 }
 
 // --- controls -------------------------------------------------------------------------------------

@@ -1,0 +1,127 @@
+// The Stratego LOTR board, drawn from one seat's chair: the 10x10 squares with the two Forbidden Zones
+// (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
+// the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.
+import { capitalize, squareName } from "./common.js";
+import { svg, svgText } from "./svg.js";
+
+export const CELL = 100;
+export const MARGIN = 40;
+export const FILES = "ABCDEFGHIK";
+export const SEATS = ["evil", "good"];
+export const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
+export const RESULT_WORDS = { captured: "captured", survived: "survives", immune: "is immune", both_lost: "falls with the attacker" };
+
+export function symbolOf(rank) {
+  return { flag: "F", spy: "S", fortress: "B" }[rank] ?? rank;
+}
+
+/** A name that fits on a piece: 'Knights of Rohan' -> 'Knights'. */
+export function shortName(name) {
+  if (name.length <= 11) return name;
+  const head = name.split(" of ")[0];
+  return head.length <= 11 ? head : `${head.slice(0, 10)}.`;
+}
+
+/** The top-left corner of a square for the seat at the bottom. */
+export function place(sq, perspective) {
+  const r = Math.floor(sq / 10);
+  const c = sq % 10;
+  return perspective === 1 ? { x: MARGIN + (9 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (9 - r) * CELL };
+}
+
+export function centre(sq, perspective) {
+  const { x, y } = place(sq, perspective);
+  return { x: x + CELL / 2, y: y + CELL / 2 };
+}
+
+function pieceNode(sq, cell, o) {
+  const { x, y } = place(sq, o.perspective);
+  const known = Boolean(cell.kind);
+  const classes = ["piece", `s${cell.owner}`];
+  if (!known) classes.push("unknown");
+  if (o.movable.has(sq)) classes.push("movable");
+  if (o.selected === sq) classes.push("selected");
+  if (o.wasHidden.has(sq)) classes.push("was-hidden");
+  if (o.preview) classes.push("preview");
+  const g = svg("g", { class: classes.join(" "), "data-sq": sq, "data-kind": cell.kind || "", transform: `translate(${x} ${y})` });
+  g.append(svg("rect", { class: "body", x: 8, y: 8, width: 84, height: 84, rx: 14 }));
+  if (known) {
+    g.append(svgText({ class: "sym", x: 50, y: 42 }, symbolOf(cell.rank)));
+    g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(cell.name)));
+  } else {
+    g.append(svg("path", { class: "emblem", d: "M50 26 L74 50 L50 74 L26 50 Z" }));
+  }
+  if (cell.owner !== o.me && !known && cell.moved) g.append(svg("circle", { class: "moved-mark", cx: 78, cy: 22, r: 7 }));
+  if (cell.owner === o.me && cell.revealed && !o.final) g.append(svg("circle", { class: "seen-mark", cx: 22, cy: 22, r: 8 }));
+  const side = capitalize(SEATS[cell.owner]);
+  const title = known ? `${side} ${cell.name} (${cell.rank})` : `${side} unknown piece${cell.moved ? ", has moved" : ""}`;
+  const t = svg("title");
+  t.textContent = `${squareName(sq)}: ${title}${cell.revealed && cell.owner === o.me ? ", known to the enemy" : ""}`;
+  g.append(t);
+  return g;
+}
+
+/**
+ * Draw the board.
+ * o: board (100 cells: null, "zone" or a piece), zones (Set of squares), doom (square or null), perspective,
+ * me (seat or null), lastSquares, struck (squares), targets (Map square -> kind), movable, clickable, area,
+ * wasHidden (Sets), selected (square or null), preview, final (bools).
+ */
+export function drawLotrBoard(root, opts) {
+  const o = {
+    zones: new Set(), doom: null, perspective: 0, me: null, selected: null, targets: new Map(), movable: new Set(),
+    lastSquares: [], struck: [], area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(),
+    ...opts,
+  };
+  const squares = svg("g", { class: "squares" });
+  const marks = svg("g", { class: "marks" });
+  const pieces = svg("g", { class: "pieces" });
+  const overlay = svg("g", { class: "overlay" });
+  const hits = svg("g", { class: "hits" });
+  for (let sq = 0; sq < 100; sq++) {
+    const { x, y } = place(sq, o.perspective);
+    if (o.zones.has(sq)) {
+      squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: CELL, height: CELL }));
+      if (o.doom === sq) {
+        squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
+      }
+      continue;
+    }
+    const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
+    squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
+  }
+  for (const sq of o.lastSquares) {
+    const { x, y } = place(sq, o.perspective);
+    marks.append(svg("rect", { class: "last", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4 }));
+  }
+  for (const sq of o.struck) {
+    const { x, y } = place(sq, o.perspective);
+    marks.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 12 }));
+  }
+  o.board.forEach((cell, sq) => {
+    if (cell && typeof cell === "object") pieces.append(pieceNode(sq, cell, o));
+  });
+  for (const [sq, kind] of o.targets) {
+    const { x, y } = place(sq, o.perspective);
+    if (kind === "attack" || kind === "target") {
+      overlay.append(svg("rect", { class: `target ${kind}`, x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 14 }));
+    } else {
+      overlay.append(svg("circle", { class: `target ${kind}`, cx: x + CELL / 2, cy: y + CELL / 2, r: 15 }));
+    }
+  }
+  for (let sq = 0; sq < 100; sq++) {
+    if (o.zones.has(sq) && sq !== o.doom) continue;
+    const { x, y } = place(sq, o.perspective);
+    const cls = ["cell-hit", o.clickable.has(sq) ? "clickable" : "", o.targets.has(sq) ? "target-hit" : ""].filter(Boolean).join(" ");
+    hits.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL, "data-sq": sq }));
+  }
+  const coords = svg("g");
+  for (let i = 0; i < 10; i++) {
+    const file = o.perspective === 1 ? FILES[9 - i] : FILES[i];
+    const row = o.perspective === 1 ? i + 1 : 10 - i;
+    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 10 * CELL + 20 }, file));
+    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(row)));
+  }
+  root.replaceChildren(squares, marks, pieces, overlay, hits, coords);
+  return { marks, overlay };
+}
