@@ -95,3 +95,22 @@ class AdapterDefaults:
 
 
 __all__ = ["AdapterDefaults", "Entry"]
+
+
+def owners_board(red: list[Any], blue: list[Any]) -> list[Any]:
+    """One board of cells from two seats' observed boards, each piece as its owner sees it (the final view:
+    every piece shown by the one seat that always knew it).
+
+    >>> owners_board([{"owner": 0, "rank": "spy"}, {"owner": 1, "rank": None}, None],
+    ...              [{"owner": 0, "rank": None}, {"owner": 1, "rank": "flag"}, {"owner": 1, "rank": "bomb"}])
+    [{'owner': 0, 'rank': 'spy'}, {'owner': 1, 'rank': 'flag'}, {'owner': 1, 'rank': 'bomb'}]
+    """
+    board: list[Any] = []
+    for cell, other in zip(red, blue, strict=True):
+        if isinstance(cell, dict) and cell["owner"] == 1:
+            cell = other
+        elif cell is None:
+            cell = other if isinstance(other, dict) and other["owner"] == 1 else None
+        board.append(cell)
+    return board
+

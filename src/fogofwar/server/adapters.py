@@ -20,7 +20,7 @@ import random
 from typing import Any, Protocol
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.server.adapter_base import AdapterDefaults, Entry
+from fogofwar.server.adapter_base import AdapterDefaults, Entry, owners_board
 from fogofwar.server.store import Event
 from fogofwar.stratego.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
@@ -259,15 +259,7 @@ class StrategoAdapter(AdapterDefaults):
         """Every piece with its rank, each side's ranks taken from its owner's own observation."""
         st = _stratego(state)
         views = [st.observation_data(0), st.observation_data(1)]
-        board: list[Any] = []
-        for sq in range(NUM_SQUARES):
-            cell = views[0]["board"][sq]
-            if isinstance(cell, dict) and cell["owner"] == 1:
-                cell = views[1]["board"][sq]
-            elif cell is None:
-                other = views[1]["board"][sq]
-                cell = other if isinstance(other, dict) and other["owner"] == 1 else None
-            board.append(cell)
+        board = owners_board(views[0]["board"], views[1]["board"])
         data = dict(views[0])
         data.update(player=None, board=board, to_place={})
         return data

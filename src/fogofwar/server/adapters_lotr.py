@@ -30,7 +30,7 @@ from fogofwar.lotr.rules import (
     check_setup,
     random_setup,
 )
-from fogofwar.server.adapter_base import AdapterDefaults
+from fogofwar.server.adapter_base import AdapterDefaults, owners_board
 from fogofwar.stratego.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
@@ -224,15 +224,7 @@ class LotrAdapter(AdapterDefaults):
         captured piece (the game is over)."""
         st = _lotr(state)
         views = [st.observation(0).data, st.observation(1).data]
-        board: list[Any] = []
-        for sq in range(NUM_SQUARES):
-            cell = views[0]["board"][sq]
-            if isinstance(cell, dict) and cell["owner"] == 1:
-                cell = views[1]["board"][sq]
-            elif cell is None:
-                other = views[1]["board"][sq]
-                cell = other if isinstance(other, dict) and other["owner"] == 1 else None
-            board.append(cell)
+        board = owners_board(views[0]["board"], views[1]["board"])
         data = dict(views[0])
         data.update(player=None, side=None, board=board, captured=[st.captured(0), st.captured(1)], to_place={})
         return data
