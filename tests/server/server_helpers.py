@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+
+from fogofwar.server.session import GameSession
+from fogofwar.server.store import Event, Store
 
 Msg = dict[str, Any]
 
@@ -102,3 +105,35 @@ def play_vs_agent_ws(
                     if reply["type"] == "error":
                         raise AssertionError(f"server refused a legal move: {reply}")
         msg = ws.receive_json()
+
+
+def replay_log(db_url: str, game_id: str) -> tuple[list[Any], list[Event], GameSession]:
+    """The true state after each event (index = seq), the events and the session that replayed them,
+    from the server's own log: what the leak tests compare every message with."""
+    store = Store(db_url)
+    try:
+        meta = store.game(game_id)
+        assert meta is not None
+        events = store.events(game_id)
+    finally:
+        store.close()
+    session = GameSession(meta)
+    states = [session.state.clone()]
+    for ev in events:
+        session.apply(ev)
+        states.append(session.state.clone())
+    return states, events, session
+
+
+def ints(value: Any) -> Iterator[int]:
+    """Every integer in a JSON message (booleans aside): where an action id could hide."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from ints(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from ints(v)

@@ -25,7 +25,7 @@ from fogofwar.server import create_app
 from fogofwar.server.session import GameSession
 from fogofwar.server.store import Event, Store
 
-from .server_helpers import Msg, act, auth, hello, play_vs_agent_ws, seat_view, wait_until
+from .server_helpers import Msg, act, auth, hello, play_vs_agent_ws, replay_log, seat_view, wait_until
 
 
 def create_admiral(client: TestClient, **body: Any) -> Msg:
@@ -38,18 +38,7 @@ def create_admiral(client: TestClient, **body: Any) -> Msg:
 
 def log_of(db_url: str, game_id: str) -> tuple[list[AdmiralState], list[Event]]:
     """The true state after each event (index = seq) and the events, from the server's own log."""
-    store = Store(db_url)
-    try:
-        meta = store.game(game_id)
-        assert meta is not None
-        events = store.events(game_id)
-    finally:
-        store.close()
-    session = GameSession(meta)
-    states = [session.state.clone()]
-    for ev in events:
-        session.apply(ev)
-        states.append(session.state.clone())
+    states, events, _session = replay_log(db_url, game_id)
     return [s for s in states if isinstance(s, AdmiralState)], events
 
 

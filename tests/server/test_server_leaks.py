@@ -12,48 +12,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from fogofwar.server.session import GameSession
-from fogofwar.server.store import Store
 from fogofwar.stratego.board import square_name
 from fogofwar.stratego.rules import PLACE_BASE, StrategoState
 
-from .server_helpers import Msg, create, hello, play_vs_agent_ws
+from .server_helpers import Msg, create, hello, ints, play_vs_agent_ws, replay_log
 
 
 def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[int, str]]:
     """The true state after each event (index = seq), and each seat's setup string, from the log."""
-    store = Store(db_url)
-    try:
-        meta = store.game(game_id)
-        assert meta is not None
-        events = store.events(game_id)
-    finally:
-        store.close()
-    session = GameSession(meta)
-    states = [session.state.clone()]
-    for ev in events:
-        session.apply(ev)
-        states.append(session.state.clone())
+    states, _events, session = replay_log(db_url, game_id)
     return [s for s in states if isinstance(s, StrategoState)], dict(session.setup_strings)
-
-
-def ints(value: Any) -> Iterator[int]:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from ints(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from ints(v)
 
 
 def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[str], setups: list[str]) -> int:

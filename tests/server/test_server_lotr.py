@@ -22,11 +22,10 @@ from fogofwar.lotr.powers import POWER_BASE, decode
 from fogofwar.lotr.rules import PLACE_BASE, LotrGame, LotrState, captured_visible
 from fogofwar.server import create_app
 from fogofwar.server.session import Command, GameSession
-from fogofwar.server.store import GameMeta, Store
+from fogofwar.server.store import GameMeta
 from fogofwar.stratego.board import square_name
 
-from .server_helpers import Msg, act, auth, hello, my_turn, play_vs_agent_ws, seat_view, wait_until
-from .test_server_leaks import ints
+from .server_helpers import Msg, act, auth, hello, ints, my_turn, play_vs_agent_ws, replay_log, seat_view, wait_until
 
 
 def create_lotr(client: TestClient, **body: Any) -> Msg:
@@ -38,19 +37,7 @@ def create_lotr(client: TestClient, **body: Any) -> Msg:
 
 
 def truth_by_seq(db_url: str, game_id: str) -> list[LotrState]:
-    store = Store(db_url)
-    try:
-        meta = store.game(game_id)
-        assert meta is not None
-        events = store.events(game_id)
-    finally:
-        store.close()
-    session = GameSession(meta)
-    states = [session.state.clone()]
-    for ev in events:
-        session.apply(ev)
-        states.append(session.state.clone())
-    return [s for s in states if isinstance(s, LotrState)]
+    return [s for s in replay_log(db_url, game_id)[0] if isinstance(s, LotrState)]
 
 
 def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str]) -> int:
