@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -137,3 +138,57 @@ def ints(value: Any) -> Iterator[int]:
     elif isinstance(value, list):
         for v in value:
             yield from ints(v)
+
+
+def play_recorded_vs_agent(
+    client: TestClient, game_id: str, seat: int, token: str, public_every: int
+) -> tuple[list[Msg], list[Msg], Msg]:
+    """Play a whole game against the server's agent over a websocket, random setup and moves: every message
+    the seat received, the public game info fetched every `public_every` messages, and the last state."""
+    log: list[Msg] = []
+    public: list[Msg] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+
+        def record(m: Msg) -> None:
+            log.append(m)
+            if len(log) % public_every == 1:
+                public.append(client.get(f"/api/games/{game_id}").json())
+
+        last = play_vs_agent_ws(ws, seat, random.Random(seat), hello(ws, token), setup="random", on_message=record)
+    return log, public, last
+
+
+class HotseatRoom:
+    """Both seats and a spectator connected to one hot-seat game; `logs` keeps what each was sent
+    (key None: the spectator)."""
+
+    def __init__(self, conns: dict[int | None, WebSocketTestSession], tokens: Mapping[int, str]) -> None:
+        self.conns = conns
+        self.logs: dict[int | None, list[Msg]] = {key: [] for key in conns}
+        for key, ws in conns.items():
+            self.logs[key].append(hello(ws, tokens[key] if key is not None else None))
+
+    def step(self, seat: int, command: dict[str, Any]) -> Msg:
+        """Send a command for `seat`; its ack, then the state each connection is sent (a draft of secret
+        orders is sent to its own seat alone)."""
+        self.conns[seat].send_json(command)
+        ack = self.conns[seat].receive_json()
+        assert ack["type"] == "ack", ack
+        self.logs[seat].append(ack)
+        told = [seat] if "draft" in ack else list(self.conns)
+        for key in told:
+            self.logs[key].append(self.conns[key].receive_json())
+        return ack
+
+    def last(self, key: int | None) -> Msg:
+        return self.logs[key][-1]
+
+
+@contextmanager
+def hotseat_room(client: TestClient, game_id: str, tokens: Mapping[int, str]) -> Iterator[HotseatRoom]:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as first,
+        client.websocket_connect(f"/ws/games/{game_id}") as second,
+        client.websocket_connect(f"/ws/games/{game_id}") as watch,
+    ):
+        yield HotseatRoom({0: first, 1: second, None: watch}, tokens)

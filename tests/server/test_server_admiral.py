@@ -25,7 +25,17 @@ from fogofwar.server import create_app
 from fogofwar.server.session import GameSession
 from fogofwar.server.store import Event, Store
 
-from .server_helpers import Msg, act, auth, hello, play_vs_agent_ws, replay_log, seat_view, wait_until
+from .server_helpers import (
+    Msg,
+    act,
+    auth,
+    hello,
+    hotseat_room,
+    play_recorded_vs_agent,
+    replay_log,
+    seat_view,
+    wait_until,
+)
 
 
 def create_admiral(client: TestClient, **body: Any) -> Msg:
@@ -331,16 +341,7 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     gid = res["game"]["id"]
     seat = int(next(iter(res["seats"])))
     token = res["seats"][str(seat)]
-    log: list[Msg] = []
-    public: list[Msg] = []
-    with client.websocket_connect(f"/ws/games/{gid}") as ws:
-
-        def record(m: Msg) -> None:
-            log.append(m)
-            if len(log) % 10 == 1:
-                public.append(client.get(f"/api/games/{gid}").json())
-
-        last = play_vs_agent_ws(ws, seat, random.Random(seat), hello(ws, token), setup="random", on_message=record)
+    log, public, last = play_recorded_vs_agent(client, gid, seat, token, public_every=10)
     assert last["game"]["status"] == "over"
     states, events = log_of(db_url, gid)
     checks = sum(check(m, seat, states, events, []) for m in log)
@@ -357,35 +358,18 @@ def test_hotseat_players_and_a_spectator(client: TestClient, db_url: str) -> Non
     gid, south, north = _hotseat(client, max_turns=4)
     tokens = {0: south, 1: north}
     rng = random.Random(3)
-    logs: dict[int | None, list[Msg]] = {0: [], 1: [], None: []}
-    with (
-        client.websocket_connect(f"/ws/games/{gid}") as s_ws,
-        client.websocket_connect(f"/ws/games/{gid}") as n_ws,
-        client.websocket_connect(f"/ws/games/{gid}") as watch,
-    ):
-        conns = {0: s_ws, 1: n_ws, None: watch}
-        for key, ws in conns.items():
-            logs[key].append(hello(ws, tokens[key] if key is not None else None))
-
-        def step(seat: int, command: dict[str, Any]) -> None:
-            conns[seat].send_json(command)
-            ack = conns[seat].receive_json()
-            assert ack["type"] == "ack", ack
-            logs[seat].append(ack)
-            told = [seat] if "draft" in ack else list(conns)  # a draft is its seat's business only
-            for key in told:
-                logs[key].append(conns[key].receive_json())
-
-        step(1, {"type": "setup", "setup": "random"})
-        step(0, {"type": "setup", "setup": "random"})
-        while logs[None][-1]["game"]["status"] != "over":
-            seat = logs[None][-1]["game"]["to_move"]
-            mine = next(m for m in reversed(logs[seat]) if m["type"] == "state")
+    with hotseat_room(client, gid, tokens) as room:
+        room.step(1, {"type": "setup", "setup": "random"})
+        room.step(0, {"type": "setup", "setup": "random"})
+        while room.last(None)["game"]["status"] != "over":
+            seat = room.last(None)["game"]["to_move"]
+            mine = next(m for m in reversed(room.logs[seat]) if m["type"] == "state")
             legal = [a for a in mine["legal"] if a != PASS] or mine["legal"]
-            step(seat, {"type": "action", "action": rng.choice(legal)})
-        for ws in conns.values():  # and nothing more was sent to anybody
+            room.step(seat, {"type": "action", "action": rng.choice(legal)})
+        for ws in room.conns.values():  # and nothing more was sent to anybody
             ws.send_json({"type": "ping", "id": "end"})
             assert ws.receive_json()["type"] == "pong"
+    logs = room.logs
     states, events = log_of(db_url, gid)
     checks = 0
     for key, log in logs.items():

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from fogofwar.stratego.board import square_name
 from fogofwar.stratego.rules import PLACE_BASE, StrategoState
 
-from .server_helpers import Msg, create, hello, ints, play_vs_agent_ws, replay_log
+from .server_helpers import Msg, create, hello, hotseat_room, ints, play_vs_agent_ws, replay_log
 
 
 def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[int, str]]:
@@ -116,29 +116,13 @@ def test_hotseat_players_and_a_spectator_learn_only_what_is_revealed(
     res = create(client, opponent="hotseat", options={"max_moves": 150})
     gid, tokens = res["game"]["id"], res["seats"]
     rng = random.Random(seed)
-    logs: dict[int | None, list[Msg]] = {0: [], 1: [], None: []}
-    with (
-        client.websocket_connect(f"/ws/games/{gid}") as red,
-        client.websocket_connect(f"/ws/games/{gid}") as blue,
-        client.websocket_connect(f"/ws/games/{gid}") as watch,
-    ):
-        conns = {0: red, 1: blue, None: watch}
-        for key, ws in conns.items():
-            logs[key].append(hello(ws, tokens[str(key)] if key is not None else None))
-
-        def step(seat: int, command: dict[str, Any]) -> None:
-            conns[seat].send_json(command)
-            ack = conns[seat].receive_json()
-            assert ack["type"] == "ack", ack
-            logs[seat].append(ack)
-            for key, ws in conns.items():  # one state per change, to everybody
-                logs[key].append(ws.receive_json())
-
-        step(1, {"type": "setup", "setup": "random"})  # blue first: kept until red has set up
-        step(0, {"type": "setup", "setup": "random"})
-        while logs[0][-1]["game"]["status"] != "over":
-            seat = logs[0][-1]["game"]["to_move"]
-            step(seat, {"type": "action", "action": rng.choice(logs[seat][-1]["legal"])})
+    with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
+        room.step(1, {"type": "setup", "setup": "random"})  # blue first: kept until red has set up
+        room.step(0, {"type": "setup", "setup": "random"})
+        while room.last(0)["game"]["status"] != "over":
+            seat = room.last(0)["game"]["to_move"]
+            room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
+    logs = room.logs
     truths, setups = truth_by_seq(db_url, gid)
     checked = 0
     for key, log in logs.items():

@@ -25,7 +25,18 @@ from fogofwar.server.session import Command, GameSession
 from fogofwar.server.store import GameMeta
 from fogofwar.stratego.board import square_name
 
-from .server_helpers import Msg, act, auth, hello, ints, my_turn, play_vs_agent_ws, replay_log, seat_view, wait_until
+from .server_helpers import (
+    Msg,
+    act,
+    auth,
+    hotseat_room,
+    ints,
+    my_turn,
+    play_recorded_vs_agent,
+    replay_log,
+    seat_view,
+    wait_until,
+)
 
 
 def create_lotr(client: TestClient, **body: Any) -> Msg:
@@ -249,16 +260,7 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     gid = res["game"]["id"]
     seat = int(next(iter(res["seats"])))
     token = res["seats"][str(seat)]
-    log: list[Msg] = []
-    public: list[Msg] = []
-    with client.websocket_connect(f"/ws/games/{gid}") as ws:
-
-        def record(m: Msg) -> None:
-            log.append(m)
-            if len(log) % 20 == 1:
-                public.append(client.get(f"/api/games/{gid}").json())
-
-        last = play_vs_agent_ws(ws, seat, random.Random(seat), hello(ws, token), setup="random", on_message=record)
+    log, public, last = play_recorded_vs_agent(client, gid, seat, token, public_every=20)
     assert last["game"]["status"] == "over"
     truths = truth_by_seq(db_url, gid)
     checked = sum(check(m, seat, truths, []) for m in log)
@@ -275,28 +277,13 @@ def test_hotseat_players_and_a_spectator_of_game_3(client: TestClient, db_url: s
     )
     gid, tokens = res["game"]["id"], res["seats"]
     rng = random.Random(9)
-    logs: dict[int | None, list[Msg]] = {0: [], 1: [], None: []}
-    with (
-        client.websocket_connect(f"/ws/games/{gid}") as evil,
-        client.websocket_connect(f"/ws/games/{gid}") as good,
-        client.websocket_connect(f"/ws/games/{gid}") as watch,
-    ):
-        conns = {0: evil, 1: good, None: watch}
-        for key, ws in conns.items():
-            logs[key].append(hello(ws, tokens[str(key)] if key is not None else None))
-
-        def step(seat: int, command: dict[str, Any]) -> None:
-            conns[seat].send_json(command)
-            ack = conns[seat].receive_json()
-            assert ack["type"] == "ack", ack
-            for key, ws in conns.items():
-                logs[key].append(ws.receive_json())
-
-        step(1, {"type": "setup", "setup": "random"})
-        step(0, {"type": "setup", "setup": "random"})
-        while logs[0][-1]["game"]["status"] != "over":
-            seat = logs[0][-1]["game"]["to_move"]
-            step(seat, {"type": "action", "action": rng.choice(logs[seat][-1]["legal"])})
+    with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
+        room.step(1, {"type": "setup", "setup": "random"})
+        room.step(0, {"type": "setup", "setup": "random"})
+        while room.last(0)["game"]["status"] != "over":
+            seat = room.last(0)["game"]["to_move"]
+            room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
+    logs = room.logs
     truths = truth_by_seq(db_url, gid)
     checked = 0
     for key, log in logs.items():
