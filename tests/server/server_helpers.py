@@ -17,9 +17,17 @@ from fogofwar.server.store import Event, Store
 Msg = dict[str, Any]
 
 
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "stratego": {"variant": "barrage", "opponent": "random", "color": "red"},
+    "lotr": {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"},
+    "admiral": {"game": "admiral", "variant": "archipelago", "opponent": "random", "color": "south"},
+}
+"""What each game's tests create unless told otherwise."""
+
+
 def create(client: TestClient, **body: Any) -> Msg:
-    """POST /api/games with barrage against the random agent unless told otherwise."""
-    payload: dict[str, Any] = {"variant": "barrage", "opponent": "random", "color": "red"}
+    """POST /api/games with the game's defaults (Stratego: barrage against the random agent) unless told otherwise."""
+    payload: dict[str, Any] = dict(DEFAULTS[body.get("game", "stratego")])
     payload.update(body)
     r = client.post("/api/games", json=payload)
     assert r.status_code == 201, r.text

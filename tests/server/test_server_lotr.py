@@ -29,6 +29,7 @@ from .server_helpers import (
     Msg,
     act,
     auth,
+    create,
     hotseat_room,
     ints,
     my_turn,
@@ -40,11 +41,7 @@ from .server_helpers import (
 
 
 def create_lotr(client: TestClient, **body: Any) -> Msg:
-    payload: dict[str, Any] = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
-    payload.update(body)
-    r = client.post("/api/games", json=payload)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
+    return create(client, game="lotr", **body)
 
 
 def truth_by_seq(db_url: str, game_id: str) -> list[LotrState]:
