@@ -3357,7 +3357,7 @@ class AdmiralState:
             "outcome": c.outcome.to_json() if c.outcome is not None else None,
             "solo": self._solo_json(),
         }
-        return Observation(player, data, render_text(data))
+        return Observation(player, data, render_text)
 
     def _solo_json(self) -> JSON:
         """Solo mode (public): Stratego's seat, its acting unit, the table row each unit got, the units still to

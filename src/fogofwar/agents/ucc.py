@@ -693,7 +693,7 @@ class BotView:
             "to_place": {r.name.lower(): n for r, n in self.to_place.items() if n},
             "outcome": None,
         }
-        return Observation(me, data, render_text(data))
+        return Observation(me, data, render_text)
 
 
 def _parse_header(line: str) -> tuple[int, str, str | None]:

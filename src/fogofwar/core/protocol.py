@@ -10,8 +10,8 @@ the CLI, the server) talks to games only through this module.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 CHANCE = -1
@@ -82,13 +82,46 @@ class Outcome:
             raise RecordError(f"bad outcome {data!r}: {exc}") from exc
 
 
-@dataclass(frozen=True)
 class Observation:
-    """What one seat may know of a state, as plain JSON-able data plus a text drawing."""
+    """What one seat may know of a state, as plain JSON-able data plus a text drawing.
 
-    player: int
-    data: dict[str, JSON] = field(default_factory=dict)
-    text: str = ""
+    The drawing is made from the data on first use (`text=` a function of the data, or a string):
+    agents and the server read only the data, so most observations never pay for it.
+
+    >>> obs = Observation(0, {"board": [1, 2]}, lambda data: f"{len(data['board'])} squares")
+    >>> obs.text
+    '2 squares'
+    >>> obs == Observation(0, {"board": [1, 2]})
+    True
+    """
+
+    __slots__ = ("player", "data", "_text")
+
+    def __init__(
+        self,
+        player: int,
+        data: dict[str, JSON] | None = None,
+        text: str | Callable[[dict[str, JSON]], str] = "",
+    ) -> None:
+        self.player = player
+        self.data: dict[str, JSON] = {} if data is None else data
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        if not isinstance(self._text, str):
+            self._text = self._text(self.data)
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self.player == other.player and self.data == other.data
+
+    __hash__ = None  # type: ignore[assignment]  # the data is a mutable dict
+
+    def __repr__(self) -> str:
+        return f"Observation(player={self.player!r}, data={self.data!r})"
 
 
 @runtime_checkable

@@ -1343,7 +1343,7 @@ class LotrState(BoardStateBase[MoveEvent]):
             "ring": ring,
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
-        return Observation(player, data, render_text(data))
+        return Observation(player, data, render_text)
 
     # --- serialization --------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:

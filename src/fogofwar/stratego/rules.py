@@ -676,7 +676,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
     def observation(self, player: int) -> Observation:
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
         data = self.observation_data(player)
-        return Observation(player, data, render_text(data))
+        return Observation(player, data, render_text)
 
     def observation_data(self, player: int) -> dict[str, JSON]:
         """The data of `observation(player)` without its text drawing (what the web server sends)."""
