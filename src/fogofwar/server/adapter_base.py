@@ -19,6 +19,7 @@ Admiral override what they need:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fogofwar.core.protocol import State
@@ -95,6 +96,30 @@ class AdapterDefaults:
 
 
 __all__ = ["AdapterDefaults", "Entry"]
+
+
+
+class HistoryMoveList:
+    """For games whose move list is their public history, one entry per move that never changes once
+    listed (Stratego, LOTR): the list is extended from the one already built instead of starting over,
+    so the cost of a move does not grow with the length of the game."""
+
+    def public_history_of(self, state: State) -> Sequence[Any]:
+        return state.public_history()  # type: ignore[attr-defined, no-any-return]
+
+    def move_entry(self, i: int, event: Any) -> dict[str, Any]:
+        """The list's entry for move `i` (0-based)."""
+        raise NotImplementedError
+
+    def move_list(self, state: State) -> list[dict[str, Any]]:
+        return [self.move_entry(i, ev) for i, ev in enumerate(self.public_history_of(state))]
+
+    def public_moves_after(self, state: State, log: list[Entry], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        history = self.public_history_of(state)
+        n = len(known)
+        if n > len(history) or (n and known[-1] != self.move_entry(n - 1, history[n - 1])):
+            return self.move_list(state)  # not an earlier list of this game
+        return [*known, *(self.move_entry(i, history[i]) for i in range(n, len(history)))]
 
 
 def owners_board(red: list[Any], blue: list[Any]) -> list[Any]:

@@ -20,11 +20,11 @@ import random
 from typing import Any, Protocol
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.server.adapter_base import AdapterDefaults, Entry, owners_board
+from fogofwar.server.adapter_base import AdapterDefaults, Entry, HistoryMoveList, owners_board
 from fogofwar.server.store import Event
 from fogofwar.stratego.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
-from fogofwar.stratego.rules import MoveEvent, StrategoGame, StrategoState, check_setup
+from fogofwar.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.stratego.variants import variants
 
@@ -109,7 +109,7 @@ def _stratego(state: State) -> StrategoState:
     return state
 
 
-class StrategoAdapter(AdapterDefaults):
+class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     """Stratego and its variants on the classic board."""
 
     name = "stratego"
@@ -264,24 +264,11 @@ class StrategoAdapter(AdapterDefaults):
         data.update(player=None, board=board, to_place={})
         return data
 
-    def move_list(self, state: State) -> list[dict[str, Any]]:
-        """Every move as both seats saw it, with its notation; ranks only where a battle or a scout showed them."""
-        return [self._move_entry(i, ev) for i, ev in enumerate(_stratego(state).public_history())]
-
-    def public_moves_after(self, state: State, log: list[Entry], known: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The move list extended from `known`: an entry never changes once listed (a move's public facts are
-        fixed when it is played), so only the moves played since are turned into entries."""
-        history = _stratego(state).public_history()
-        n = len(known)
-        if n > len(history) or (n and known[-1] != self._move_entry(n - 1, history[n - 1])):
-            return self.move_list(state)  # not an earlier list of this game
-        return [*known, *(self._move_entry(i, history[i]) for i in range(n, len(history)))]
-
-    @staticmethod
-    def _move_entry(i: int, ev: MoveEvent) -> dict[str, Any]:
-        d = ev.to_json()
+    def move_entry(self, i: int, event: Any) -> dict[str, Any]:
+        """A move as both seats saw it, with its notation; ranks only where a battle or a scout showed them."""
+        d: dict[str, Any] = event.to_json()
         d["n"] = i + 1
-        d["notation"] = f"{d['from']}{'x' if ev.is_battle else '-'}{d['to']}"
+        d["notation"] = f"{d['from']}{'x' if event.is_battle else '-'}{d['to']}"
         return d
 
 

@@ -30,7 +30,7 @@ from fogofwar.lotr.rules import (
     check_setup,
     random_setup,
 )
-from fogofwar.server.adapter_base import AdapterDefaults, owners_board
+from fogofwar.server.adapter_base import AdapterDefaults, HistoryMoveList, owners_board
 from fogofwar.stratego.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
@@ -62,7 +62,7 @@ def notation(move: dict[str, Any]) -> str:
     return f"{text}>{targets}" if power == "dwarf_axe" and targets else text
 
 
-class LotrAdapter(AdapterDefaults):
+class LotrAdapter(HistoryMoveList, AdapterDefaults):
     """Stratego LOTR: Games 1-3 with every captured-piece mode."""
 
     name = "lotr"
@@ -229,14 +229,11 @@ class LotrAdapter(AdapterDefaults):
         data.update(player=None, side=None, board=board, captured=[st.captured(0), st.captured(1)], to_place={})
         return data
 
-    def move_list(self, state: State) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for i, ev in enumerate(_lotr(state).public_history()):
-            d = ev.to_json()
-            d["n"] = i + 1
-            d["notation"] = notation(d)
-            out.append(d)
-        return out
+    def move_entry(self, i: int, event: Any) -> dict[str, Any]:
+        d: dict[str, Any] = event.to_json()
+        d["n"] = i + 1
+        d["notation"] = notation(d)
+        return d
 
     def replay_notation(self, text: str, view: dict[str, Any]) -> str:
         """Another seat's move as the public history writes it (powers and their targets are public)."""
