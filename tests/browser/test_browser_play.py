@@ -66,8 +66,19 @@ def test_play_a_barrage_game_against_the_computer(browser: Any, live_server: str
     assert page.input_value("#setup-string") == "9...1..2.9/....S...../........../..BF...8.."
     page.screenshot(path=str(screenshots / "setup.png"))
     page.click("#setup-confirm")
+    # Moves can be typed: a bad one is refused with the reason, a good one is played.
+    page.wait_for_selector("#move-form:not([hidden])", timeout=10_000)
+    page.fill("#move-input", "E4-E9")
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "illegal" in page.inner_text("#toast")
+    assert page.locator("#move-list li").count() == 0
+    page.fill("#move-input", "e4-e5")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("document.querySelectorAll('#move-list li').length >= 1", timeout=10_000)
+    assert page.inner_text("#move-list li:first-child").replace(" ", "").find("E4-E5") >= 0
     rng = random.Random(1)
-    moves = 0
+    moves = 1
     battle_shot = False
     while moves < 40:
         page.wait_for_function(

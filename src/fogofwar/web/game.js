@@ -297,6 +297,7 @@ $("notation-button").addEventListener("click", () => {
 
 const live = startLive({
   seatNames: SEAT_NAMES,
+  typedMoves: true,
   seatClass: (s) => SEAT_NAMES[s],
   words: {
     name: (s) => SEAT_NAMES[s], // "Waiting for blue…"

@@ -318,13 +318,21 @@ export function startLive(opts) {
     $("invite").hidden = !showInvite;
     if (showInvite) $("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
     $("resign-button").hidden = over || me === null || curtainUp;
+    // Moves can be typed too (opts.typedMoves: the notation the server reads), for the keyboard.
+    $("move-form").hidden = !opts.typedMoves || over || me === null || curtainUp || g.status === "setup" || g.to_move !== me;
     const token = me !== null ? stored.seats[me] : null;
     $("seat-link-box").hidden = !token || isHotseat();
     if (token) $("seat-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#seat=${me}&token=${encodeURIComponent(token)}`;
-    const tools = [...document.querySelectorAll("#tools > .row > *"), $("seat-link-box")]; // a page may add its own
+    const tools = [...document.querySelectorAll("#tools > .row > *"), $("seat-link-box"), $("move-form")]; // a page may add its own
     $("tools").hidden = tools.every((t) => t.hidden);
   }
 
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("move-input").value.trim();
+    if (!text || shown === null || !conns.has(shown)) return;
+    if (conns.get(shown).send({ type: "action", move: text })) $("move-input").value = "";
+  });
   $("resign-button").addEventListener("click", () => {
     if (shown === null) return;
     if (confirm(`Resign this game as ${words.name(shown)}?`)) conns.get(shown).send({ type: "resign" });

@@ -352,6 +352,7 @@ async function main() {
   });
   live = startLive({
     seatNames: SEATS,
+    typedMoves: true,
     title: (g) => `Stratego LOTR · ${GAME_TITLES[g.variant] || g.variant}`,
     progress: (msg) => {
       const g = msg.game;
