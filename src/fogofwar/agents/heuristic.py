@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, SPY, VALUE, Knowledge
 from fogofwar.agents.setups import human_like_setup
 from fogofwar.core.protocol import Game, Observation
-from fogofwar.stratego.board import NEIGHBOURS, SIZE
+from fogofwar.stratego.board import NEIGHBOURS, distance
 from fogofwar.stratego.pieces import Rank
 from fogofwar.stratego.rules import PLACE_BASE, battle
 from fogofwar.stratego.variants import get_variant
@@ -53,10 +53,6 @@ def threat_to(piece: int, dist: dict[int, float]) -> float:
         if not survive:
             p_take += p
     return p_take
-
-
-def _distance(a: int, b: int) -> int:
-    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
 class HeuristicAgent:
@@ -126,7 +122,7 @@ class HeuristicAgent:
             for tsq, dist in targets:
                 gain = attack_value(piece, dist)
                 if gain > 0:
-                    best = max(best, gain / (1.0 + _distance(sq, tsq)))
+                    best = max(best, gain / (1.0 + distance(sq, tsq)))
             cache[key] = best
         return cache[key]
 
@@ -164,6 +160,6 @@ class HeuristicAgent:
         score += 3.0 * gain
         if self._last.get(src) == dst:
             score -= 1.5
-        if piece == Rank.SCOUT and _distance(src, dst) > 1:
+        if piece == Rank.SCOUT and distance(src, dst) > 1:
             score -= 1.0  # a long move gives the scout away
         return score

@@ -34,7 +34,7 @@ from fogofwar.core.protocol import Game, Observation
 from fogofwar.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
 from fogofwar.lotr.rules import PLACE_BASE, LotrGame
-from fogofwar.stratego.board import NUM_SQUARES, SIZE
+from fogofwar.stratego.board import NUM_SQUARES, SIZE, distance
 
 RANK_VALUE = {FLAG: 1000.0, SPY: 30.0, 2: 8.0, 3: 20.0, 4: 15.0, 5: 25.0, 6: 40.0, 7: 65.0, 8: 100.0, 9: 170.0}
 RANK_VALUE.update({10: 260.0, 11: 330.0, FORTRESS: 12.0})
@@ -65,10 +65,6 @@ HUNTERS = ("witch_king", "nazgul")
 
 _Cell = tuple[int, int, bool, bool]
 """(owner, kind index or -1 if unknown, moved, revealed)."""
-
-
-def _distance(a: int, b: int) -> int:
-    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
 class LotrHeuristicAgent:
@@ -319,7 +315,7 @@ class LotrHeuristicAgent:
         if c[1] >= 0:
             d = {c[1]: 1.0}
         else:
-            near = self._enemy == GOOD and self._hunting and any(_distance(sq, g) <= 2 for g in self._gates)
+            near = self._enemy == GOOD and self._hunting and any(distance(sq, g) <= 2 for g in self._gates)
             key = (c[2], near)
             d = self._dist_cache.get(key)
             if d is None:
@@ -402,7 +398,7 @@ class LotrHeuristicAgent:
             for t in self._targets:
                 gain = self._attack_ev(kind, t)[0]
                 if gain > 0:
-                    got = max(got, gain / (1.0 + _distance(sq, t)))
+                    got = max(got, gain / (1.0 + distance(sq, t)))
             self._pot_cache[key] = got
         return got
 
@@ -422,7 +418,7 @@ class LotrHeuristicAgent:
             c = self._cells[src]
             if c is None or c[0] != self._me:  # never move an enemy piece, even if the engine offers it
                 return float("-inf")
-            return self._score_move(src, dst, shown=_distance(src, dst) > 1)
+            return self._score_move(src, dst, shown=distance(src, dst) > 1)
         if action < POWER_BASE:  # pragma: no cover - placements only happen in the setup
             return 0.0
         pa = decode(action)
@@ -490,8 +486,8 @@ class LotrHeuristicAgent:
                 return 3.0  # make way for Frodo
             return 0.0
         if kind in self._hunters:
-            before = min(_distance(src, g) for g in self._gates)
-            after = min(_distance(dst, g) for g in self._gates)
+            before = min(distance(src, g) for g in self._gates)
+            after = min(distance(dst, g) for g in self._gates)
             return 1.0 * (min(before, 3) - min(after, 3))
         return 0.0
 

@@ -40,7 +40,7 @@ from fogofwar.agents.heuristic import HeuristicAgent, attack_value
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
 from fogofwar.agents.setups import human_like_setup
 from fogofwar.core.protocol import Game, GameError, Observation
-from fogofwar.stratego.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE
+from fogofwar.stratego.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE, distance
 from fogofwar.stratego.pieces import Rank
 from fogofwar.stratego.rules import PLACE_BASE, StrategoGame, battle
 from fogofwar.stratego.variants import Variant, get_variant
@@ -59,10 +59,6 @@ def _battle_result(attacker: int, defender: int) -> int:
 
 
 _RESULT = [[_battle_result(a, d) for d in range(12)] for a in range(12)]
-
-
-def _distance(a: int, b: int) -> int:
-    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
 def _path_lengths() -> list[list[int]]:
@@ -307,7 +303,7 @@ class SearchAgent(HeuristicAgent):
         else:
             board[dst] = mover
             kind = ctx.kinds[src]
-            moved_kind = kind if kind < _MOVED else (rank if _distance(src, dst) > 1 else _MOVED)
+            moved_kind = kind if kind < _MOVED else (rank if distance(src, dst) > 1 else _MOVED)
         lanes = _flag_lanes(board, ctx.flag) if ctx.flag >= 0 and self.breach > 0 else {}
         chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind, lanes)
         board[src], board[dst] = mover, target
@@ -418,15 +414,10 @@ class SearchAgent(HeuristicAgent):
                 v = ours[c - 1][ry]
                 if v[1] - v[0] > best_net:
                     best, best_net = v, v[1] - v[0]
-        for ray in RAYS[at]:
-            for n in ray:
-                c = board[n]
-                if c:
-                    if c == SCOUT + 1:
-                        v = ours[SCOUT][ry]
-                        if v[1] - v[0] > best_net:
-                            best, best_net = v, v[1] - v[0]
-                    break
+        if _our_scout_in_line(board, at):
+            v = ours[SCOUT][ry]
+            if v[1] - v[0] > best_net:
+                best, best_net = v, v[1] - v[0]
         board[frm], board[at] = saved_frm, saved_at
         return best
 
@@ -522,7 +513,7 @@ class SearchAgent(HeuristicAgent):
                 score += self.drive * gain
                 if self._last.get(src) == dst:
                     score -= 1.5 * slope
-                if piece == SCOUT and _distance(src, dst) > 1:
+                if piece == SCOUT and distance(src, dst) > 1:
                     score -= 1.0 * slope  # a long move gives the scout away
                 if cover and src in guards:
                     change = 0.0
@@ -646,6 +637,18 @@ def _flag_lanes(board: list[int], flag: int) -> dict[int, list[int]]:
     return out
 
 
+def _our_scout_in_line(board: list[int], at: int) -> bool:
+    """Whether one of our scouts stands in open line with `at` (it can run there and strike)."""
+    for ray in RAYS[at]:
+        for n in ray:
+            c = board[n]
+            if c:
+                if c == SCOUT + 1:
+                    return True
+                break
+    return False
+
+
 def _can_remove(board: list[int], frm: int, at: int, code: int) -> bool:
     """Whether one of our pieces can strike down the enemy piece that moved from `frm` to `at`
     (a trade will do: next to our flag, what counts is that it goes)."""
@@ -657,15 +660,7 @@ def _can_remove(board: list[int], frm: int, at: int, code: int) -> bool:
             c = board[n]
             if c > 0 and c - 1 not in (FLAG, BOMB) and _RESULT[c - 1][ry] != 1:
                 return True
-        if ry != BOMB:
-            for ray in RAYS[at]:
-                for n in ray:
-                    c = board[n]
-                    if c:
-                        if c == SCOUT + 1 and _RESULT[SCOUT][ry] != 1:
-                            return True
-                        break
-        return False
+        return ry != BOMB and _RESULT[SCOUT][ry] != 1 and _our_scout_in_line(board, at)
     finally:
         board[frm], board[at] = saved_frm, saved_at
 
@@ -679,13 +674,8 @@ def _can_answer(board: list[int], frm: int, at: int, between: list[int]) -> bool
             c = board[n]
             if c > 0 and c - 1 not in (FLAG, BOMB, SPY):
                 return True
-        for ray in RAYS[at]:
-            for n in ray:
-                c = board[n]
-                if c:
-                    if c == SCOUT + 1:
-                        return True
-                    break
+        if _our_scout_in_line(board, at):
+            return True
         for b in between:
             for n in NEIGHBOURS[b]:
                 c = board[n]

@@ -93,7 +93,7 @@ from fogofwar.lotr.roster import (
     rank_label,
     roster,
 )
-from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, build_tables, parse_square, square_name
+from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_square, square_name
 from fogofwar.stratego.rules import parse_action
 
 # --- piece codes --------------------------------------------------------------------------
@@ -1086,7 +1086,7 @@ class LotrState(BoardStateBase[MoveEvent]):
         game = self._game
         code = board[src]
         target = board[dst]
-        dist = abs(src // SIZE - dst // SIZE) + abs(src % SIZE - dst % SIZE)
+        dist = distance(src, dst)
         shown = dist > 1 or power == "swift_steed"  # LOTR-KNIGHT-2, LOTR-POW-3
         moved = code | MOVED_BIT | (REVEALED_BIT if shown else 0)
         if not target:

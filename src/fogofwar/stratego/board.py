@@ -39,6 +39,15 @@ def col_of(sq: int) -> int:
     return sq % SIZE
 
 
+def distance(a: int, b: int) -> int:
+    """Steps between two squares along rows and columns, lakes aside (the Manhattan distance).
+
+    >>> distance(parse_square("A1"), parse_square("C4"))
+    5
+    """
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
 def is_lake(sq: int) -> bool:
     return sq in LAKES
 
