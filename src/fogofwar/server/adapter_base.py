@@ -39,7 +39,8 @@ class AdapterDefaults:
     def in_setup(self, state: State) -> bool:  # pragma: no cover - every adapter defines it
         raise NotImplementedError
 
-    def move_list(self, state: State) -> list[dict[str, Any]]:  # pragma: no cover - every adapter defines it
+    def move_list(self, state: State) -> list[dict[str, Any]]:  # pragma: no cover - defined where it is used
+        """The public move list from the engine's own history (the default `public_moves`)."""
         raise NotImplementedError
 
     def in_secret(self, state: State, seat: int) -> bool:
@@ -67,8 +68,11 @@ class AdapterDefaults:
         changed): an adapter whose entries never change once listed extends it instead of starting over."""
         return self.public_moves(state, log)
 
-    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
-        """The legal actions of the seat to move, with the engine's words (empty: the client knows them)."""
+    def describe_actions(
+        self, state: State, legal: list[int], view: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The legal actions of the seat to move, with the engine's words (empty: the client knows them).
+        `view`: that seat's `seat_view` of `state`, if the caller has it already."""
         return []
 
     def explanation_visible(self, state: State, entry: Entry) -> bool:
@@ -95,10 +99,6 @@ class AdapterDefaults:
         return "…"
 
 
-__all__ = ["AdapterDefaults", "Entry"]
-
-
-
 class HistoryMoveList:
     """For games whose move list is their public history, one entry per move that never changes once
     listed (Stratego, LOTR): the list is extended from the one already built instead of starting over,
@@ -122,6 +122,26 @@ class HistoryMoveList:
         return [*known, *(self.move_entry(i, history[i]) for i in range(n, len(history)))]
 
 
+def public_board(board: list[Any], setup: bool, terrain: str, secret: tuple[str, ...]) -> list[Any]:
+    """One seat's observed board as everybody sees it: the `secret` fields of a piece only once it is
+    revealed, nothing of a setup (`setup` True), the `terrain` marks kept.
+
+    >>> public_board(["lake", None, {"owner": 1, "rank": "spy", "revealed": False},
+    ...               {"owner": 0, "rank": "flag", "revealed": True}], False, "lake", ("rank",))
+    ['lake', None, {'owner': 1, 'rank': None, 'revealed': False}, {'owner': 0, 'rank': 'flag', 'revealed': True}]
+    >>> public_board(["lake", {"owner": 0, "rank": "flag", "revealed": True}], True, "lake", ("rank",))
+    ['lake', None]
+    """
+    hidden = dict.fromkeys(secret)
+    out: list[Any] = []
+    for cell in board:
+        if not isinstance(cell, dict) or setup:
+            out.append(cell if cell == terrain else None)
+        else:
+            out.append({**cell} if cell["revealed"] else {**cell, **hidden})
+    return out
+
+
 def owners_board(red: list[Any], blue: list[Any]) -> list[Any]:
     """One board of cells from two seats' observed boards, each piece as its owner sees it (the final view:
     every piece shown by the one seat that always knew it).
@@ -139,3 +159,5 @@ def owners_board(red: list[Any], blue: list[Any]) -> list[Any]:
         board.append(cell)
     return board
 
+
+__all__ = ["AdapterDefaults", "Entry", "HistoryMoveList", "owners_board", "public_board"]

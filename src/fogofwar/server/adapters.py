@@ -20,7 +20,7 @@ import random
 from typing import Any, Protocol
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.server.adapter_base import AdapterDefaults, Entry, HistoryMoveList, owners_board
+from fogofwar.server.adapter_base import AdapterDefaults, Entry, HistoryMoveList, owners_board, public_board
 from fogofwar.server.store import Event
 from fogofwar.stratego.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
@@ -75,8 +75,6 @@ class Adapter(Protocol):
 
     def final_view(self, state: State) -> dict[str, Any]: ...
 
-    def move_list(self, state: State) -> list[dict[str, Any]]: ...
-
     def setup_info(self, state: State, seat: int) -> dict[str, Any]: ...
 
     # Optional parts, with defaults in AdapterDefaults.
@@ -94,7 +92,9 @@ class Adapter(Protocol):
         self, state: State, log: list[Entry], known: list[dict[str, Any]]
     ) -> list[dict[str, Any]]: ...
 
-    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]: ...
+    def describe_actions(
+        self, state: State, legal: list[int], view: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]: ...
 
     def explanation_visible(self, state: State, entry: Entry) -> bool: ...
 
@@ -243,15 +243,8 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     def public_view(self, state: State) -> dict[str, Any]:
         """What anyone may see: piece positions and the ranks the game has revealed, nothing of a setup."""
         st = _stratego(state)
-        views = [st.observation_data(0), st.observation_data(1)]
-        board: list[Any] = []
-        for sq in range(NUM_SQUARES):
-            cell = views[0]["board"][sq]
-            if cell == "lake" or cell is None or st.phase == "setup":
-                board.append("lake" if cell == "lake" else None)
-                continue
-            board.append({**cell, "rank": cell["rank"] if cell["revealed"] else None})
-        data = dict(views[0])
+        data = st.observation_data(0)  # red's view of blue's pieces is what both seats know of them
+        board = public_board(data["board"], st.phase == "setup", "lake", ("rank",))
         data.update(player=None, board=board, to_place={})
         return data
 

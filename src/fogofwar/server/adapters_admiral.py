@@ -334,9 +334,6 @@ class AdmiralAdapter(AdapterDefaults):
         data.update(player=None, board=board, fleets=[views[0]["fleets"][0], views[1]["fleets"][1]], features=features)
         return data
 
-    def move_list(self, state: State) -> list[dict[str, Any]]:
-        return []  # built from the server's log: public_moves
-
     # --- the move log -----------------------------------------------------------------------------
     def in_secret(self, state: State, seat: int) -> bool:
         st = _admiral(state)
@@ -431,7 +428,9 @@ class AdmiralAdapter(AdapterDefaults):
         return text  # the moves, the dice and the air attacks are public; the secret orders are hidden whole
 
     # --- legal actions in words --------------------------------------------------------------------
-    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
+    def describe_actions(
+        self, state: State, legal: list[int], view: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Each legal action of the seat to move: the engine's notation, its kind, and the units and
         squares it involves (so that a click on a unit or a square can pick out its actions)."""
         st = _admiral(state)
@@ -439,8 +438,10 @@ class AdmiralAdapter(AdapterDefaults):
         if p not in (0, 1):
             return []
         fleets = st.game.fleets
+        if view is None or view.get("player") != p:
+            view = st.observation(p).data
         where: dict[tuple[int, str], str] = {}
-        for sq, cell in enumerate(st.observation(p).data["board"]):
+        for sq, cell in enumerate(view["board"]):
             for u in cell["units"]:
                 where[(int(u["owner"]), str(u["name"]))] = square_name(sq)
 

@@ -30,7 +30,7 @@ from fogofwar.lotr.rules import (
     check_setup,
     random_setup,
 )
-from fogofwar.server.adapter_base import AdapterDefaults, HistoryMoveList, owners_board
+from fogofwar.server.adapter_base import AdapterDefaults, HistoryMoveList, owners_board, public_board
 from fogofwar.stratego.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
@@ -194,21 +194,7 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
         pieces both seats may see; nothing of a setup."""
         st = _lotr(state)
         views = [st.observation(0).data, st.observation(1).data]
-        board: list[Any] = []
-        for sq in range(NUM_SQUARES):
-            cell = views[0]["board"][sq]
-            if not isinstance(cell, dict) or st.phase == "setup":
-                board.append("zone" if cell == "zone" else None)
-                continue
-            known = cell["revealed"]
-            board.append(
-                {
-                    **cell,
-                    "kind": cell["kind"] if known else None,
-                    "name": cell["name"] if known else None,
-                    "rank": cell["rank"] if known else None,
-                }
-            )
+        board = public_board(views[0]["board"], st.phase == "setup", "zone", ("kind", "name", "rank"))
         captured = [
             views[0]["captured"][o]
             if views[0]["captured"][o] is not None and views[1]["captured"][o] is not None
@@ -242,7 +228,9 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
             return notation(last)
         return "…"
 
-    def describe_actions(self, state: State, legal: list[int]) -> list[dict[str, Any]]:
+    def describe_actions(
+        self, state: State, legal: list[int], view: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Each legal action: its notation, kind ('move', 'attack', 'place', a power key, 'stop') and squares."""
         st = _lotr(state)
         out: list[dict[str, Any]] = []

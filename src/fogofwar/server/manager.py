@@ -141,7 +141,8 @@ class GameManager:
     def agents(self, game: str | None = None) -> list[str]:
         """The computer players a client may pick: for one game, those its adapter names (and any agent
         no game claims); without a game, all of them."""
-        known = [a for a in WEB_AGENTS if a in set(agent_names())]
+        names = set(agent_names())
+        known = [a for a in WEB_AGENTS if a in names]
         claimed = {a for g in ADAPTERS.values() for a in g.agents}
         if game is None:
             return known
@@ -299,7 +300,7 @@ class GameManager:
             player = name or live.session.seat_name(seat).capitalize()
             if not await self._write(self.store.join, game_id, seat, hash_token(token), player):
                 raise ClientError("forbidden", "the seat was taken already", 403)
-            session = self._copy(live.session)
+            session = live.session.copy()
             session.meta.token_hashes[seat] = hash_token(token)
             session.meta.players[seat] = player
             session.meta.invite_hash = None
@@ -309,11 +310,6 @@ class GameManager:
             return seat, token, session.info()
 
     # --- changes -----------------------------------------------------------------------------
-    @staticmethod
-    def _copy(session: GameSession) -> GameSession:
-        """A session to try an event on: the live one stays as it is until the event is stored."""
-        return session.copy()
-
     async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
         """Check and commit a seat's command; `ClientError` (nothing changed) if it is refused."""
         async with live.lock:
@@ -333,14 +329,14 @@ class GameManager:
 
     def _draft(self, live: LiveGame, ev: Event) -> None:
         """A secret decision joins (or leaves) the seat's draft: nothing is stored, nobody else is told."""
-        session = self._copy(live.session)
+        session = live.session.copy()
         session.apply_draft(ev)
         live.session = session
 
     async def _commit(self, live: LiveGame, ev: Event | None) -> None:
         """Store `ev` and the dice it calls for, and make them live; the caller holds the lock and has
         checked the event (None: only the dice)."""
-        trial = self._copy(live.session)
+        trial = live.session.copy()
         events: list[Event] = []
         if ev is not None:
             trial.apply(ev)

@@ -346,7 +346,8 @@ class GameSession:
     # --- applying events ------------------------------------------------------------------------
     def apply(self, ev: Event) -> None:
         """Play one logged event on the state (the only mutation)."""
-        moment = self.adapter.moment(self.state)
+        notes = ev.payload.get("explain") or []
+        moment = self.adapter.moment(self.state) if notes else {}  # what the explanations remember
         before = self.state.clone() if self.adapter.uses_log and ev.kind in ("setup", "resign", "forfeit") else None
         if ev.kind == "setup":
             assert ev.seat is not None
@@ -368,7 +369,7 @@ class GameSession:
             raise RecordError(f"unknown event kind {ev.kind!r}")
         if before is not None:
             self._log(before, ev, [])
-        for note in ev.payload.get("explain") or []:
+        for note in notes:
             self.explanations.append(
                 {
                     **moment,
@@ -437,18 +438,19 @@ class GameSession:
         mine = seat is not None and to_move == seat and not in_setup
         msg["legal"] = list(state.legal_actions()) if mine else []
         if mine:
-            actions = self.adapter.describe_actions(state, msg["legal"])
+            actions = self.adapter.describe_actions(state, msg["legal"], msg["view"])
             if actions:
                 msg["actions"] = actions
         if seat is not None and seat in self.drafts:
             msg["draft"] = list(self.drafts[seat])  # the seat's own secret decisions, not yet committed
         if self.explanations:
-            shown = [
-                {k: e[k] for k in ("seq", "seat", "rule", "text") if k in e} | {"turn": e.get("turn")}
-                for e in self.explanations
-                if self.adapter.explanation_visible(self.state, e)
-            ]
-            msg["explanations"] = shown[-MAX_EXPLANATIONS:]
+            shown: list[dict[str, Any]] = []  # the most recent visible ones, newest first
+            for e in reversed(self.explanations):
+                if len(shown) == MAX_EXPLANATIONS:
+                    break
+                if self.adapter.explanation_visible(self.state, e):
+                    shown.append({k: e[k] for k in ("seq", "seat", "rule", "text") if k in e} | {"turn": e.get("turn")})
+            msg["explanations"] = shown[::-1]
         if seat is not None and in_setup and not over:
             msg["setup"] = {
                 **self.adapter.setup_info(self.state, seat),

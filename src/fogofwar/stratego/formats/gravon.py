@@ -192,6 +192,15 @@ GRAVON_TYPE_OF_VARIANT = {variant: kind for kind, variant in VARIANT_OF_TYPE.ite
 _DRAW_WINNER = 3
 """What Gravon's files write as the winner of a drawn game."""
 
+_RULES_RESULTS = {0: Termination.NO_MOVES, 1: Termination.FLAG_CAPTURED, 2: Termination.NO_MOVES_EITHER}
+"""The result types (`RESULT_TYPES`) that the rules decide, and the ending each one is."""
+_RESULT_OF_ENDING = {
+    **{end: kind for kind, end in _RULES_RESULTS.items()},
+    Termination.RESIGNATION: 3,
+    Termination.FORFEIT: 3,
+    Termination.AGREED_DRAW: 4,
+}
+
 
 def format_gravon_xml(game: GravonGame) -> str:
     """The game as a Gravon XML file, laid out like the archive's files (`parse_gravon_xml` reads it back)."""
@@ -218,15 +227,10 @@ def _result_of(outcome: Outcome | None) -> tuple[int | None, int | None]:
     if outcome is None:
         return None, None
     winner = None if outcome.winner is None else outcome.winner + 1
-    kind = {
-        Termination.NO_MOVES: 0,
-        Termination.FLAG_CAPTURED: 1,
-        Termination.NO_MOVES_EITHER: 2,
-        Termination.RESIGNATION: 3,
-        Termination.FORFEIT: 3,
-        Termination.AGREED_DRAW: 4,
-        Termination.TIMEOUT: 10 if winner is None else 11,
-    }.get(outcome.termination)
+    if outcome.termination is Termination.TIMEOUT:
+        kind: int | None = 10 if winner is None else 11
+    else:
+        kind = _RESULT_OF_ENDING.get(outcome.termination)
     return (kind, winner) if kind is not None else (None, None)
 
 
@@ -302,8 +306,8 @@ def record_from_gravon(
     winner = None if game.winner is None else game.winner - 1
     kind = game.result_type
     outcome = state.outcome()
-    if kind in (0, 1, 2):
-        expected = {0: Termination.NO_MOVES, 1: Termination.FLAG_CAPTURED, 2: Termination.NO_MOVES_EITHER}[kind]
+    if kind in _RULES_RESULTS:
+        expected = _RULES_RESULTS[kind]
         if outcome is None or outcome.termination is not expected or (kind != 2 and outcome.winner != winner):
             says = f"{outcome.termination.value}, winner {outcome.winner}" if outcome else "the game goes on"
             raise RecordError(f"{game.source}: the result says {RESULT_TYPES[kind]}, but the rules say: {says}")
