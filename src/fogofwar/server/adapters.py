@@ -207,7 +207,7 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
         _stratego(state).apply_setup(seat, self._placement(placement))
 
     def placement_of(self, state: State, seat: int) -> dict[str, str]:
-        board = _stratego(state).observation_data(seat)["board"]
+        board = state.observation(seat).data["board"]
         return {
             square_name(sq): str(cell["rank"])
             for sq, cell in enumerate(board)
@@ -238,12 +238,12 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
 
     # --- views -------------------------------------------------------------------------------
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
-        return _stratego(state).observation_data(seat)  # a new dict each time: the observation without its text
+        return state.observation(seat).data  # a new dict each time (its text drawing is never made)
 
     def public_view(self, state: State) -> dict[str, Any]:
         """What anyone may see: piece positions and the ranks the game has revealed, nothing of a setup."""
         st = _stratego(state)
-        data = st.observation_data(0)  # red's view of blue's pieces is what both seats know of them
+        data = st.observation(0).data  # red's view of blue's pieces is what both seats know of them
         board = public_board(data["board"], st.phase == "setup", "lake", ("rank",))
         data.update(player=None, board=board, to_place={})
         return data
@@ -251,7 +251,7 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     def final_view(self, state: State) -> dict[str, Any]:
         """Every piece with its rank, each side's ranks taken from its owner's own observation."""
         st = _stratego(state)
-        views = [st.observation_data(0), st.observation_data(1)]
+        views = [st.observation(0).data, st.observation(1).data]
         board = owners_board(views[0]["board"], views[1]["board"])
         data = dict(views[0])
         data.update(player=None, board=board, to_place={})

@@ -675,11 +675,6 @@ class StrategoState(BoardStateBase[MoveEvent]):
 
     def observation(self, player: int) -> Observation:
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
-        data = self.observation_data(player)
-        return Observation(player, data, render_text)
-
-    def observation_data(self, player: int) -> dict[str, JSON]:
-        """The data of `observation(player)` without its text drawing (what the web server sends)."""
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
         hide_enemy = self._phase == "setup"  # setups are simultaneous: nothing of the other side shows
@@ -697,7 +692,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
                 "revealed": bool(code & REVEALED_BIT),
             }
         last = self.last_event()
-        return {
+        data: dict[str, JSON] = {
             "game": "stratego",
             "variant": self._variant.name,
             "player": player,
@@ -711,6 +706,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
             "to_place": {_RANK_NAMES[r]: n for r, n in self._to_place[player].items() if n},
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
+        return Observation(player, data, render_text)
 
     # --- serialization --------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:
