@@ -15,7 +15,7 @@ from typing import Any
 
 from fogofwar.core.protocol import JSON, GameError, IllegalActionError, Outcome, RecordError, State
 from fogofwar.core.registry import make_game
-from fogofwar.core.state_json import outside_ending
+from fogofwar.core.state_json import outside_ending, start_of
 
 FORMAT = "fogofwar-record"
 VERSION = 1
@@ -135,11 +135,7 @@ class GameRecord:
 
 def _notation(state: State, actions: list[int]) -> list[str]:
     """Notation of each action, computed on a replay from the start (notation may depend on the position)."""
-    game = state.game
-    data = state.to_json()
-    data = {**data, "actions": []}
-    data.pop("ended_by", None)
-    replay = game.state_from_json(data)
+    replay = start_of(state.game, state.to_json())
     out = []
     for a in actions:
         out.append(replay.action_to_string(a))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from fogofwar.core.protocol import JSON, GameError, Outcome, RecordError, State, Termination
+from fogofwar.core.protocol import JSON, Game, GameError, Outcome, RecordError, State, Termination
 
 OUTSIDE_ENDINGS: frozenset[Termination] = frozenset(
     {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
@@ -60,3 +60,12 @@ def replay_actions(state: S, data: Mapping[str, JSON]) -> S:
             raise RecordError('"ended_by" ends a game that the rules had already ended')
         state.end_by(outcome.termination, outcome.winner, outcome.reason)
     return state
+
+
+def start_of(game: Game, data: Mapping[str, JSON]) -> State:
+    """The state before the first action of a state's JSON: its options and start position, without its
+    actions and its outside ending (what a replay steps forward from)."""
+    base = {k: v for k, v in data.items() if k != "ended_by"}
+    base["actions"] = []
+    return game.state_from_json(base)
+

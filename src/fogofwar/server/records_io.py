@@ -28,6 +28,7 @@ from fogofwar.core.protocol import (
 )
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
+from fogofwar.core.state_json import start_of
 from fogofwar.server.adapters import Adapter, get_adapter
 from fogofwar.server.session import ClientError
 from fogofwar.stratego.formats.gravon import (
@@ -106,10 +107,8 @@ def _start(game: Any, data: dict[str, Any]) -> tuple[Any, list[int], dict[str, A
     actions = data.get("actions") or []
     if not isinstance(actions, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
         raise RecordError('"actions" must be a list of action ids')
-    base = {k: v for k, v in data.items() if k != "ended_by"}
-    base["actions"] = []
     ended = data.get("ended_by")
-    return game.state_from_json(base), list(actions), ended if isinstance(ended, dict) else None
+    return start_of(game, data), list(actions), ended if isinstance(ended, dict) else None
 
 
 def build_replay(

@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from fogofwar.core.protocol import GameError, IllegalActionError, Outcome, RecordError, Termination
 from fogofwar.core.records import GameRecord
+from fogofwar.core.state_json import start_of
 from fogofwar.stratego.board import FILES, LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, square_name
 from fogofwar.stratego.pieces import Rank
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState, check_setup
@@ -247,7 +248,8 @@ def gravon_from_state(state: StrategoState, players: tuple[str, str] = ("", ""),
     if isinstance(start, dict) and start.get("to_move", 0) != 0:
         raise RecordError("Gravon's format has red (player 1) move first; this game starts with blue to move")
     actions = [int(a) for a in state.history]
-    replay = state.game.state_from_json({**{k: v for k, v in data.items() if k != "ended_by"}, "actions": []})
+    replay = start_of(state.game, data)
+    assert isinstance(replay, StrategoState)
     done = 0
     while replay.phase == "setup" and done < len(actions):
         replay.apply(actions[done])
