@@ -4,7 +4,9 @@
 // (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
 // The board is drawn by admiral_board.js, as in the replay viewer.
 import { api, capitalize, el } from "./common.js";
-import { drawAdmiralBoard, faceText, parseSquare, PHASES, pretty, SEATS, squareName } from "./admiral_board.js";
+import {
+  admiralTitle, airLine, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
+} from "./admiral_board.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
@@ -50,11 +52,6 @@ let filter = { unit: null, square: null };
 let deployKey = null;
 let deployed = new Map();
 let picked = null; // {name} from the list or {sq} on the board
-
-function seatWord(ctx, s) {
-  if (ctx.seat === s && !ctx.hotseat) return "You";
-  return capitalize(SEATS[s]);
-}
 
 // --- decisions ------------------------------------------------------------------------------------------
 function matches(a) {
@@ -155,13 +152,6 @@ function clickSquare(ctx, sq) {
 }
 
 // --- panels ---------------------------------------------------------------------------------------------
-function diceRow(p, fleet) {
-  return fleet.dice.map((d) => el("span", {
-    class: `die s${p}${d.used ? " used" : ""}`,
-    title: `${d.face.replace(/_/g, " ")}${d.used ? `: spent on ${d.used}` : ""}`,
-  }, faceText(d.face)));
-}
-
 function unitCards(ctx, p) {
   const msg = ctx.msg;
   const view = ctx.over && msg.final ? msg.final : msg.view;
@@ -184,7 +174,6 @@ function unitCards(ctx, p) {
     const sub = u && u.submerged && c.submerged;
     const side = sub ? c.submerged : c;
     const structure = u ? u.structure : where === "sunk" ? 0 : c.structure;
-    const pips = el("span", { class: "pips" }, "●".repeat(Math.max(0, structure)), el("span", { class: "lost" }, "●".repeat(Math.max(0, c.structure - structure))));
     const bats = side.batteries.map((b) => `${b.name} ${b.coefficient}/r${b.range}${b.slots === 2 ? "×2" : ""}`).join(", ");
     const stats = [
       `armour ${side.armour}`, `move ${side.movement}`, side.anti_aircraft ? `AA ${side.anti_aircraft}` : null,
@@ -208,7 +197,7 @@ function unitCards(ctx, p) {
       },
     },
     el("div", { class: "uhead" }, el("span", {}, `${name} · ${c.class}`), el("span", { class: "muted" }, place)),
-    el("div", {}, pips, " ", el("span", { class: "stats" }, stats)),
+    el("div", {}, pips(structure, c.structure), " ", el("span", { class: "stats" }, stats)),
     bats ? el("div", { class: "stats" }, `Guns: ${bats}`) : null,
     air ? el("div", { class: "stats" }, `Aboard: ${air}`) : null,
     crits,
@@ -216,7 +205,7 @@ function unitCards(ctx, p) {
   })];
 }
 
-function logLine(ctx, m) {
+function logLine(m) {
   const who = m.player === null || m.player === undefined ? "" : capitalize(SEATS[m.player]);
   const phase = PHASES[m.phase] || m.phase;
   if (m.kind === "roll") return `${who} rolls (${phase.toLowerCase()}): ${m.faces.map(faceText).join(" ")}`;
@@ -234,7 +223,7 @@ function renderPanels(ctx) {
     const fleet = view.fleets[p];
     const free = fleet.dice.filter((d) => !d.used).length;
     $(`dice-label-${p}`).textContent = `${capitalize(SEATS[p])}${ctx.you(p)}: ${fleet.dice.length} dice, ${free} unused${fleet.forfeited ? ", movement given up" : ""}${fleet.committed ? ", orders committed" : ""}`;
-    $(`dice-${p}`).replaceChildren(...diceRow(p, fleet));
+    $(`dice-${p}`).replaceChildren(...diceChips(p, fleet.dice));
   }
   const init = view.initiative;
   const first = view.first_player !== null && view.first_player !== undefined ? ` · ${capitalize(SEATS[view.first_player])} acts first` : "";
@@ -245,7 +234,7 @@ function renderPanels(ctx) {
   $("report").replaceChildren(...view.report.map((line) => el("li", {}, line)));
   const air = view.air.filter((s) => s.alive);
   $("air-card").hidden = !air.length && !view.strike;
-  const lines = air.map((s) => el("li", {}, `${capitalize(SEATS[s.owner])} ${s.type.replace("_", " ")} from ${s.carrier}: ${s.role === "cap" ? `protects ${s.ship}` : s.role === "strike" ? `attacks ${s.ship}` : "airborne"}${s.held ? " (held)" : ""}`));
+  const lines = air.map((s) => el("li", {}, `${airLine(s)}${s.held ? " (held)" : ""}`));
   if (view.strike) lines.unshift(el("li", {}, `${capitalize(SEATS[view.strike.attacker])}'s air attack from ${view.strike.carrier}${view.strike.target ? ` on ${view.strike.target}` : ""}`));
   $("air").replaceChildren(...lines);
   const notes = msg.explanations || [];
@@ -255,7 +244,7 @@ function renderPanels(ctx) {
   box.scrollTop = box.scrollHeight;
   $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
   $("fleet-1").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 0 : 1));
-  showMoves(msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(ctx, m))));
+  showMoves(msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(m))));
 }
 
 // --- deployment -----------------------------------------------------------------------------------------
@@ -408,7 +397,7 @@ async function main() {
   meta = all.games.find((g) => g.name === "admiral");
   live = startLive({
     seatNames: SEATS,
-    title: (g) => `Admiral · ${(meta.variants.find((v) => v.name === g.variant) || { title: g.variant || "" }).title}`,
+    title: (g) => admiralTitle(meta, g),
     setupVerb: "deploy",
     progress: (msg) => {
       const g = msg.game;

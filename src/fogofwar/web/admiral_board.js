@@ -2,8 +2,8 @@
 // (hull class, name, structure pips, critical markers; a submerged submarine as a dashed circle, small
 // under a surface unit), the squadrons in the air. Pure drawing, no page state: the game page
 // (admiral.js) and the replay viewer (replay_admiral.js) both draw with it, given the lobby's
-// description of Admiral.
-import { capitalize } from "./common.js";
+// description of Admiral. Below the drawing, the panel pieces both show: dice, structure pips, squadrons.
+import { capitalize, el } from "./common.js";
 import { svg, svgText } from "./svg.js";
 
 export const CELL = 100;
@@ -32,6 +32,30 @@ export function pretty(text) {
   const i = t.indexOf(":");
   if (i > 0 && !/^[A-Z]/.test(t)) t = t.slice(i + 1);
   return t.replace(/>/g, " → ").replace(/\//, " · dice: ").replace(/_/g, " ").replace(/,/g, ", ");
+}
+
+/** The page's title of a game: 'Admiral · <the variant's title>'. */
+export function admiralTitle(meta, g) {
+  return `Admiral · ${(meta.variants.find((v) => v.name === g.variant) || { title: g.variant || "" }).title}`;
+}
+
+/** A fleet's dice as chips (a spent one struck through). */
+export function diceChips(p, dice) {
+  return dice.map((d) => el("span", {
+    class: `die s${p}${d.used ? " used" : ""}`,
+    title: `${d.face.replace(/_/g, " ")}${d.used ? `: spent on ${d.used}` : ""}`,
+  }, faceText(d.face)));
+}
+
+/** A unit's structure as pips: the lost ones dimmed. */
+export function pips(structure, max) {
+  return el("span", { class: "pips" }, "●".repeat(Math.max(0, structure)), el("span", { class: "lost" }, "●".repeat(Math.max(0, max - structure))));
+}
+
+/** A squadron in the air in words: 'North dive bomber from Akagi: attacks Yorktown'. */
+export function airLine(s) {
+  const role = s.role === "cap" ? `protects ${s.ship}` : s.role === "strike" ? `attacks ${s.ship}` : "airborne";
+  return `${capitalize(SEATS[s.owner])} ${s.type.replace("_", " ")} from ${s.carrier}: ${role}`;
 }
 
 export function origin(sq, perspective) {

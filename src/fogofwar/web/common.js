@@ -119,10 +119,12 @@ export function timeAgo(seconds) {
   return new Date(seconds * 1000).toLocaleDateString();
 }
 
-export function describeOutcome(outcome, perspective) {
+/** A result in words: 'Red wins — you win! (flag captured)'. perspective: the seat reading it (null: nobody's);
+ * name(seat): how a seat is called, Stratego's Red and Blue unless given. */
+export function describeOutcome(outcome, perspective, name = (s) => capitalize(SEAT_NAMES[s])) {
   if (!outcome) return "";
   if (outcome.winner === null || outcome.winner === undefined) return `Draw: ${outcome.reason}`;
-  const who = capitalize(SEAT_NAMES[outcome.winner]);
+  const who = name(outcome.winner);
   const mine = perspective === outcome.winner ? " — you win!" : perspective === 1 - outcome.winner ? " — you lose" : "";
   return `${who} wins${mine} (${outcome.reason})`;
 }

@@ -6,9 +6,7 @@
 //
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
-import { api, capitalize, el, saveGame, storedGame } from "./common.js";
-
-export { svg, svgText } from "./svg.js"; // the boards' SVG helpers, for the pages that import them from here
+import { api, capitalize, describeOutcome, el, saveGame, storedGame } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -218,6 +216,8 @@ export function startLive(opts) {
     opts.render(context(msg));
   }
 
+  const you = (msg, s) => (msg.seat === s && !isHotseat() ? " (you)" : ""); // after a seat's name
+
   function context(msg) {
     return {
       msg,
@@ -234,7 +234,7 @@ export function startLive(opts) {
       toast,
       rerender: render,
       seatLabel: label,
-      you: (s) => (msg.seat === s && !isHotseat() ? " (you)" : ""),
+      you: (s) => you(msg, s),
     };
   }
 
@@ -274,10 +274,9 @@ export function startLive(opts) {
       if (opts.statusDetail) text += opts.statusDetail(msg);
     }
     $("turn-text").textContent = text;
-    const you = (s) => (me === s && !isHotseat() ? " (you)" : "");
     $("players").replaceChildren(
-      el("span", { class: dotOf(0) }), `${g.players[0] || "open seat"}${you(0)}`, "  vs  ",
-      el("span", { class: dotOf(1) }), `${g.players[1] || "open seat"}${you(1)}`,
+      el("span", { class: dotOf(0) }), `${g.players[0] || "open seat"}${you(msg, 0)}`, "  vs  ",
+      el("span", { class: dotOf(1) }), `${g.players[1] || "open seat"}${you(msg, 1)}`,
       el("div", { class: "small" }, opts.progress ? opts.progress(msg) : `Move ${g.move_count}`),
     );
   }
@@ -288,16 +287,7 @@ export function startLive(opts) {
     const over = g.status === "over";
     $("result").hidden = !over;
     if (over) {
-      const o = g.outcome;
-      let head = "";
-      if (o) {
-        if (o.winner === null || o.winner === undefined) head = `Draw: ${o.reason}`;
-        else {
-          const mine = isHotseat() || me === null ? "" : o.winner === me ? " — you win!" : " — you lose";
-          head = `${label(o.winner)} wins${mine} (${o.reason})`;
-        }
-      }
-      $("result-text").textContent = head;
+      $("result-text").textContent = describeOutcome(g.outcome, isHotseat() ? null : me, label);
       $("result-sub").replaceChildren(...[opts.resultNote ? opts.resultNote(msg) : ""].flat()); // text or nodes
       // The record to download; a game with a replay viewer (opts.replay) and a Gravon XML record
       // (opts.gravon, Stratego's) links to them too.

@@ -5,7 +5,9 @@
 // The board is drawn by lotr_board.js, as in the replay viewer.
 import { api, capitalize, el, parseSquare, squareName } from "./common.js";
 import { showMoves, startLive, shuffle } from "./live.js";
-import { drawLotrBoard, GAME_TITLES, RESULT_WORDS, SEATS, symbolOf } from "./lotr_board.js";
+import {
+  battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
+} from "./lotr_board.js";
 import { SetupEditor } from "./setup_editor.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +15,6 @@ const $ = (id) => document.getElementById(id);
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
 const info = [new Map(), new Map()]; // per seat: character key -> {name, rank, symbol, powers}
 let zones = new Set();
-let doom = null;
 let selected = null; // square number of the piece picked to act
 let mode = null; // "move" or a power key
 let landing = null; // the Dwarven Axe: the square Gimli steps to
@@ -178,7 +179,6 @@ function onBoardClick(ctx, sq, bySquare) {
 // --- panels -----------------------------------------------------------------------------------------
 function describeLast(m, ctx) {
   const who = ctx.seat === null || ctx.hotseat ? capitalize(SEATS[m.player]) : m.player === ctx.seat ? "You" : capitalize(SEATS[m.player]);
-  const enemy = 1 - m.player;
   const out = [];
   if (m.stop) {
     out.push(el("div", {}, `${who} stopped the Uruk-Hai's attacks.`));
@@ -186,32 +186,22 @@ function describeLast(m, ctx) {
     const name = meta.powers[m.power] || m.power;
     const by = m.attacker ? `${charName(m.player, m.attacker)} (${m.attacker_rank})` : "a piece";
     out.push(el("div", {}, `${who} used ${name}: ${by} from ${m.from}${m.to ? ` to ${m.to}` : ""}.`));
-    for (const t of m.targets || []) {
-      out.push(el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(t.defender_rank)),
-        ` ${charName(enemy, t.defender)} on ${t.square} ${RESULT_WORDS[t.result] || t.result}.`));
-    }
-    if (m.targets && m.attacker_survived === false) out.push(el("div", {}, `${charName(m.player, m.attacker)} fell too.`));
+    out.push(...strikeLines(m, charName));
   } else if (m.defender) {
-    const verdict = { attacker_won: "the attacker wins", defender_won: "the defender holds", both_lost: "both are captured", both_stayed: "both stay" }[m.result] || m.result;
     out.push(el("div", {}, `${who} attacked ${m.from}×${m.to}${m.power === "repeat_attack" ? " (again)" : ""}:`));
-    out.push(el("div", { class: "big" },
-      el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  vs  `,
-      el("span", { class: `chip s${enemy}` }, symbolOf(m.defender_rank)), ` ${charName(enemy, m.defender)}`));
-    out.push(el("div", {}, `${capitalize(verdict)}.`));
+    out.push(...battleLines(m, charName));
   } else {
     const run = m.attacker ? ` — ${charName(m.player, m.attacker)}, shown by its long move` : "";
     out.push(el("div", {}, `${who} moved ${m.from}–${m.to}${run}.`));
   }
-  if (m.ring === "destroyed") out.push(el("div", { class: "ring-news" }, `The Ring is destroyed on Mount Doom! ${m.removed ? m.removed.length : 0} Evil pieces are swept away.`));
-  if (m.ring === "taken") out.push(el("div", { class: "ring-news" }, "Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank."));
+  out.push(...ringNews(m));
   return out;
 }
 
 function moveLine(m) {
   const parts = [el("b", {}, m.notation)];
   if (m.defender) {
-    const verdict = { attacker_won: "wins", defender_won: "loses", both_lost: "both lost", both_stayed: "both stay" }[m.result];
-    parts.push(" ", el("span", { class: "battle" }, `${symbolOf(m.attacker_rank)} × ${symbolOf(m.defender_rank)}: ${verdict}`));
+    parts.push(" ", battleTag(m));
   } else if (m.targets) {
     parts.push(" ", el("span", { class: "battle" }, m.targets.map((t) => `${symbolOf(t.defender_rank)} ${RESULT_WORDS[t.result] || t.result}`).join(", ")));
   }
@@ -227,8 +217,7 @@ function renderPanels(ctx) {
   if (last) $("last-text").replaceChildren(...describeLast(last, ctx));
   $("ring").hidden = !view.ring;
   if (view.ring) {
-    const text = { carried: "Frodo still carries the Ring towards Mount Doom", destroyed: "The Ring has been destroyed", taken: "Evil holds the Ring" }[view.ring.status];
-    $("ring-text").textContent = `${text} (Mount Doom: ${view.ring.mount_doom}).`;
+    $("ring-text").textContent = `${RING_STATUS[view.ring.status]} (Mount Doom: ${view.ring.mount_doom}).`;
   }
   const final = ctx.over && msg.final ? msg.final : null;
   for (const owner of [0, 1]) {
@@ -296,7 +285,7 @@ function render(ctx) {
     return;
   }
   const view = msg.view;
-  doom = view.ring ? parseSquare(view.ring.mount_doom) : null;
+  const doom = view.ring ? parseSquare(view.ring.mount_doom) : null;
   const setting = renderSetup(ctx);
   renderPanels(ctx);
   let board = view.board;

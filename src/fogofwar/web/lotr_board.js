@@ -1,7 +1,7 @@
 // The Stratego LOTR board, drawn from one seat's chair: the 10x10 squares with the two Forbidden Zones
 // (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
 // the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.
-import { capitalize, squareName } from "./common.js";
+import { capitalize, el, squareName } from "./common.js";
 import { svg, svgText } from "./svg.js";
 
 export const CELL = 100;
@@ -10,6 +10,44 @@ export const FILES = "ABCDEFGHIK";
 export const SEATS = ["evil", "good"];
 export const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
 export const RESULT_WORDS = { captured: "captured", survived: "survives", immune: "is immune", both_lost: "falls with the attacker" };
+
+// What became of the Ring (the Ring card's words).
+export const RING_STATUS = { carried: "Frodo still carries the Ring towards Mount Doom", destroyed: "The Ring has been destroyed", taken: "Evil holds the Ring" };
+
+/** A battle in words, the same on the game page and in the replay viewer: the two characters and the verdict.
+ * charName(seat, key): a character's name. */
+export function battleLines(m, charName) {
+  const enemy = 1 - m.player;
+  const verdict = { attacker_won: "the attacker wins", defender_won: "the defender holds", both_lost: "both are captured", both_stayed: "both stay" }[m.result] || m.result;
+  return [
+    el("div", { class: "big" },
+      el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  vs  `,
+      el("span", { class: `chip s${enemy}` }, symbolOf(m.defender_rank)), ` ${charName(enemy, m.defender)}`),
+    el("div", {}, `${capitalize(verdict)}.`),
+  ];
+}
+
+/** What a power struck, in lines: each target and what became of it, and the attacker if it fell too. */
+export function strikeLines(m, charName) {
+  const enemy = 1 - m.player;
+  const out = (m.targets || []).map((t) => el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(t.defender_rank)),
+    ` ${charName(enemy, t.defender)} on ${t.square} ${RESULT_WORDS[t.result] || t.result}.`));
+  if (m.targets && m.attacker_survived === false) out.push(el("div", {}, `${charName(m.player, m.attacker)} fell too.`));
+  return out;
+}
+
+/** A battle in the move list: '3 × 5: wins'. */
+export function battleTag(m) {
+  const verdict = { attacker_won: "wins", defender_won: "loses", both_lost: "both lost", both_stayed: "both stay" }[m.result];
+  return el("span", { class: "battle" }, `${symbolOf(m.attacker_rank)} × ${symbolOf(m.defender_rank)}: ${verdict}`);
+}
+
+/** The Ring's news of a move (destroyed or taken), in lines. */
+export function ringNews(m) {
+  if (m.ring === "destroyed") return [el("div", { class: "ring-news" }, `The Ring is destroyed on Mount Doom! ${m.removed ? m.removed.length : 0} Evil pieces are swept away.`)];
+  if (m.ring === "taken") return [el("div", { class: "ring-news" }, "Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank.")];
+  return [];
+}
 
 export function symbolOf(rank) {
   return { flag: "F", spy: "S", fortress: "B" }[rank] ?? rank;

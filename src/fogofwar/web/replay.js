@@ -3,7 +3,7 @@
 // engine: the first view whole, then for each move only what changed. This page patches one
 // view into the next and draws it; it never works out a move itself.
 import {
-  api, capitalize, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
+  api, capitalize, describeOutcome, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
 } from "./common.js";
 import { drawBoard } from "./board.js";
 import { admiralReplay } from "./replay_admiral.js";
@@ -22,6 +22,7 @@ const gameId = parts.length > 1 ? decodeURIComponent(parts[parts.length - 1]) : 
 // Stratego's is here; LOTR and Admiral get theirs from the lobby's description of the game (/api/meta).
 const MAKERS = { lotr: lotrReplay, admiral: admiralReplay };
 let renderer = null;
+let games = null; // /api/meta's games, fetched once (for the first LOTR or Admiral replay)
 
 let replay = null; // the server's answer
 let views = []; // views[k]: the whole view after move k (0: before the first move)
@@ -77,8 +78,8 @@ function hideError() {
 async function rendererFor(game) {
   if (game === "stratego") return STRATEGO;
   if (!MAKERS[game]) return null;
-  const all = await api("/api/meta");
-  const meta = all.games.find((g) => g.name === game);
+  if (!games) games = (await api("/api/meta")).games;
+  const meta = games.find((g) => g.name === game);
   return meta ? MAKERS[game](meta) : null;
 }
 
@@ -120,8 +121,7 @@ function seatClass(seat) {
 
 function outcomeText(o) {
   if (!o) return isFull() ? "No result recorded." : "Not over yet.";
-  if (o.winner === null || o.winner === undefined) return `Draw: ${o.reason}`;
-  return `${capitalize(seatName(o.winner))} wins (${o.reason})`;
+  return describeOutcome(o, null, (s) => capitalize(seatName(s)));
 }
 
 function isFull() {
@@ -165,8 +165,7 @@ function renderExports() {
   const json = $("export-json");
   const gravon = $("export-gravon");
   if (g.id) {
-    const over = replay.perspective === null || replay.perspective === undefined;
-    $("exports").hidden = !over;
+    $("exports").hidden = !isFull(); // a game still on is not handed out
     json.href = `/api/games/${encodeURIComponent(g.id)}/record`;
     gravon.href = `/api/games/${encodeURIComponent(g.id)}/record?format=gravon`;
     gravon.hidden = g.game !== "stratego";

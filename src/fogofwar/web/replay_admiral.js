@@ -4,8 +4,10 @@
 // it: the resolution report, the units hit (a burst) and sunk (a cross where they were). Beside: each
 // fleet's dice, units, structure and critical markers. `admiralReplay(meta)` takes the lobby's
 // description of Admiral (cards, terrain, factions, rules) and returns the renderer replay.js calls.
-import { capitalize, el } from "./common.js";
-import { centre, drawAdmiralBoard, faceText, parseSquare, PHASES, pretty, SEATS, squareName } from "./admiral_board.js";
+import { capitalize, describeOutcome, el } from "./common.js";
+import {
+  admiralTitle, airLine, centre, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
+} from "./admiral_board.js";
 import { arrow, svg } from "./svg.js";
 
 const ATTACKS = new Set(["fire", "torpedo", "squadron"]);
@@ -82,8 +84,8 @@ export function admiralReplay(meta) {
     const s = c.s;
     const last = new Set();
     const arrows = [];
+    const before = prev ? where(prev) : null; // where each unit was before the step
     if (s && prev && s.player >= 0 && !s.hidden) {
-      const before = where(prev);
       const after = where(v);
       for (const text of texts(s)) {
         const d = parse(text);
@@ -108,7 +110,6 @@ export function admiralReplay(meta) {
     }
     if (s && prev && s.phase === "attack" && texts(s).includes("commit") && newReport(v, prev).length) {
       // The resolution: every order of both assignments, from the firing unit to its target.
-      const before = where(prev);
       for (const p of [0, 1]) {
         for (const order of v.fleets[p].orders || prev.fleets[p].orders || []) {
           const pair = orderUnits(order);
@@ -125,25 +126,24 @@ export function admiralReplay(meta) {
     for (const [a, b, cls] of arrows) overlay.append(arrow(centre(a, c.perspective), centre(b, c.perspective), cls, 40, cls ? 30 : 0));
     if (!s || !prev) return;
     // What the step did to the fleets: a burst on each unit that lost structure, a cross where one sank.
-    const before = units(prev);
+    const hulls = units(prev);
     const at = where(v);
     for (const [key, u] of units(v)) {
-      const old = before.get(key);
+      const old = hulls.get(key);
       if (old && u.structure < old.structure) {
         const { x, y } = centre(at.get(key), c.perspective);
         overlay.append(svg("circle", { class: "burst hit", cx: x, cy: y, r: 46 }));
       }
     }
-    const was = where(prev);
     for (const [p, name] of newlySunk(v, prev)) {
-      const sq = was.get(`${p}:${name}`);
+      const sq = before.get(`${p}:${name}`);
       if (sq === undefined) continue;
       const { x, y } = centre(sq, c.perspective);
       overlay.append(svg("path", { class: "sunk-mark", d: `M${x - 30} ${y - 30} L${x + 30} ${y + 30} M${x + 30} ${y - 30} L${x - 30} ${y + 30}` }));
     }
   }
 
-  function diceChips(p, faces) {
+  function faceChips(p, faces) {
     return faces.map((f) => el("span", { class: `die s${p}`, title: f.replace(/_/g, " ") }, faceText(f)));
   }
 
@@ -152,14 +152,14 @@ export function admiralReplay(meta) {
     if (s.phase === "initiative") {
       const init = v.initiative;
       for (const p of [0, 1]) {
-        out.push(el("div", { class: "small" }, `${who(p)}: ${init.admirals[p]} ★`), el("div", { class: "dice" }, ...diceChips(p, init.rolls[p])));
+        out.push(el("div", { class: "small" }, `${who(p)}: ${init.admirals[p]} ★`), el("div", { class: "dice" }, ...faceChips(p, init.rolls[p])));
       }
       if (init.winner !== null && init.winner !== undefined) out.push(el("div", {}, `${who(init.winner)} wins the initiative.`));
       return out;
     }
     if (s.phase === "action_dice") {
       for (const p of [0, 1]) {
-        out.push(el("div", { class: "small" }, `${who(p)}: ${v.fleets[p].dice.length} dice`), el("div", { class: "dice" }, ...diceChips(p, v.fleets[p].dice.map((d) => d.face))));
+        out.push(el("div", { class: "small" }, `${who(p)}: ${v.fleets[p].dice.length} dice`), el("div", { class: "dice" }, ...faceChips(p, v.fleets[p].dice.map((d) => d.face))));
       }
       return out;
     }
@@ -188,13 +188,8 @@ export function admiralReplay(meta) {
       const orders = v.fleets[s.player].orders || prev.fleets[s.player].orders || [];
       if (orders.length) out.push(el("div", { class: "small muted" }, `Orders: ${orders.join("; ")}`));
     }
-    if (v.outcome && !(prev && prev.outcome)) out.push(el("div", { class: "ring-news" }, outcomeText(v.outcome)));
+    if (v.outcome && !(prev && prev.outcome)) out.push(el("div", { class: "ring-news" }, describeOutcome(v.outcome, null, who)));
     return out;
-  }
-
-  function outcomeText(o) {
-    if (o.winner === null || o.winner === undefined) return `Draw: ${o.reason}`;
-    return `${who(o.winner)} wins (${o.reason})`;
   }
 
   function moveLine(s, v, prev) {
@@ -226,11 +221,7 @@ export function admiralReplay(meta) {
     for (const p of [0, 1]) {
       const fleet = v.fleets[p];
       nodes.push(el("h4", {}, el("span", { class: `dot s${p}` }), `${who(p)} — ${meta.factions[fleet.faction] || fleet.faction}`));
-      if (fleet.dice.length) {
-        nodes.push(el("div", { class: "dice" }, ...fleet.dice.map((d) => el("span", {
-          class: `die s${p}${d.used ? " used" : ""}`, title: `${d.face.replace(/_/g, " ")}${d.used ? `: spent on ${d.used}` : ""}`,
-        }, faceText(d.face)))));
-      }
+      if (fleet.dice.length) nodes.push(el("div", { class: "dice" }, ...diceChips(p, fleet.dice)));
       const rows = [];
       for (const [key, u] of on) {
         if (u.owner === p) rows.push(unitRow(u.name, u, `${squareName(at.get(key))}${u.submerged ? " (submerged)" : ""}`, p));
@@ -243,8 +234,7 @@ export function admiralReplay(meta) {
     }
     const air = (v.air || []).filter((s) => s.alive);
     if (air.length) {
-      nodes.push(el("h4", {}, "In the air"), el("ul", { class: "report" }, ...air.map((s) => el("li", {},
-        `${who(s.owner)} ${s.type.replace("_", " ")} from ${s.carrier}: ${s.role === "cap" ? `protects ${s.ship}` : s.role === "strike" ? `attacks ${s.ship}` : "airborne"}`))));
+      nodes.push(el("h4", {}, "In the air"), el("ul", { class: "report" }, ...air.map((s) => el("li", {}, airLine(s)))));
     }
     return { title: "Fleets", nodes };
   }
@@ -253,11 +243,10 @@ export function admiralReplay(meta) {
     const c = meta.cards[name];
     const max = c ? c.structure : 0;
     const structure = u ? u.structure : place === "sunk" ? 0 : max;
-    const pips = el("span", { class: "pips" }, "●".repeat(Math.max(0, structure)), el("span", { class: "lost" }, "●".repeat(Math.max(0, max - structure))));
     const crits = u && u.criticals && u.criticals.length ? el("span", { class: "critical" }, ` critical: ${u.criticals.map((x) => x[0].replace("battery:", "")).join(", ")}`) : null;
     return el("div", { class: `ucard s${p}${place === "sunk" ? " sunk" : ""}`, "data-unit": name },
       el("div", { class: "uhead" }, el("span", {}, `${name} · ${c ? c.class : "?"}`), el("span", { class: "muted" }, place)),
-      el("div", {}, pips, crits));
+      el("div", {}, pips(structure, max), crits));
   }
 
   return {
@@ -266,7 +255,7 @@ export function admiralReplay(meta) {
     bodyClass: "admiral",
     viewBox: "0 0 840 840",
     stepWord: "Step",
-    title: (g) => `Admiral · ${(meta.variants.find((x) => x.name === g.variant) || { title: g.variant || "" }).title}`,
+    title: (g) => admiralTitle(meta, g),
     fullNote: "Both fleets are shown as their admirals saw them; a step is one decision or one roll of the dice.",
     draw,
     describe,

@@ -2,8 +2,10 @@
 // finished game, the last move's squares, arrow and struck pieces, and in words the battle, the power
 // used and what it struck, the Ring's fate; the captured pieces beside. `lotrReplay(meta)` takes the
 // lobby's description of LOTR (armies, powers, zones) and returns the renderer replay.js calls.
-import { capitalize, el, parseSquare } from "./common.js";
-import { centre, drawLotrBoard, GAME_TITLES, RESULT_WORDS, SEATS, symbolOf } from "./lotr_board.js";
+import { capitalize, describeOutcome, el, parseSquare } from "./common.js";
+import {
+  battleLines, battleTag, centre, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
+} from "./lotr_board.js";
 import { arrow, svg } from "./svg.js";
 
 export function lotrReplay(meta) {
@@ -51,17 +53,13 @@ export function lotrReplay(meta) {
   function describe(s, v, prev) {
     const out = [...say(s, v)];
     const o = v.outcome;
-    if (o && !(prev && prev.outcome)) {
-      const text = o.winner === null || o.winner === undefined ? `Draw: ${o.reason}` : `${who(o.winner)} wins (${o.reason})`;
-      out.push(el("div", { class: "ring-news" }, `${text}.`));
-    }
+    if (o && !(prev && prev.outcome)) out.push(el("div", { class: "ring-news" }, `${describeOutcome(o, null, who)}.`));
     return out;
   }
 
   function say(s, v) {
     const m = v.last_move;
     if (!m) return [el("div", {}, `${who(s.player)}: ${s.notation}.`)];
-    const enemy = 1 - m.player;
     const out = [];
     if (m.stop) {
       out.push(el("div", {}, `${who(m.player)} stopped the Uruk-Hai's attacks.`));
@@ -69,33 +67,18 @@ export function lotrReplay(meta) {
       const name = meta.powers[m.power] || m.power;
       const by = m.attacker ? `${charName(m.player, m.attacker)} (${m.attacker_rank})` : "a piece";
       out.push(el("div", {}, `${who(m.player)} used ${name}: ${by} from ${m.from}${m.to ? ` to ${m.to}` : ""}.`));
-      for (const t of m.targets || []) {
-        out.push(el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(t.defender_rank)),
-          ` ${charName(enemy, t.defender)} on ${t.square} ${RESULT_WORDS[t.result] || t.result}.`));
-      }
-      if (m.targets && m.attacker_survived === false) out.push(el("div", {}, `${charName(m.player, m.attacker)} fell too.`));
-      if (m.defender) out.push(...battle(m, enemy));
+      out.push(...strikeLines(m, charName));
+      if (m.defender) out.push(...battleLines(m, charName));
     } else if (m.defender) {
       out.push(el("div", {}, `${who(m.player)} attacked ${m.from}×${m.to}${m.power === "repeat_attack" ? " (again)" : ""}:`));
-      out.push(...battle(m, enemy));
+      out.push(...battleLines(m, charName));
     } else {
       const cell = v.board[parseSquare(m.to)];
       const piece = cell && typeof cell === "object" && cell.kind && cell.owner === m.player ? ` — ${cell.name} (${cell.rank})` : "";
       out.push(el("div", {}, `${who(m.player)} moved ${m.from}–${m.to}${piece}.`));
     }
-    if (m.ring === "destroyed") out.push(el("div", { class: "ring-news" }, `The Ring is destroyed on Mount Doom! ${m.removed ? m.removed.length : 0} Evil pieces are swept away.`));
-    if (m.ring === "taken") out.push(el("div", { class: "ring-news" }, "Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank."));
+    out.push(...ringNews(m));
     return out;
-  }
-
-  function battle(m, enemy) {
-    const verdict = { attacker_won: "the attacker wins", defender_won: "the defender holds", both_lost: "both are captured", both_stayed: "both stay" }[m.result] || m.result;
-    return [
-      el("div", { class: "big" },
-        el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  vs  `,
-        el("span", { class: `chip s${enemy}` }, symbolOf(m.defender_rank)), ` ${charName(enemy, m.defender)}`),
-      el("div", {}, `${capitalize(verdict)}.`),
-    ];
   }
 
   function moveLine(s, v) {
@@ -103,8 +86,7 @@ export function lotrReplay(meta) {
     const parts = [el("b", {}, s.notation)];
     if (!m) return parts;
     if (m.defender) {
-      const verdict = { attacker_won: "wins", defender_won: "loses", both_lost: "both lost", both_stayed: "both stay" }[m.result];
-      parts.push(" ", el("span", { class: "battle" }, `${symbolOf(m.attacker_rank)} × ${symbolOf(m.defender_rank)}: ${verdict}`));
+      parts.push(" ", battleTag(m));
     } else if (m.targets) {
       const enemy = 1 - m.player;
       parts.push(" ", el("span", { class: "battle" }, m.targets.map((t) => `${charName(enemy, t.defender)} (${symbolOf(t.defender_rank)}) ${RESULT_WORDS[t.result] || t.result}`).join(", ")));
@@ -127,8 +109,7 @@ export function lotrReplay(meta) {
       nodes.push(el("div", { class: "chips", id: `captured-${owner}` }, ...chips));
     }
     if (v.ring) {
-      const text = { carried: "Frodo still carries the Ring towards Mount Doom", destroyed: "The Ring has been destroyed", taken: "Evil holds the Ring" }[v.ring.status];
-      nodes.push(el("div", { class: "small" }, `${text} (Mount Doom: ${v.ring.mount_doom}).`));
+      nodes.push(el("div", { class: "small" }, `${RING_STATUS[v.ring.status]} (Mount Doom: ${v.ring.mount_doom}).`));
     }
     return { title: "Captured", nodes };
   }

@@ -13,9 +13,9 @@
 // element on top (board.js does), so the same editor serves any game with a setup on this
 // kind of board (LOTR too).
 import { el, squareName } from "./common.js";
+import { svg as svgNode } from "./svg.js";
 
 const DRAG_THRESHOLD = 6; // pixels the pointer must travel before a press becomes a drag
-const NS = "http://www.w3.org/2000/svg";
 
 export class SetupEditor {
   /**
@@ -399,12 +399,6 @@ function parseName(name) {
   const r = parseInt(String(name).slice(1), 10);
   if (f < 0 || !(r >= 1 && r <= 10)) return null;
   return (r - 1) * 10 + f;
-}
-
-function svgNode(tag, attrs) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
 }
 
 // --- saved setups: kept in this browser, per game and variant --------------------------------------

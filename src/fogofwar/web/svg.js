@@ -1,4 +1,4 @@
-// Small SVG helpers for the boards (every board and page draws with these; live.js re-exports them), and an arrow.
+// Small SVG helpers for the boards (every board, the replay renderers and the setup editor draw with these), and an arrow.
 const NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
