@@ -825,64 +825,36 @@ class AdmiralState:
         For Stratego's seat in the solo mode (SOLO-DICE): the dice for `faces` must be assigned to `unit` and
         spendable as `symbol`, and the extra Admirals are Admiral symbols of the units in `payers` (default:
         `unit`) (SOLO-ADM)."""
-        if player == self._solo:
-            return self._solo_pay(player, list(faces), admirals, unit, symbol, payers)
         c = self._core
         pool, uses = c.pools[player], c.uses[player]
-        chosen: list[int] = []
-        for face in faces:
-            i = next((i for i, f in enumerate(pool) if f == face and not uses[i] and i not in chosen), None)
-            if i is None:
-                return None
-            chosen.append(i)
-        for _ in range(admirals):
-            i = next(
-                (i for i, f in enumerate(pool) if not uses[i] and i not in chosen and self._is_admiral(f)),
-                None,
-            )
-            if i is None:
-                return None
-            chosen.append(i)
-        return chosen
+        if player == self._solo:
+            bound, values = c.bound[player], c.values[player]
+            who = {unit} if payers is None else set(payers)
 
-    def _solo_pay(
-        self,
-        player: int,
-        faces: Sequence[int],
-        admirals: int,
-        unit: int,
-        symbol: Symbol | None,
-        payers: Iterable[int] | None,
-    ) -> list[int] | None:
-        c = self._core
-        pool, uses, bound, values = c.pools[player], c.uses[player], c.bound[player], c.values[player]
+            def for_face(i: int) -> bool:
+                return bound[i] == unit and self._solo_spendable(values[i], pool[i], symbol)
+
+            def for_admiral(i: int) -> bool:
+                return values[i] == "symbol" and bound[i] in who
+
+        else:
+
+            def for_face(i: int) -> bool:
+                return True
+
+            def for_admiral(i: int) -> bool:
+                return self._is_admiral(pool[i])
+
         chosen: list[int] = []
         for face in faces:
             i = next(
-                (
-                    i
-                    for i, f in enumerate(pool)
-                    if f == face
-                    and not uses[i]
-                    and i not in chosen
-                    and bound[i] == unit
-                    and self._solo_spendable(values[i], f, symbol)
-                ),
-                None,
+                (i for i, f in enumerate(pool) if f == face and not uses[i] and i not in chosen and for_face(i)), None
             )
             if i is None:
                 return None
             chosen.append(i)
-        who = {unit} if payers is None else set(payers)
         for _ in range(admirals):
-            i = next(
-                (
-                    i
-                    for i in range(len(pool))
-                    if not uses[i] and i not in chosen and values[i] == "symbol" and bound[i] in who
-                ),
-                None,
-            )
+            i = next((i for i in range(len(pool)) if not uses[i] and i not in chosen and for_admiral(i)), None)
             if i is None:
                 return None
             chosen.append(i)
@@ -896,6 +868,19 @@ class AdmiralState:
             return symbol is None or value == symbol.value
         return symbol is None or face in self.faces_for(symbol)
 
+    def _assigned_faces(self, player: int, slot: int, symbol: Symbol) -> list[int]:
+        """Solo mode: the faces (in `faces_for` order) of the unused dice assigned to Stratego's unit `slot`
+        that may be spent as `symbol`: those `_can_pay(player, [f], 0, slot, symbol)` accepts, in one scan."""
+        c = self._core
+        ok = {
+            f
+            for f, used, bound, value in zip(
+                c.pools[player], c.uses[player], c.bound[player], c.values[player], strict=True
+            )
+            if not used and bound == slot and self._solo_spendable(value, f, symbol)
+        }
+        return [f for f in self.faces_for(symbol) if f in ok]
+
     def _can_pay(
         self,
         player: int,
@@ -905,9 +890,10 @@ class AdmiralState:
         symbol: Symbol | None = None,
         payers: Iterable[int] | None = None,
     ) -> bool:
-        """Whether `_pay` would succeed (counts only: fast, for listing legal actions)."""
+        """Whether `_pay` would succeed (counts only: fast, for listing legal actions). Stratego's dice are
+        bound to units and values (solo mode), so there it asks `_pay` itself."""
         if player == self._solo:
-            return self._solo_pay(player, list(faces), admirals, unit, symbol, payers) is not None
+            return self._pay(player, faces, admirals, unit, symbol, payers) is not None
         if self._count_cache is None:
             n = len(self._rs.die.faces)
             cache = []
@@ -2238,6 +2224,7 @@ class AdmiralState:
         torp = [f for f in self.faces_for(Symbol.TORPEDO) if f in free]
         dc = [f for f in self.faces_for(Symbol.DEPTH_CHARGE) if f in free]
         adm = [f for f in self.faces_for(Symbol.ADMIRAL) if f in free]
+        activations = p == self._solo or bool(adm)
         out: list[int] = []
         enemies = self._on_board(1 - p)
         ignore: frozenset[tuple[int, int]] = frozenset()
@@ -2246,16 +2233,10 @@ class AdmiralState:
             enemies = [t for t in enemies if (t.owner, t.slot) not in ignore]
         for u in self._on_board(p):
             mine = [o for o in c.orders[p] if o.unit == u.slot and not o.enemy]
-            if p == self._solo:
-                art = [
-                    f for f in self.faces_for(Symbol.ARTILLERY) if self._can_pay(p, [f], 0, u.slot, Symbol.ARTILLERY)
-                ]
-                torp = [f for f in self.faces_for(Symbol.TORPEDO) if self._can_pay(p, [f], 0, u.slot, Symbol.TORPEDO)]
-                dc = [
-                    f
-                    for f in self.faces_for(Symbol.DEPTH_CHARGE)
-                    if self._can_pay(p, [f], 0, u.slot, Symbol.DEPTH_CHARGE)
-                ]
+            if p == self._solo:  # only the dice assigned to `u`, spent as the table made them (SOLO-DICE, SOLO-TAB)
+                art, torp, dc = (
+                    self._assigned_faces(p, u.slot, s) for s in (Symbol.ARTILLERY, Symbol.TORPEDO, Symbol.DEPTH_CHARGE)
+                )
                 adm = [f for f in art if self._is_admiral(f)]
             if art:
                 for b, bat in enumerate(u.side.batteries):
@@ -2280,14 +2261,14 @@ class AdmiralState:
                         continue
                     redirect = 1 if launched and launched[0].target != t.slot else 0
                     for f in torp:
-                        if self._can_pay(p, [f], redirect, u.slot, Symbol.TORPEDO):
+                        if not redirect or self._can_pay(p, [f], redirect, u.slot, Symbol.TORPEDO):
                             out.append(TORPEDO_BASE + encode_torpedo(u.slot, t.slot, f))
             if dc and u.card.depth_charges and not u.submerged and not self.disabled(u, "depth_charges"):
                 used = sum(1 for o in mine if o.kind == "depth_charge")
                 sub = self._enemy_sub_under(u)
                 if used < u.card.depth_charges and sub is not None and (sub.owner, sub.slot) not in ignore:
                     out += [DEPTH_CHARGE_BASE + u.slot * 6 + f for f in dc]
-        if p == self._solo or [f for f in self.faces_for(Symbol.ADMIRAL) if f in free]:
+        if activations:
             out += self._activation_actions(p)
         return out
 
@@ -2301,6 +2282,7 @@ class AdmiralState:
             side = 0 if owner == p else 1
             for u in self._on_board(owner):
                 keys = u.card.green if side == 0 else u.card.red
+                found = []
                 for key in keys:
                     rule = self._rs.rule(key)
                     if "attack" not in rule.timing or not self._feature_usable(u, key, p):
@@ -2311,10 +2293,15 @@ class AdmiralState:
                             continue
                     elif already:
                         continue
-                    if p == self._solo and not self._can_pay(p, [], 1, payers=self._symbol_payers(p, u)):
-                        continue
-                    out.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
+                    found.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
+                if found and self._symbol_payable(p, u):
+                    out += found
         return out
+
+    def _symbol_payable(self, p: int, u: UnitState) -> bool:
+        """Solo mode: some unit of Stratego (`p`) has a free Admiral symbol for a feature of `u` (SOLO-ADM);
+        True for a player of the normal rules, whose Admiral dice the callers have already checked."""
+        return p != self._solo or self._can_pay(p, [], 1, payers=self._symbol_payers(p, u))
 
     def _assign(self, d: Decoded) -> None:
         c = self._core
@@ -2664,15 +2651,16 @@ class AdmiralState:
             if u.where != "board":
                 continue
             side = 0 if u.owner == p else 1
+            found = []
             for key in u.card.green if side == 0 else u.card.red:
                 rule = self._rs.rule(key)
                 if "air" not in rule.timing or not self._feature_usable(u, key, p):
                     continue
                 if any(f.owner == u.owner and f.slot == u.slot and f.key == key for f in c.features):
                     continue
-                if p == self._solo and not self._can_pay(p, [], 1, payers=self._symbol_payers(p, u)):
-                    continue
-                out.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
+                found.append(ACTIVATE_BASE + self._activate_code(side, u.slot, key))
+            if found and self._symbol_payable(p, u):
+                out += found
         return sorted(set(out))
 
     def _strike_sorties(self, target: int) -> list[int]:

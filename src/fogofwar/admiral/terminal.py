@@ -528,14 +528,12 @@ def run_admiral_terminal_game(
             raise GameError(f"unknown seat {color!r}: choose south (deploys first) or north")
         if solo and hotseat:
             raise GameError("--solo is a game against Admiral Stratego: it does not go with --hotseat")
-        if solo and opponent not in ("stratego", "stratego:solo"):
-            raise GameError(f"the solo mode's opponent is Admiral Stratego (stratego), not {opponent!r}")
         agent = None if hotseat else make_agent(opponent)
         seats: list[object] = [None, None]
         seats[1 - seat] = agent
         options = agent_game_options(seats, "admiral", {"layout": layout, "max_turns": max_turns})
-        if solo and options.get("solo_seat") != 1 - seat:
-            raise GameError("the solo mode needs an opponent that plays the solo rules (stratego)")
+        if solo and options.get("solo_seat") != 1 - seat:  # only an agent that asks for the solo rules
+            raise GameError(f"the solo mode's opponent is Admiral Stratego (stratego), not {opponent!r}")
         game = AdmiralGame(**options)
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")

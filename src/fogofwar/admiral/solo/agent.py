@@ -36,7 +36,7 @@ from fogofwar.admiral.actions import (
     Decoded,
     decode,
 )
-from fogofwar.admiral.data_model import Side, Symbol, UnitCard, square_name
+from fogofwar.admiral.data_model import Side, Symbol, UnitCard, default_ruleset, square_name
 from fogofwar.admiral.geometry import crossed, distance, row_col
 from fogofwar.admiral.rules import AdmiralGame
 from fogofwar.core.protocol import Game, GameError, Observation
@@ -44,15 +44,10 @@ from fogofwar.core.protocol import Game, GameError, Observation
 log = logging.getLogger("fogofwar.admiral.solo")
 
 SOLO_TABLE: Mapping[tuple[str, bool], str] = {
-    ("move", False): "SOLO-TAB-1: move until a battery reaches a target it can damage, else close in out of range",
-    ("move", True): "SOLO-TAB-2: hold (moves 0 squares)",
-    ("fire", False): "SOLO-TAB-3: move until a battery reaches a target it can damage, else close in out of range",
-    ("fire", True): "SOLO-TAB-4: fire with every battery for at least one severe damage (split if needed)",
-    ("repair", False): "SOLO-TAB-5: regain 1 structure point, then the best of movement and artillery",
-    ("repair", True): "SOLO-TAB-5: regain 1 structure point, then the best of movement and artillery",
+    (row.result, row.in_range): f"{row.id}: {row.text}" for row in default_ruleset().die.solo_rows
 }
-"""(solo result of the rolled face, enemies in range) -> the value the unit's Admiral die takes
-(SOLO-TAB-1..5; the result column is reconstructed, Assumption A08 / SOLO-A1)."""
+"""(solo result of the rolled face, enemies in range) -> the decision-table row in words (SOLO-TAB-1..5): the
+engine's table (dice.toml `[[solo_row]]`, `Die.solo_row`; the result column is reconstructed, Assumption A08)."""
 
 
 def solo_value(result: str, enemies_in_range: bool) -> str:
@@ -411,13 +406,6 @@ class StrategoAgent:
     # --- movement (SOLO-MOVE, SOLO-TAB) ----------------------------------------------------------------
     def _face_symbols(self, label: str) -> set[str]:
         return set(label.split("+"))
-
-    def _solo_result(self, label: str) -> str:
-        assert self._game is not None
-        for f in self._game.ruleset.die.faces:
-            if "+".join(s.value for s in f.symbols) == label:
-                return f.solo
-        return "move"
 
     def _cheapest(self, actions: list[tuple[int, Decoded]]) -> int:
         """Among actions that differ only by the die they spend, keep Admiral dice (SOLO-ADM) and the
