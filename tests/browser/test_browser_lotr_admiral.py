@@ -78,7 +78,8 @@ def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server
     assert watcher.locator("#board .piece").count() == page.locator("#board .piece").count()
     assert watcher.locator("#resign-button").is_hidden()
     known = watcher.locator("#board .piece:not(.unknown)")
-    assert known.count() < 10  # the Witch-king, and what a battle or a power since showed
+    # the Witch-king, and what a battle or a power since showed (the message tells what the page said if not)
+    assert known.count() < 10, (watcher.inner_text("#turn-text"), watcher.inner_text("#move-list"))
     for i in range(known.count()):
         sq = known.nth(i).get_attribute("data-sq")
         mine = page.locator(f"#board .piece[data-sq='{sq}']")

@@ -191,8 +191,8 @@ async function previewSetup(spec) {
     checked = JSON.stringify(res.placement);
     checkGen++;
     editor.load(res.placement);
-    $("setup-string").value = res.string || "";
-    editor.say(editor.leftCount() ? `Loaded; ${editor.leftCount()} pieces left in the tray.` : "Ready: confirm to play.", "good");
+    const left = editor.leftCount();
+    sayVerdict(res.string || "", left ? `Loaded; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
   } catch (err) {
     editor.say(err.message, "bad");
     toast(err.message);
@@ -200,13 +200,22 @@ async function previewSetup(spec) {
 }
 
 let checked = ""; // the last placement the server has read
+let verdict = null; // what was said of it: [setup string, status text, status kind]
 let checkTimer = null;
 let checkGen = 0; // a check answered after something newer (a load, a confirm) is dropped
+let statusStale = false; // the placement moved away from the checked one since its verdict was said
 function checkSetupSoon() {
+  if (JSON.stringify(editor.placement()) !== checked) statusStale = true;
   const left = editor.leftCount();
   if (left) editor.say(`${left} ${left === 1 ? "piece" : "pieces"} left in the tray.`);
   clearTimeout(checkTimer);
   checkTimer = setTimeout(checkSetup, 150);
+}
+
+function sayVerdict(string, text, kind) {
+  verdict = [string, text, kind];
+  $("setup-string").value = string;
+  editor.say(text, kind);
 }
 
 async function checkSetup() {
@@ -214,13 +223,20 @@ async function checkSetup() {
   if (!msg || !editor.active) return;
   const placement = editor.placement();
   const key = JSON.stringify(placement);
-  if (key === checked) return;
+  const stale = statusStale;
+  statusStale = false;
+  if (key === checked) {
+    // The checked placement came back (a clear, then a load, within one pause): its verdict
+    // stands, but the status line moved on meanwhile, so it is said again.
+    if (stale && verdict) sayVerdict(...verdict);
+    return;
+  }
   checked = key;
+  verdict = null;
   const gen = ++checkGen;
   const left = editor.leftCount();
   if (!editor.placed()) {
-    $("setup-string").value = "";
-    editor.say(`${left} pieces in the tray.`);
+    sayVerdict("", `${left} pieces in the tray.`, "");
     return;
   }
   try {
@@ -229,11 +245,10 @@ async function checkSetup() {
       body: { game: msg.game.game, variant: msg.game.variant, seat: msg.seat, setup: placement },
     });
     if (gen !== checkGen) return;
-    $("setup-string").value = res.string || "";
-    editor.say(left ? `Legal so far; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
+    sayVerdict(res.string || "", left ? `Legal so far; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
   } catch (err) {
     if (gen !== checkGen) return;
-    editor.say(left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
+    sayVerdict($("setup-string").value, left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
   }
 }
 
