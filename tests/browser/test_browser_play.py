@@ -58,6 +58,10 @@ def test_play_a_barrage_game_against_the_computer(browser: Any, live_server: str
     page.goto(live_server + "/")
     page.wait_for_selector("#variant option", state="attached")
     page.screenshot(path=str(screenshots / "lobby.png"))
+    # The computer players are offered by strength, each with a line on how it plays.
+    labels = page.locator("#agent option").all_inner_texts()
+    assert labels == ["Beginner (random)", "Club (heuristic)", "Strong (search)"]
+    assert page.get_attribute("#agent option[value=search]", "title")
     create_in_lobby(page, live_server, "random", max_moves=30)
     page.wait_for_selector("#setup:not([hidden])")
     page.click("#setup-sample-button")

@@ -12,6 +12,14 @@ const SIDES = {
   admiral: [["south", "South (deploys first)"], ["north", "North"]],
 };
 const DEFAULT_AGENT = { stratego: "heuristic", lotr: "heuristic", admiral: "stratego" };
+// The computer players by strength, as the lobby names them (the value sent stays the agent's name),
+// with a line on how each plays.
+const AGENT_LABELS = {
+  random: ["Beginner (random)", "plays random legal moves"],
+  heuristic: ["Club (heuristic)", "rules of thumb, with a memory of what it has seen"],
+  search: ["Strong (search)", "looks ahead over many guesses of your hidden army"],
+  stratego: ["Admiral Stratego", "the solo mode's computer admiral, under the solo rules"],
+};
 
 function seatName(g, seat) {
   const names = games[g.game]?.seats || SEAT_NAMES;
@@ -72,7 +80,12 @@ function chooseGame() {
   $("variant-label").textContent = name === "admiral" ? "Terrain" : name === "lotr" ? "Rulebook game" : "Variant";
   const agent = $("agent");
   const keep = agent.value;
-  agent.replaceChildren(...game.agents.map((a) => el("option", { value: a }, a)));
+  agent.replaceChildren(...game.agents.map((a) => {
+    const [label, how] = AGENT_LABELS[a] || [a, ""];
+    const option = el("option", { value: a }, label);
+    option.title = how;
+    return option;
+  }));
   agent.value = game.agents.includes(keep) && name === agent.dataset.game ? keep : DEFAULT_AGENT[name] || game.agents[0];
   agent.dataset.game = name;
   $("color").replaceChildren(...[...SIDES[name], ["random", "Random"]].map(([v, t]) => el("option", { value: v }, t)));
