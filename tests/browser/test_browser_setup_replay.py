@@ -106,7 +106,7 @@ def test_drag_and_drop_setup_editor(browser: Any, live_server: str, screenshots:
     assert page.locator("#board .piece.red").count() == 8 and rank_on(page, 39) == "spy"
     page.wait_for_function("document.getElementById('setup-status').textContent.startsWith('Ready')")
     # Clear and load again within one pause of the checker: the status still ends at 'Ready'.
-    page.evaluate("() => { document.getElementById('setup-clear').click(); document.getElementById('setup-load').click(); }")
+    page.evaluate("() => { for (const id of ['setup-clear', 'setup-load']) document.getElementById(id).click(); }")
     page.wait_for_function("document.getElementById('setup-status').textContent.startsWith('Ready')", timeout=5_000)
     page.focus("#board")
     page.screenshot(path=str(screenshots / "setup-editor.png"))

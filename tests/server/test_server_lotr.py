@@ -21,6 +21,7 @@ from fogofwar.core.records import GameRecord
 from fogofwar.lotr.powers import POWER_BASE, decode
 from fogofwar.lotr.rules import PLACE_BASE, LotrGame, LotrState, captured_visible
 from fogofwar.server import create_app
+from fogofwar.server.records_io import build_replay
 from fogofwar.server.session import Command, GameSession
 from fogofwar.server.store import GameMeta
 from fogofwar.stratego.board import square_name
@@ -318,9 +319,9 @@ def test_a_lotr_game_survives_a_restart(db_url: str) -> None:
         assert after["moves"][: len(before["moves"])] == before["moves"]
 
 
-def test_a_repeat_attack_is_offered_and_stopped_through_the_session() -> None:
-    """A crafted Game 2 position (a server game always starts from the setup): an Uruk-Hai wins an
-    attack next to another enemy, may attack again (LOTR-REPEAT-1), and its player stops."""
+def _crafted_session() -> GameSession:
+    """A Game 2 session from a crafted position (a server game always starts from the setup): Evil's
+    Uruk-Hai on E4 faces Good's Knight on E5, with a Soldier behind it on E6."""
     meta = GameMeta(
         id="craft",
         game="lotr",
@@ -350,6 +351,13 @@ def test_a_repeat_attack_is_offered_and_stopped_through_the_session() -> None:
         ],
         to_move=0,
     )
+    return session
+
+
+def test_a_repeat_attack_is_offered_and_stopped_through_the_session() -> None:
+    """An Uruk-Hai wins an attack next to another enemy, may attack again (LOTR-REPEAT-1), and its
+    player stops."""
+    session = _crafted_session()
     attack = session.event_for(0, Command("action", move="E4xE5"))
     session.apply(attack)
     view = session.view(0)
@@ -360,3 +368,16 @@ def test_a_repeat_attack_is_offered_and_stopped_through_the_session() -> None:
     session.apply(session.event_for(0, Command("action", move="stop")))
     after = session.view(1)
     assert after["game"]["to_move"] == 1 and [m["notation"] for m in after["moves"]] == ["E4xE5", "stop"]
+
+
+def test_a_repeat_attack_reads_the_same_in_the_move_list_and_in_every_replay() -> None:
+    """LOTR-REPEAT-1: the second attack is written 'E5xE6 (again)' by the move list, and so by the
+    replay of the whole game and by each seat's own replay (the engine's notation says only 'E5xE6')."""
+    session = _crafted_session()
+    session.apply(session.event_for(0, Command("action", move="E4xE5")))
+    session.apply(session.event_for(0, Command("action", move="E5xE6")))
+    listed = [m["notation"] for m in session.view(None)["moves"]]
+    assert listed == ["E4xE5", "E5xE6 (again)"]
+    for viewer in (None, 0, 1):
+        replay = build_replay(session.adapter, session.game, session.state.to_json(), viewer=viewer)
+        assert [step["notation"] for step in replay["steps"]] == listed, viewer

@@ -68,4 +68,3 @@ def start_of(game: Game, data: Mapping[str, JSON]) -> State:
     base = {k: v for k, v in data.items() if k != "ended_by"}
     base["actions"] = []
     return game.state_from_json(base)
-

@@ -516,9 +516,6 @@ class LotrState(BoardStateBase[MoveEvent]):
     def game(self) -> LotrGame:
         return self._game
 
-
-
-
     @property
     def ring(self) -> str:
         """Game 3: 'carried' (Frodo still has it), 'destroyed' (LOTR-DOOM-2) or 'taken' (LOTR-RING-5)."""

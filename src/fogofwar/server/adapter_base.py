@@ -90,9 +90,9 @@ class AdapterDefaults:
         return {}
 
     def replay_notation(self, text: str, view: dict[str, Any]) -> str:
-        """How another seat's action (`text`: the engine's notation) reads to a player looking back at a game
-        still on, `view` being that player's view after it: by default the last move that view shows (the
-        engine's notation may say more than the player saw)."""
+        """How an action (`text`: the engine's notation) reads in a replay, `view` being the viewer's view
+        after it: by default the last move that view shows, as the game's move list writes it (the
+        engine's notation may say more than the viewer saw)."""
         last = view.get("last_move")
         if isinstance(last, dict) and "from" in last and "to" in last:
             return f"{last['from']}{'x' if last.get('result') else '-'}{last['to']}"

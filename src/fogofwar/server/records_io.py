@@ -170,8 +170,10 @@ def build_replay(
         except (IllegalActionError, ValueError, KeyError, IndexError) as exc:
             raise RecordError(f"move {n} ({text}) is illegal: {exc}") from None
         cur = view(state)
-        if viewer is not None and player != viewer and hidden is None:
-            text = adapter.replay_notation(text, cur)  # the engine's notation may say more than the viewer saw
+        if hidden is None:
+            # The move as the game's public history writes it: the engine's notation may say more than
+            # the viewer saw, or less than the history (LOTR's Uruk-Hai attacking again).
+            text = adapter.replay_notation(text, cur)
         if joins:
             last = steps[-1]
             if hidden is None:
