@@ -266,3 +266,53 @@ def test_classicfree_random_setup_fits_around_the_computers_pieces(monkeypatch: 
     monkeypatch.setattr(builtins, "input", scripted(["resign"]))
     assert run_terminal_game(variant="classicfree", color="blue", setup="random", seed=9, console=console) == 0
     assert "You lose (red wins): blue resigned." in out.getvalue()
+
+
+def test_hotseat_game_passes_the_keyboard_and_each_seat_sees_only_its_own_army(tmp_path: Path) -> None:
+    """Two scripted people play a whole barrage game at one keyboard: a 'pass the keyboard' screen stands
+    between every two turns, each player's drawings show only their own ranks (and what battles showed),
+    seen from their own chair, and each is told the other's move before their own."""
+    console, out = make_console()
+    rng = random.Random(5)
+    seen = 0
+    answers = 0
+
+    def read() -> str:
+        nonlocal seen, answers
+        out.seek(seen)
+        tail = out.read()
+        seen = out.tell()
+        answers += 1
+        assert answers < 6000, "the game should have ended"
+        if tail.rstrip().endswith("cannot see the screen."):
+            return ""
+        if "Your legal moves" not in tail:
+            return "moves"
+        moves = MOVE.findall(tail.partition("Your legal moves")[2])
+        attacks = [m for m in moves if "x" in m]
+        return attacks[0] if attacks else rng.choice(moves)
+
+    save = tmp_path / "hotseat.json"
+    code = run_terminal_game(
+        variant="barrage", setup="random", seed=4, save=save, console=console, read=read, hotseat=True
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "Two players at one keyboard; Red moves first." in text
+    game, _, end = text.partition("Game over")
+    assert re.search(r"^(Red wins|Blue wins|Draw): .+\.$", end, flags=re.M)
+    # The turns, each behind its curtain: red's from red's chair (row 10 drawn first), blue's turned round.
+    turns = re.split(r"^─* Pass the keyboard to (red|blue) ─*$", game, flags=re.M)
+    assert turns[1::2][:4] == ["blue", "red", "blue", "red"]  # blue sets up after red, then the moves
+    assert len(turns) > 20
+    for seat, chunk in zip(["red", *turns[1::2]], turns[0::2], strict=True):
+        for drawing in all_board_drawings(chunk):
+            first_row = next(iter(drawing))
+            assert first_row == (10 if seat == "red" else 1)
+            cells = [c for row in drawing.values() for c in row if c not in (".", "~~~")]
+            own = [c for c in cells if not c.startswith("?") and not c.endswith("*")]
+            assert 1 <= len(own) <= 8 and len(cells) - len(own) <= 8  # barrage: 8 pieces a side, no more
+    # From the first move on, each player is told the other's move before their own.
+    assert re.search(r"Pass the keyboard to blue ─*\n.*\nRed moved", game)
+    record = GameRecord.load(save)
+    assert record.players == ["human", "human"] and record.replay().is_terminal()

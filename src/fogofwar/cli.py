@@ -35,7 +35,12 @@ def play(
     ] = "classic",
     opponent: Annotated[
         str | None,
-        typer.Option("--opponent", "-o", help="agent name, e.g. random (the default; Admiral --solo: stratego)"),
+        typer.Option(
+            "--opponent",
+            "-o",
+            help="agent name: random, heuristic, search (the default for Stratego; LOTR: heuristic; Admiral: "
+            "random, --solo: stratego)",
+        ),
     ] = None,
     color: Annotated[
         str, typer.Option("--color", "-c", help="red (moves first) or blue; LOTR: evil (= red, moves first) or good")
@@ -56,7 +61,7 @@ def play(
         str, typer.Option("--captured", help="LOTR: how captured pieces are kept: free, prisoner, secret or hidden")
     ] = "free",
     hotseat: Annotated[
-        bool, typer.Option("--hotseat", help="Admiral: two people take turns at this keyboard (no computer)")
+        bool, typer.Option("--hotseat", help="two people take turns at this keyboard (no computer)")
     ] = False,
     layout: Annotated[str, typer.Option("--layout", help="Admiral: terrain layout (open_sea, archipelago, strait)")] = (
         "archipelago"
@@ -69,8 +74,8 @@ def play(
         typer.Option("--solo", help="Admiral: the solo mode, against the AI 'Admiral Stratego' under the solo rules"),
     ] = False,
 ) -> None:
-    """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent;
-    `play admiral` (or --game admiral) plays Admiral, against the computer or --hotseat;
+    """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent, or
+    --hotseat (two people at one keyboard); `play admiral` (or --game admiral) plays Admiral, likewise;
     `play admiral --solo` is Admiral's solo mode against Admiral Stratego, its reasons shown after each decision.
 
     Admiral seats: --color south (deploys first; also red) or north (also blue)."""
@@ -78,8 +83,8 @@ def play(
     if len(chosen) > 1 or not chosen <= {"stratego", "admiral"}:
         console.print(f"play: the game is stratego or admiral, got {' and '.join(sorted(chosen))}", style="red")
         raise typer.Exit(2)
-    if hotseat and chosen == {"stratego"}:
-        console.print("play: --hotseat is for admiral (fogofwar play admiral --hotseat)", style="red")
+    if hotseat and opponent is not None:
+        console.print("play: --hotseat is two people at this keyboard: it takes no --opponent", style="red")
         raise typer.Exit(2)
     if solo and chosen == {"stratego"}:
         console.print("play: --solo is for admiral (fogofwar play admiral --solo)", style="red")
@@ -102,9 +107,10 @@ def play(
         )
     from fogofwar.terminal import run_terminal_game
 
+    lotr = variant.strip().lower().startswith("lotr")
     code = run_terminal_game(
         variant=variant,
-        opponent=opponent or "random",
+        opponent=opponent or ("heuristic" if lotr else "search"),
         color=color,
         setup=setup,
         seed=seed,
@@ -113,6 +119,7 @@ def play(
         save=save,
         console=console,
         captured=captured,
+        hotseat=hotseat,
     )
     raise typer.Exit(code)
 

@@ -1,10 +1,14 @@
-"""Stratego in the terminal: one person against a computer agent (the `fogofwar play` command).
+"""Stratego in the terminal: one person against a computer agent, or two people taking turns at one
+keyboard (hot-seat, `--hotseat`) (the `fogofwar play` command).
 
 The person sees only what the rules let their seat see: the drawing is made from
 `state.observation(human)`, never from the full state, until the game is over and the
 whole board is revealed. Enemy pieces whose rank is unknown are drawn as `?` (`?'` once
 they have moved, so they are neither a bomb nor the flag); an enemy piece whose rank is
 known carries a `*` after it, so the drawing reads the same without colours.
+
+In hot-seat a "pass the keyboard" screen stands between the two seats (the screen is cleared
+first), and the next player is told what the other did, as their own seat saw it.
 
 Exit codes of `run_terminal_game`: 0 the game was played to its end (a resignation
 included), 1 the game was abandoned (`quit`, end of input) or the record could not be
@@ -39,6 +43,11 @@ HIGHLIGHT_STYLE = "bold yellow"
 
 MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
 SETUP_PROMPT = "Your setup (a setup string, or: random, sample, sample:NAME, help, quit): "
+
+HOTSEAT_INTRO = (
+    "Two players at one keyboard; {first} moves first. Between the turns a 'pass the keyboard' screen "
+    "hides the board: each player sees only what their own side may see. Seed {seed}."
+)
 
 LEGEND = "? unknown enemy  ?' unknown, has moved  5* known enemy  [ ] last move  ~~~ lake"
 
@@ -235,7 +244,9 @@ def setup_help(variant: Variant, notation: RankNotation) -> str:
 
 
 class TerminalGame(ConsoleSession):
-    """One game between a person at the terminal and a computer agent."""
+    """One game between a person at the terminal and a computer agent, or two people (hot-seat: no agent).
+
+    `human` is the seat at the keyboard: fixed against the computer, the seat to decide in hot-seat."""
 
     side_styles: tuple[str, str] = SIDE_TEXT_STYLES  # how each side's moves are written
 
@@ -244,7 +255,7 @@ class TerminalGame(ConsoleSession):
         console: Console,
         game: StrategoGame,
         human: int,
-        agent: Agent,
+        agent: Agent | None,
         setup: str,
         seed: int,
         notation: RankNotation,
@@ -255,8 +266,10 @@ class TerminalGame(ConsoleSession):
         self.game = game
         self.state: StrategoState = game.new_initial_state()
         self.human = human
-        self.computer = 1 - human
         self.agent = agent
+        self.hotseat = agent is None
+        self.unseen: tuple[list[tuple[Any, list[CellData]]], ...] = ([], [])
+        """Hot-seat: per seat, the other seat's moves since it last looked, each with its board before it."""
         self.setup = setup
         self.notation: RankNotation = notation
         master = random.Random(seed)
@@ -276,14 +289,24 @@ class TerminalGame(ConsoleSession):
     def them(self) -> str:
         return PLAYER_NAMES[self.computer]
 
+    @property
+    def computer(self) -> int:
+        """The other seat: the computer's, or in hot-seat the player's who waits."""
+        return 1 - self.human
+
+    def opponent_words(self) -> str:
+        return "the other player" if self.agent is None else f"the computer '{self.agent.name}'"
+
     # -- the whole game
     def title(self) -> str:
         return f"Stratego: {self.variant.title}"
 
     def intro(self) -> str:
+        if self.hotseat:
+            return HOTSEAT_INTRO.format(first=PLAYER_NAMES[0].capitalize(), seed=self.seed)
         return (
             f"You play {self.me} ({'you move first' if self.human == 0 else 'red moves first'}) "
-            f"against the computer '{self.agent.name}'. Seed {self.seed}."
+            f"against {self.opponent_words()}. Seed {self.seed}."
         )
 
     def run(self) -> int:
@@ -293,17 +316,44 @@ class TerminalGame(ConsoleSession):
         return self.play_through(self.turns)
 
     def turns(self) -> None:
-        self.agent.start(self.game, self.computer, self.agent_rng)
+        if self.agent is not None:
+            self.agent.start(self.game, self.computer, self.agent_rng)
         while self.state.phase == "setup" and not self.state.is_terminal():
-            if self.state.current_player() == self.human:
+            if self.person_decides(self.state.current_player()):
                 self.human_setup()
             else:
                 self.computer_turn()
         while not self.state.is_terminal():
-            if self.state.current_player() == self.human:
+            if self.person_decides(self.state.current_player()):
                 self.human_turn()
             else:
                 self.computer_turn()
+
+    # -- hot seat
+    def person_decides(self, seat: int) -> bool:
+        """Whether a person decides for `seat` now; in hot-seat the keyboard is passed to them first."""
+        if not self.hotseat:
+            return seat == self.human
+        if seat != self.human:
+            self.pass_keyboard(seat)
+        return True
+
+    def pass_keyboard(self, seat: int) -> None:
+        """Hot-seat: clear what the other seat had on the screen, wait until `seat` sits down, then tell
+        them what the other did since they last looked, as their seat saw it."""
+        previous, name = self.side_name(self.human), self.side_name(seat)
+        if self.console.is_terminal:
+            self.console.clear()
+        else:
+            self.console.print("\n" * 3)
+        self.console.rule(f"Pass the keyboard to {name}")
+        self.ask(f"{name.capitalize()}: press Enter when {previous} cannot see the screen. ")
+        if self.console.is_terminal:
+            self.console.clear()
+        self.human = seat
+        for event, before in self.unseen[seat]:
+            self.console.print(Text(self.describe(event, before), style=self.side_styles[int(event["player"])]))
+        self.unseen[seat].clear()
 
     # -- setup
     def resolve_setup(self, spec: str) -> dict[int, Rank]:
@@ -334,6 +384,8 @@ class TerminalGame(ConsoleSession):
     def human_setup(self) -> None:
         """Ask for a setup until one is valid (or take the one given on the command line)."""
         asking = self.setup.strip().lower() == "ask"
+        if self.hotseat:
+            self.console.print(Text(f"{self.side_name(self.human).capitalize()}'s setup", style="bold"))
         if asking:
             self.console.print()
             self.say(self.setup_help())
@@ -361,6 +413,7 @@ class TerminalGame(ConsoleSession):
     def computer_turn(self) -> None:
         state = self.state
         legal = state.legal_actions()
+        assert self.agent is not None, "hot-seat has no computer turns"
         try:
             action = self.agent.act(state.observation(self.computer), legal)
         except Exception as exc:  # the computer's crash is its loss, never the program's
@@ -421,6 +474,7 @@ class TerminalGame(ConsoleSession):
     def play(self, action: int) -> None:
         """Apply an action and, once the play has begun, say what it did."""
         before = self.state.observation(self.human).data["board"]
+        waiting = self.state.observation(self.computer).data["board"] if self.hotseat else None
         was_setup = self.state.phase == "setup"
         self.state.apply(action)
         if was_setup:
@@ -429,6 +483,8 @@ class TerminalGame(ConsoleSession):
         if event is not None:
             mover = int(event["player"])
             self.console.print(Text(self.describe(event, before), style=self.side_styles[mover]))
+            if waiting is not None:  # told to the other player once the keyboard is theirs
+                self.unseen[self.computer].append((self.state.observation(self.computer).data["last_move"], waiting))
 
     # -- showing things
     def _highlight(self, data: Mapping[str, Any]) -> frozenset[int]:
@@ -477,6 +533,8 @@ class TerminalGame(ConsoleSession):
         self.console.rule("Game over")
         if outcome.winner is None:
             head = "Draw"
+        elif self.hotseat:
+            head = f"{self.side_name(outcome.winner).capitalize()} wins"
         elif outcome.winner == self.human:
             head = "You win"
         else:
@@ -494,10 +552,13 @@ class TerminalGame(ConsoleSession):
         self.show_captured(data["captured"])
 
     def record_players(self) -> list[str]:
-        players = ["", ""]
-        players[self.human] = "human"
-        players[self.computer] = self.agent.name
+        players = ["human", "human"]
+        if self.agent is not None:
+            players[self.computer] = self.agent.name
         return players
+
+    def side_name(self, seat: int) -> str:
+        return PLAYER_NAMES[seat]
 
 
 def run_terminal_game(
@@ -512,19 +573,30 @@ def run_terminal_game(
     console: Console | None = None,
     read: Callable[[], str] | None = None,
     captured: str = "free",
+    hotseat: bool = False,
 ) -> int:
     """Play one game at the terminal; return the exit code (see the module docstring).
 
     `read()` reads one line of input after the prompt has been printed (default: `input`,
     which raises EOFError when the input ends). A variant named lotr-classic, lotr-powers or
     lotr-ring plays Stratego LOTR instead (`fogofwar.lotr.terminal`; `captured` is its
-    captured-piece mode, `color` red/evil or blue/good).
+    captured-piece mode, `color` red/evil or blue/good). `hotseat`: two people at this keyboard, no
+    computer (`opponent` and `color` are not used).
     """
     if variant.strip().lower().startswith("lotr"):
         from fogofwar.lotr.terminal import run_lotr_terminal_game
 
         return run_lotr_terminal_game(
-            variant, opponent, color, setup, seed, captured=captured, save=save, console=console, read=read
+            variant,
+            opponent,
+            color,
+            setup,
+            seed,
+            captured=captured,
+            save=save,
+            console=console,
+            read=read,
+            hotseat=hotseat,
         )
     console = console or Console()
     side = color.strip().lower()
@@ -535,11 +607,11 @@ def run_terminal_game(
         if notation not in ("classic", "modern"):
             raise GameError(f"unknown notation {notation!r}: choose classic (1 = marshal) or modern (10 = marshal)")
         game = StrategoGame(variant, two_squares=two_squares)
-        agent = make_agent(opponent)
+        agent = None if hotseat else make_agent(opponent)
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2
-    human = sides[side]
+    human = 0 if hotseat else sides[side]  # hot-seat: red sets up and moves first
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     note: RankNotation = "modern" if notation == "modern" else "classic"

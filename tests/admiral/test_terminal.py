@@ -160,7 +160,7 @@ def test_cli_play_admiral_and_stratego_still_default() -> None:
     assert result.exit_code == 1 and "two players at one keyboard" in result.output
     result = runner.invoke(app, ["play", "chess"])
     assert result.exit_code == 2
-    result = runner.invoke(app, ["play", "--hotseat"])
+    result = runner.invoke(app, ["play", "--hotseat", "--opponent", "random"])  # hot-seat has no computer
     assert result.exit_code == 2
     result = runner.invoke(app, ["play", "--setup", "random", "--seed", "1"], input="quit\n")
     assert result.exit_code == 1 and "Stratego" in result.output

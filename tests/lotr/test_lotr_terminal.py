@@ -205,7 +205,7 @@ def test_cli_play_lotr(tmp_path: Path) -> None:
     assert "You lose (good wins): evil resigned." in result.output
     record = GameRecord.load(save)
     assert record.game == "lotr" and record.options["game"] == "powers" and record.options["captured_mode"] == "hidden"
-    assert record.players == ["human", "random"]
+    assert record.players == ["human", "heuristic"]  # LOTR's default opponent
     state = record.replay()
     assert state.is_terminal()
 
@@ -224,3 +224,46 @@ def test_board_marks_known_enemies_and_own_revealed_pieces() -> None:
     assert rows[10][:4] == ["?", "?'", "Eow S*", "Fort*"]
     assert rows[1][0] == "Wit 10"
     assert rows[5][6:8] == ["~~~~~~", "DOOM"]
+
+
+def test_hotseat_evil_and_good_take_turns_behind_the_curtain() -> None:
+    """Hot-seat LOTR: the keyboard passes between Evil and Good by their names, Good's drawings come from
+    Good's chair with Evil's characters hidden (and the other way round), and each side is told the
+    other's move before its own; a resignation ends it with the winner's name."""
+    console, out = make_console()
+    seen = 0
+    answers = 0
+    move = re.compile(r"\b[A-K]\d{1,2}-[A-K]\d{1,2}\b")
+
+    def read() -> str:
+        nonlocal seen, answers
+        out.seek(seen)
+        tail = out.read()
+        seen = out.tell()
+        answers += 1
+        if tail.rstrip().endswith("cannot see the screen."):
+            return ""
+        if answers > 24:
+            return "resign"
+        if "legal moves" not in tail:
+            return "moves"
+        listed = tail.partition("legal moves")[2]
+        return move.findall("\n".join(line for line in listed.splitlines() if "powers:" not in line))[0]
+
+    code = run_terminal_game(variant="lotr-powers", setup="auto", seed=6, console=console, read=read, hotseat=True)
+    text = out.getvalue()
+    assert code == 0
+    game, _, end = text.partition("Game over")
+    assert "Two players at one keyboard; Evil moves first." in game
+    assert re.search(r"^(Good|Evil) wins: (evil|good) resigned\.$", end, flags=re.M)
+    turns = re.split(r"^─* Pass the keyboard to (evil|good) ─*$", game, flags=re.M)
+    assert turns[1::2][:4] == ["good", "evil", "good", "evil"]
+    assert "Good: press Enter when evil cannot see the screen." in game
+    moves_seen = 0
+    for seat, chunk in zip(["evil", *turns[1::2]], turns[0::2], strict=True):
+        for drawing in board_cells(chunk):
+            assert next(iter(drawing)) == (10 if seat == "evil" else 1)  # each from their own chair
+            enemy_rows = range(7, 11) if seat == "evil" else range(1, 5)
+            assert all(c.startswith("?") for r in enemy_rows for c in drawing[r] if c not in (".", "~~~~~~"))
+        moves_seen += bool(re.search(r"^(Evil|Good) moved ", chunk, flags=re.M))
+    assert moves_seen >= 3

@@ -1,4 +1,5 @@
-"""Stratego LOTR in the terminal: one person against a computer agent (`fogofwar play --variant lotr-...`).
+"""Stratego LOTR in the terminal: one person against a computer agent, or two at one keyboard (hot-seat)
+(`fogofwar play --variant lotr-... [--hotseat]`).
 
 The person sees only what the rules let their seat see: the drawing is made from
 `state.observation(human)`, never from the full state, until the game is over and the whole
@@ -36,7 +37,7 @@ from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, SIDE_NAMES, SPY, Ar
 from fogofwar.lotr.rules import CAPTURED_MODES, GAME_MODES, GAME_TITLES, POWER_NAMES, LotrGame, LotrState
 from fogofwar.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.terminal import HIGHLIGHT_STYLE, TerminalGame
+from fogofwar.terminal import HIGHLIGHT_STYLE, HOTSEAT_INTRO, TerminalGame
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -355,7 +356,7 @@ class LotrTerminalGame(TerminalGame):
         console: Console,
         game: LotrGame,
         human: int,
-        agent: Agent,
+        agent: Agent | None,
         setup: str,
         seed: int,
         save: Path | None,
@@ -376,11 +377,17 @@ class LotrTerminalGame(TerminalGame):
     def title(self) -> str:
         return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.lotr.mode]}"
 
+    def side_name(self, seat: int) -> str:
+        return SIDE_NAMES[seat]
+
     def intro(self) -> str:
+        captured = f"Captured pieces: {self.lotr.captured_mode}."
+        if self.hotseat:
+            return f"{HOTSEAT_INTRO.format(first='Evil', seed=self.seed)} {captured}"
         first = "you move first" if self.human == EVIL else "Evil moves first"
         return (
-            f"You play the Forces of {self.me.capitalize()} ({first}) against the computer '{self.agent.name}'. "
-            f"Captured pieces: {self.lotr.captured_mode}. Seed {self.seed}."
+            f"You play the Forces of {self.me.capitalize()} ({first}) against {self.opponent_words()}. "
+            f"{captured} Seed {self.seed}."
         )
 
     # -- setup
@@ -561,12 +568,13 @@ def run_lotr_terminal_game(
     save: Path | None = None,
     console: Console | None = None,
     read: Callable[[], str] | None = None,
+    hotseat: bool = False,
 ) -> int:
     """Play one Stratego LOTR game at the terminal; return the exit code (see the module docstring).
 
     `variant` is lotr-classic, lotr-powers or lotr-ring (Games 1-3); `color` evil (moves first; also
     red/grey) or good (also blue/beige); `captured` the captured-piece mode (free, prisoner, secret,
-    hidden); `setup` ask, random, auto or a setup string."""
+    hidden); `setup` ask, random, auto or a setup string; `hotseat` two people at this keyboard."""
     console = console or Console()
     try:
         mode = VARIANTS.get(variant.strip().lower())
@@ -578,11 +586,11 @@ def run_lotr_terminal_game(
         if captured not in CAPTURED_MODES:
             raise GameError(f"unknown captured-piece mode {captured!r}: choose {', '.join(CAPTURED_MODES)}")
         game = LotrGame(game=mode, captured_mode=captured)
-        agent = make_agent(opponent)
+        agent = None if hotseat else make_agent(opponent)
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2
-    human = SIDES[side]
+    human = EVIL if hotseat else SIDES[side]  # hot-seat: Evil sets up and moves first
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     session = LotrTerminalGame(console, game, human, agent, setup, seed, save, read)
