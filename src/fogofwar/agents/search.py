@@ -594,8 +594,9 @@ def _potential(
     return cache[key]
 
 
-def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates: int = 30) -> dict[int, Rank]:
-    """The safest of a few human-like setups: the flag far back, in a corner, behind bombs."""
+def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates: int = 200) -> dict[int, Rank]:
+    """The safest of many human-like setups: the flag far back, in a corner, behind bombs, no way to it
+    left open (a few milliseconds for all of them, once a game)."""
     best: dict[int, Rank] = {}
     best_score = float("-inf")
     for _ in range(candidates):
@@ -621,6 +622,8 @@ def _setup_safety(placement: dict[int, Rank], player: int) -> float:
             score += 2.5 + (1.0 if n == front else 0.0)
         elif r is not None and r not in (Rank.SPY, Rank.SCOUT):
             score += 1.5  # a piece that stops scouts stands by the flag
+        elif r is None:
+            score -= 3.0  # an open way in: a scout runs to it and strikes next move (Barrage's empty back row)
     return score
 
 
