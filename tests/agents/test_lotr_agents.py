@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from fogofwar.agents.heuristic import HeuristicAgent
 from fogofwar.agents.lotr_heuristic import LotrHeuristicAgent, lotr_setup
+from fogofwar.agents.lotr_search import LotrSearchAgent
+from fogofwar.agents.search import SearchAgent
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.lotr import LotrGame, LotrState
@@ -44,7 +46,7 @@ def choose(agent_spec: str, game: LotrGame, state: LotrState, seed: int = 0) -> 
 
 
 @pytest.mark.parametrize("mode", GAMES)
-@pytest.mark.parametrize("name", ["random", "heuristic"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "search"])
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 300), captured=st.sampled_from(CAPTURED_MODES))
 @settings(max_examples=12, deadline=None)
 def test_agents_only_return_legal_actions(name: str, mode: str, seed: int, plies: int, captured: str) -> None:
@@ -166,3 +168,52 @@ def test_heuristic_beats_random(mode: str) -> None:
         agents[seat] = make_agent("heuristic")
         record = play_match(LotrGame(game=mode, max_moves=2000), agents, seed=seed)
         assert record.outcome is not None and record.outcome.winner == seat, record.outcome
+
+
+# --- the search agent in Stratego LOTR ----------------------------------------------------------------
+
+
+def test_search_name_plays_both_games_and_takes_its_guesses_from_the_spec() -> None:
+    agent: Any = make_agent("search:guesses=3")
+    assert isinstance(agent, SearchAgent)
+    agent.start(LotrGame(), GOOD, random.Random(0))
+    assert isinstance(agent._lotr, LotrSearchAgent) and agent._lotr.guesses == 3
+    agent.start(StrategoGame("barrage"), 0, random.Random(0))
+    assert agent._lotr is None
+
+
+def look_ahead(game: LotrGame, state: LotrState) -> dict[str, float]:
+    """The search's look-ahead value of each legal action, by its notation."""
+    agent = LotrSearchAgent(guesses=6)
+    player = state.current_player()
+    agent.start(game, player, random.Random(1))
+    agent.act(state.observation(player), state.legal_actions())  # reads the position
+    values = agent._look_ahead(state.legal_actions(), False)
+    return {state.action_to_string(a): v for a, v in values.items()}
+
+
+def test_search_sees_a_piece_left_where_a_stronger_one_takes_it() -> None:
+    """Good's Knight next to Evil's known Nazgul: stepping away keeps it, a move elsewhere loses it."""
+    pieces = {"E5": (GOOD, "knight", True, False), "E4": (EVIL, "nazgul", True, True), "C7": (GOOD, "soldier")}
+    game, state = crafted(pieces, mode="classic", to_move=GOOD)
+    values = look_ahead(game, state)
+    assert values["E5-F5"] > values["C7-B7"] + 4.0  # most of the Knight's worth (8), as the heuristic counts it
+    assert values["E5xE4"] < values["C7-B7"]  # attacking the Nazgul loses the Knight for sure
+    assert max(values.values()) == 0.0
+
+
+def test_search_takes_the_flag_it_can_reach() -> None:
+    pieces = {"A2": (GOOD, "soldier", True, False), "F7": (GOOD, "elf"), "K2": (EVIL, "orc")}
+    game, state = crafted(pieces, mode="classic")
+    values = look_ahead(game, state)
+    assert values["A2xA1"] == 0.0 and all(v <= -1000 for k, v in values.items() if k != "A2xA1")
+    assert state.action_to_string(choose("search", game, state)) == "A2xA1"
+
+
+@pytest.mark.parametrize("mode", GAMES)
+def test_search_games_are_legal_and_reproducible(mode: str) -> None:
+    game = LotrGame(game=mode, max_moves=160)
+    first = play_match(game, [make_agent("search"), make_agent("heuristic")], seed=4)
+    again = play_match(game, [make_agent("search"), make_agent("heuristic")], seed=4)
+    assert first.actions == again.actions
+    assert first.outcome is not None and first.outcome.termination.value != "forfeit", first.outcome

@@ -111,7 +111,7 @@ def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str]
 def test_meta_describes_the_three_games_the_armies_and_the_powers(client: TestClient) -> None:
     lotr = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "lotr")
     assert [v["name"] for v in lotr["variants"]] == ["classic", "powers", "ring"]
-    assert lotr["seats"] == ["evil", "good"] and set(lotr["agents"]) == {"heuristic", "random"}
+    assert lotr["seats"] == ["evil", "good"] and set(lotr["agents"]) == {"search", "heuristic", "random"}
     assert lotr["captured_modes"] == ["free", "prisoner", "secret", "hidden"]
     good = lotr["armies"][1]["kinds"]
     gandalf = next(k for k in good if k["key"] == "gandalf")
@@ -128,7 +128,6 @@ def test_meta_describes_the_three_games_the_armies_and_the_powers(client: TestCl
         ({"options": {"back_and_forth": 1}}, "back_and_forth"),
         ({"options": {"max_moves": -3}}, "max_moves"),
         ({"options": {"two_squares": 5}}, "unknown option"),
-        ({"opponent": "search"}, "opponent must be"),  # Stratego's search agent does not play LOTR
         ({"opponent": "stratego"}, "opponent must be"),
         ({"color": "grey"}, "color must be"),
     ],

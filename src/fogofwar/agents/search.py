@@ -24,6 +24,9 @@ Deterministic for a given seed and budget.
 
 Spec: `search` (24 guesses a move), `search:guesses=48`, `search:time=0.5` (seconds a
 move, as a cap on the guesses; time makes play depend on the machine's speed).
+
+In a Stratego LOTR game the agent hands every decision to `fogofwar.agents.lotr_search`
+(`search:guesses=N` sets its guesses too), so `search` is the strongest player of both games.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ from dataclasses import dataclass
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.heuristic import HeuristicAgent, attack_value
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
+from fogofwar.agents.lotr_search import LotrSearchAgent
 from fogofwar.agents.setups import human_like_setup
 from fogofwar.core.protocol import Game, GameError, Observation
+from fogofwar.lotr.rules import LotrGame
 from fogofwar.stratego.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE, distance
 from fogofwar.stratego.pieces import Rank
 from fogofwar.stratego.rules import PLACE_BASE, StrategoGame, battle
@@ -132,8 +137,15 @@ class SearchAgent(HeuristicAgent):
         self.guard_decay = 1.0  # how fast the danger to our flag falls with distance (power)
         self.marshal_value = 260.0  # material value of a marshal
         self.spy_value = 60.0  # our spy's worth while the enemy marshal lives
+        self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
+        self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
+        self._lotr = None
+        if isinstance(game, LotrGame):
+            self._lotr = LotrSearchAgent() if self.lotr_guesses is None else LotrSearchAgent(self.lotr_guesses)
+            self._lotr.start(game, player, rng)
+            return
         super().start(game, player, rng)
         self._belief = BeliefTracker()
         self._active = isinstance(game, StrategoGame)
@@ -151,6 +163,8 @@ class SearchAgent(HeuristicAgent):
 
     # --- the move --------------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        if self._lotr is not None:
+            return self._lotr.act(observation, legal_actions)
         data = observation.data
         if data["phase"] == "setup" or not self._active:
             return super().act(observation, legal_actions)
@@ -800,10 +814,12 @@ _TUNABLE = (
 def _parse_spec(arg: str) -> SearchAgent:
     kwargs: dict[str, float | int] = {}
     tuning: dict[str, float] = {}
+    lotr_guesses: int | None = None
     for part in filter(None, arg.split(",")):
         key, _, value = part.partition("=")
         if key == "guesses":
             kwargs["guesses"] = int(value)
+            lotr_guesses = int(value)
         elif key == "time":
             kwargs["seconds"] = float(value)
         elif key in _TUNABLE:
@@ -813,6 +829,7 @@ def _parse_spec(arg: str) -> SearchAgent:
         else:
             raise GameError(f"search: unknown option {key!r}; use guesses=N or time=SECONDS")
     agent = SearchAgent(**kwargs)  # type: ignore[arg-type]
+    agent.lotr_guesses = lotr_guesses
     for key, val in tuning.items():
         setattr(agent, key, val)
     return agent

@@ -67,7 +67,7 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
 
     name = "lotr"
     seat_names: tuple[str, ...] = SIDE_NAMES
-    agents: tuple[str, ...] = ("heuristic", "random")
+    agents: tuple[str, ...] = ("search", "heuristic", "random")
     page = "lotr.html"
 
     def make_game(self, options: dict[str, Any]) -> LotrGame:
