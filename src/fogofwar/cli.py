@@ -38,8 +38,8 @@ def play(
         typer.Option(
             "--opponent",
             "-o",
-            help="agent name: random, heuristic, search (the default for Stratego; LOTR: heuristic; Admiral: "
-            "random, --solo: stratego)",
+            help="agent name: random, heuristic, search (the default for Stratego and LOTR; Admiral: random, "
+            "--solo: stratego)",
         ),
     ] = None,
     color: Annotated[
@@ -107,10 +107,9 @@ def play(
         )
     from fogofwar.terminal import run_terminal_game
 
-    lotr = variant.strip().lower().startswith("lotr")
     code = run_terminal_game(
         variant=variant,
-        opponent=opponent or ("heuristic" if lotr else "search"),
+        opponent=opponent or "search",
         color=color,
         setup=setup,
         seed=seed,

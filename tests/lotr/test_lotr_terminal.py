@@ -205,7 +205,7 @@ def test_cli_play_lotr(tmp_path: Path) -> None:
     assert "You lose (good wins): evil resigned." in result.output
     record = GameRecord.load(save)
     assert record.game == "lotr" and record.options["game"] == "powers" and record.options["captured_mode"] == "hidden"
-    assert record.players == ["human", "heuristic"]  # LOTR's default opponent
+    assert record.players == ["human", "search"]  # the default opponent
     state = record.replay()
     assert state.is_terminal()
 
