@@ -45,6 +45,31 @@ def scripted(lines: list[str]) -> Callable[[], str]:
     return read
 
 
+def moves_player(out: io.StringIO, rng: random.Random, limit: int) -> Callable[[], str]:
+    """A scripted person (or two, at one keyboard) who reads what was printed since their last answer:
+    they press Enter at a 'pass the keyboard' screen, ask for `moves` at a move prompt, then play one
+    of them, an attack first; more than `limit` answers fail the test (the game should have ended)."""
+    seen = 0
+    answers = 0
+
+    def read() -> str:
+        nonlocal seen, answers
+        out.seek(seen)  # what was printed since the last answer; the position ends at the end again
+        tail = out.read()
+        seen = out.tell()
+        answers += 1
+        assert answers < limit, "the game should have ended"
+        if tail.rstrip().endswith("cannot see the screen."):
+            return ""
+        if "Your legal moves" not in tail:
+            return "moves"
+        moves = MOVE.findall(tail.partition("Your legal moves")[2])
+        attacks = [m for m in moves if "x" in m]
+        return attacks[0] if attacks else rng.choice(moves)
+
+    return read
+
+
 def board_rows(text: str) -> dict[int, list[str]]:
     """The cells of each drawn board row of `text`, by row number (the last drawing wins)."""
     rows: dict[int, list[str]] = {}
@@ -177,22 +202,7 @@ def test_board_hides_enemy_ranks() -> None:
 def test_whole_game_through_the_ui_and_saved_record(tmp_path: Path) -> None:
     """A scripted person asks for `moves` every turn and plays one of them (attacks first) until the end."""
     console, out = make_console()
-    rng = random.Random(3)
-    seen = 0
-    turns = 0
-
-    def read() -> str:
-        nonlocal seen, turns
-        out.seek(seen)  # read what was printed since the last answer; the position ends at the end again
-        tail = out.read()
-        seen = out.tell()
-        if "Your legal moves" not in tail:
-            turns += 1
-            assert turns < 2000, "the game should have ended"
-            return "moves"
-        moves = MOVE.findall(tail.partition("Your legal moves")[2])
-        attacks = [m for m in moves if "x" in m]
-        return attacks[0] if attacks else rng.choice(moves)
+    read = moves_player(out, random.Random(3), limit=2000)
 
     save = tmp_path / "game.json"
     code = run_terminal_game(variant="barrage", setup="random", seed=3, save=save, console=console, read=read)
@@ -273,24 +283,7 @@ def test_hotseat_game_passes_the_keyboard_and_each_seat_sees_only_its_own_army(t
     between every two turns, each player's drawings show only their own ranks (and what battles showed),
     seen from their own chair, and each is told the other's move before their own."""
     console, out = make_console()
-    rng = random.Random(5)
-    seen = 0
-    answers = 0
-
-    def read() -> str:
-        nonlocal seen, answers
-        out.seek(seen)
-        tail = out.read()
-        seen = out.tell()
-        answers += 1
-        assert answers < 6000, "the game should have ended"
-        if tail.rstrip().endswith("cannot see the screen."):
-            return ""
-        if "Your legal moves" not in tail:
-            return "moves"
-        moves = MOVE.findall(tail.partition("Your legal moves")[2])
-        attacks = [m for m in moves if "x" in m]
-        return attacks[0] if attacks else rng.choice(moves)
+    read = moves_player(out, random.Random(5), limit=6000)
 
     save = tmp_path / "hotseat.json"
     code = run_terminal_game(

@@ -49,6 +49,18 @@ class ConsoleSession:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
 
+    def pass_screen(self, to: str, away: str) -> None:
+        """Hot-seat: clear the screen (a few blank lines in a transcript) and wait until `to` sits down
+        while `away` looks away, so that nothing of one seat stays on the screen for the other."""
+        if self.console.is_terminal:
+            self.console.clear()
+        else:
+            self.console.print("\n" * 3)
+        self.console.rule(f"Pass the keyboard to {to}")
+        self.ask(f"{to[:1].upper()}{to[1:]}: press Enter when {away} cannot see the screen. ")
+        if self.console.is_terminal:
+            self.console.clear()
+
     def play_through(self, turns: Callable[[], None]) -> int:
         """Run `turns` to the end of the game, then the game-over screen; the exit code: 0 finished and
         saved, 1 abandoned or not saved, 130 interrupted. An unfinished game's record is saved too."""

@@ -341,15 +341,7 @@ class TerminalGame(ConsoleSession):
     def pass_keyboard(self, seat: int) -> None:
         """Hot-seat: clear what the other seat had on the screen, wait until `seat` sits down, then tell
         them what the other did since they last looked, as their seat saw it."""
-        previous, name = self.side_name(self.human), self.side_name(seat)
-        if self.console.is_terminal:
-            self.console.clear()
-        else:
-            self.console.print("\n" * 3)
-        self.console.rule(f"Pass the keyboard to {name}")
-        self.ask(f"{name.capitalize()}: press Enter when {previous} cannot see the screen. ")
-        if self.console.is_terminal:
-            self.console.clear()
+        self.pass_screen(self.side_name(seat), self.side_name(self.human))
         self.human = seat
         for event, before in self.unseen[seat]:
             self.console.print(Text(self.describe(event, before), style=self.side_styles[int(event["player"])]))

@@ -406,14 +406,7 @@ class AdmiralTerminal(ConsoleSession):
         theirs = _public(self.state.observation(seat).data)
         if mine == theirs:
             return  # nothing on the screen that the next seat may not see
-        if self.console.is_terminal:
-            self.console.clear()
-        else:
-            self.console.print("\n" * 3)
-        self.console.rule(f"Pass the keyboard to {PLAYER_NAMES[seat]}")
-        self.ask(f"{PLAYER_NAMES[seat]}: press Enter when {PLAYER_NAMES[previous]} cannot see the screen. ")
-        if self.console.is_terminal:
-            self.console.clear()
+        self.pass_screen(PLAYER_NAMES[seat], PLAYER_NAMES[previous])
 
     # -- showing things
     def show_position(self, seat: int) -> None:

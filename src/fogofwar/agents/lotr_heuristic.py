@@ -208,9 +208,16 @@ class LotrHeuristicAgent:
         if data["phase"] == "setup":
             return self._setup_action(legal_actions)
         self._read(data)
+        return self._choose(legal_actions)
+
+    def _choose(self, legal_actions: Sequence[int], bonus: Mapping[int, float] | None = None) -> int:
+        """The action of the best score (plus `bonus`, e.g. a look-ahead's, and a little noise) in the
+        position `_read` last read; the piece's trip is remembered (no straight way back next move)."""
         best, best_score = legal_actions[0], float("-inf")
         for action in legal_actions:
             score = self._score(action) + self._rng.random() * self._noise
+            if bonus is not None:
+                score += bonus.get(action, 0.0)
             if score > best_score:
                 best, best_score = action, score
         if best < PLACE_BASE:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from fogofwar.agents.lotr_heuristic import LotrHeuristicAgent
 from fogofwar.core.protocol import Observation
-from fogofwar.lotr.powers import POWER_BASE, STOP, decode
+from fogofwar.lotr.powers import POWER_BASE, STOP
 from fogofwar.lotr.rules import PLACE_BASE, LotrState
 
 WIN = 10_000.0
@@ -64,18 +64,7 @@ class LotrSearchAgent(LotrHeuristicAgent):
             {k.key: self._value(side, i) for i, k in enumerate(kinds)} for side, kinds in enumerate(self._kinds)
         ]
         ahead = self._look_ahead(legal_actions, data.get("pending") is not None)
-        best, best_score = legal_actions[0], float("-inf")
-        for action in legal_actions:
-            score = self._score(action) + weight * ahead.get(action, 0.0) + self._rng.random() * self._noise
-            if score > best_score:
-                best, best_score = action, score
-        if best < PLACE_BASE:
-            src, dst = divmod(best, 100)
-            self._last = {dst: src}
-        else:
-            pa = decode(best)
-            self._last = {pa.dst: pa.src} if pa is not None and pa.dst >= 0 else {}
-        return best
+        return self._choose(legal_actions, {a: weight * v for a, v in ahead.items()})
 
     # --- the look ahead ------------------------------------------------------------------------------
     def _look_ahead(self, legal_actions: Sequence[int], pending: bool) -> dict[int, float]:
