@@ -246,6 +246,7 @@ def test_moves_powers_and_refusals_in_game_2(client: TestClient) -> None:
         ("powers", "prisoner", "good", "heuristic"),
         ("ring", "secret", "evil", "heuristic"),
         ("ring", "hidden", "good", "random"),
+        ("classic", "hidden", "good", "search"),  # Game 1: the search looks ahead over guesses
     ],
 )
 def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
