@@ -129,15 +129,18 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(db: str | None = None, *, agent_delay: float = 0.0, fsync: bool = True) -> FastAPI:
+def create_app(
+    db: str | None = None, *, agent_delay: float = 0.0, fsync: bool = True, seed: int | None = None
+) -> FastAPI:
     """The ASGI app on database `db` (see `database_url`); `agent_delay` paces the computer's replies;
-    `fsync=False` (tests only) keeps commits safe from a killed process but not from a power cut."""
+    `fsync=False` (tests only) keeps commits safe from a killed process but not from a power cut;
+    `seed` (tests only) draws the games' secret seeds from it, so that a test plays the same games each run."""
     url = database_url(db)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url, fsync)
-        manager = GameManager(store, agent_delay=agent_delay)
+        manager = GameManager(store, agent_delay=agent_delay, seed=seed)
         app.state.manager = manager
         await manager.start()
         try:

@@ -97,9 +97,14 @@ class Created:
 
 
 class GameManager:
-    def __init__(self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4) -> None:
+    def __init__(
+        self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4, seed: int | None = None
+    ) -> None:
         self.store = store
         self.agent_delay = agent_delay
+        # Each game's secret seed (its random setups, dice and computer play) is unguessable; a test may
+        # fix `seed` so that a run of it repeats the same games.
+        self._seeds = random.Random(seed) if seed is not None else None
         self._games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._executor = ThreadPoolExecutor(max_workers=agent_workers, thread_name_prefix="fogofwar-agent")
@@ -225,7 +230,7 @@ class GameManager:
             mode=mode,
             agent=agent,
             agent_seat=agent_seat,
-            seed=secrets.randbits(31),
+            seed=secrets.randbits(31) if self._seeds is None else self._seeds.getrandbits(31),
             players=players,
             token_hashes=hashes,
             invite_hash=hash_token(invite) if invite else None,
