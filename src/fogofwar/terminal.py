@@ -283,11 +283,11 @@ class TerminalGame(ConsoleSession):
     # -- helpers
     @property
     def me(self) -> str:
-        return PLAYER_NAMES[self.human]
+        return self.side_name(self.human)
 
     @property
     def them(self) -> str:
-        return PLAYER_NAMES[self.computer]
+        return self.side_name(self.computer)
 
     @property
     def computer(self) -> int:
@@ -303,7 +303,7 @@ class TerminalGame(ConsoleSession):
 
     def intro(self) -> str:
         if self.hotseat:
-            return HOTSEAT_INTRO.format(first=PLAYER_NAMES[0].capitalize(), seed=self.seed)
+            return HOTSEAT_INTRO.format(first=self.side_name(0).capitalize(), seed=self.seed)
         return (
             f"You play {self.me} ({'you move first' if self.human == 0 else 'red moves first'}) "
             f"against {self.opponent_words()}. Seed {self.seed}."
@@ -550,6 +550,7 @@ class TerminalGame(ConsoleSession):
         return players
 
     def side_name(self, seat: int) -> str:
+        """A seat's name in the game's words (red/blue; LOTR: evil/good)."""
         return PLAYER_NAMES[seat]
 
 

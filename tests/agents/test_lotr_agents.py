@@ -188,7 +188,7 @@ def look_ahead(game: LotrGame, state: LotrState) -> dict[str, float]:
     player = state.current_player()
     agent.start(game, player, random.Random(1))
     agent.act(state.observation(player), state.legal_actions())  # reads the position
-    values = agent._look_ahead(state.legal_actions(), False)
+    values = agent._look_ahead(state.legal_actions())
     return {state.action_to_string(a): v for a, v in values.items()}
 
 

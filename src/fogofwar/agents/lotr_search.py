@@ -45,37 +45,34 @@ heuristic, 40 games each: Game 2 45%, Game 3 47.5%; Game 1 59% over 120), so it 
 class LotrSearchAgent(LotrHeuristicAgent):
     name = "search"
 
-    def __init__(self, guesses: int = 4, weight: float | None = None) -> None:
+    def __init__(self, guesses: int = 4) -> None:
         super().__init__(noise=0.3)
         self.guesses = guesses
-        self.weight = weight
-        """The look ahead's weight; None: the measured one of the game (`WEIGHTS`)."""
         self._key_values: list[dict[str, float]] = [{}, {}]
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = observation.data
         if self._game is None:
             raise RuntimeError("start() must be called before act()")
-        weight = WEIGHTS.get(self._game.mode, 0.0) if self.weight is None else self.weight
-        if data["phase"] == "setup" or len(legal_actions) == 1 or weight <= 0:
+        weight = WEIGHTS.get(self._game.mode, 0.0)
+        # An Uruk-Hai's second attack is left to the heuristic: a guess cannot be made to wait for it.
+        if data["phase"] == "setup" or len(legal_actions) == 1 or weight <= 0 or data.get("pending") is not None:
             return super().act(observation, legal_actions)
         self._read(data)
         self._key_values = [
             {k.key: self._value(side, i) for i, k in enumerate(kinds)} for side, kinds in enumerate(self._kinds)
         ]
-        ahead = self._look_ahead(legal_actions, data.get("pending") is not None)
+        ahead = self._look_ahead(legal_actions)
         return self._choose(legal_actions, {a: weight * v for a, v in ahead.items()})
 
     # --- the look ahead ------------------------------------------------------------------------------
-    def _look_ahead(self, legal_actions: Sequence[int], pending: bool) -> dict[int, float]:
+    def _look_ahead(self, legal_actions: Sequence[int]) -> dict[int, float]:
         """Per action, the material it keeps after the enemy's reply, averaged over the guesses, minus
         the best action's (so 0 for the best, negative for the others)."""
         totals = dict.fromkeys(legal_actions, 0.0)
         counts = dict.fromkeys(legal_actions, 0)
         for _ in range(max(1, self.guesses)):
-            state = self._guess(pending)
-            if state is None:
-                continue
+            state = self._guess()
             allowed = set(state.legal_actions())
             for action in legal_actions:
                 if action not in allowed:
@@ -88,10 +85,8 @@ class LotrSearchAgent(LotrHeuristicAgent):
         top = max(values.values())
         return {a: v - top for a, v in values.items()}
 
-    def _guess(self, pending: bool) -> LotrState | None:
+    def _guess(self) -> LotrState:
         """A whole position: our pieces as they are, each unknown enemy piece drawn from the belief."""
-        if pending:  # an Uruk-Hai's second attack: the guess cannot be made to wait for it
-            return None
         game = self._game
         assert game is not None
         kinds = self._kinds
@@ -104,10 +99,7 @@ class LotrSearchAgent(LotrHeuristicAgent):
                 dist = self._dist(sq)
                 kind = _draw(dist, self._rng)
             rows.append((sq, owner, kinds[owner][kind].key, moved, revealed))
-        try:
-            return game.state_from_position(rows, to_move=self._me)
-        except ValueError:  # pragma: no cover - the belief only draws characters of the army
-            return None
+        return game.state_from_position(rows, to_move=self._me)
 
     def _after(self, state: LotrState, action: int) -> float:
         """Material (ours minus theirs) after `action` and the enemy's reply, in this guess."""

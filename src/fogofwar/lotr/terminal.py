@@ -37,7 +37,7 @@ from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, SIDE_NAMES, SPY, Ar
 from fogofwar.lotr.rules import CAPTURED_MODES, GAME_MODES, GAME_TITLES, POWER_NAMES, LotrGame, LotrState
 from fogofwar.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.stratego.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.terminal import HIGHLIGHT_STYLE, HOTSEAT_INTRO, TerminalGame
+from fogofwar.terminal import HIGHLIGHT_STYLE, TerminalGame
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -366,14 +366,6 @@ class LotrTerminalGame(TerminalGame):
         self.lotr = game
         self.lstate: LotrState = self.state  # type: ignore[assignment]
 
-    @property
-    def me(self) -> str:
-        return SIDE_NAMES[self.human]
-
-    @property
-    def them(self) -> str:
-        return SIDE_NAMES[self.computer]
-
     def title(self) -> str:
         return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.lotr.mode]}"
 
@@ -383,7 +375,7 @@ class LotrTerminalGame(TerminalGame):
     def intro(self) -> str:
         captured = f"Captured pieces: {self.lotr.captured_mode}."
         if self.hotseat:
-            return f"{HOTSEAT_INTRO.format(first='Evil', seed=self.seed)} {captured}"
+            return f"{super().intro()} {captured}"
         first = "you move first" if self.human == EVIL else "Evil moves first"
         return (
             f"You play the Forces of {self.me.capitalize()} ({first}) against {self.opponent_words()}. "

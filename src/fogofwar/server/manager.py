@@ -97,9 +97,7 @@ class Created:
 
 
 class GameManager:
-    def __init__(
-        self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4, seed: int | None = None
-    ) -> None:
+    def __init__(self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4, seed: int | None = None) -> None:
         self.store = store
         self.agent_delay = agent_delay
         # Each game's secret seed (its random setups, dice and computer play) is unguessable; a test may
