@@ -41,10 +41,12 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 SERVER = """
-import sys, uvicorn
-from fogofwar.server import create_app
+import sys
+from fogofwar.server import Limits, serve
 db, port, fsync = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
-uvicorn.run(create_app(db, fsync=fsync), host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+# Every client of the benchmark comes from 127.0.0.1: the per-address caps are raised to let them all in.
+limits = Limits(connections_per_ip=2000, sockets_per_ip=2000)
+serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync)
 """
 
 

@@ -333,19 +333,28 @@ def serve(
     agent_delay: Annotated[
         float, typer.Option("--agent-delay", min=0.0, help="seconds the computer waits before it answers")
     ] = 0.4,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option("--limit", help="NAME=VALUE: change one of the server's limits per client (see the README)"),
+    ] = None,
 ) -> None:
     """Run the web app: play in the browser against the computer, hot-seat, or by invite link."""
-    import uvicorn
+    from pydantic import ValidationError
 
-    from fogofwar.server import create_app, database_url
+    from fogofwar.server import Limits, database_url, serve
     from fogofwar.server.store import safe_url
 
+    try:
+        limits = Limits(**dict(_parse_options(limit or [])))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise typer.BadParameter(
+            f"{problems} (limits: {', '.join(Limits.model_fields)})", param_hint="--limit"
+        ) from None
     url = database_url(db)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}; Ctrl+C stops)", markup=False)
-    uvicorn.run(
-        create_app(url, agent_delay=agent_delay), host=host, port=port, ws_max_size=64 * 1024, log_level="warning"
-    )
+    serve(host, port, limits=limits, db=url, agent_delay=agent_delay)
 
 
 def _parse_options(pairs: list[str]) -> dict[str, JSON]:

@@ -26,11 +26,18 @@ class ConsoleSession:
 
     state: Any
 
-    def __init__(self, console: Console, seed: int, save: Path | None, read: Callable[[], str] | None) -> None:
+    def __init__(self, console: Console, seed: int | None, save: Path | None, read: Callable[[], str] | None) -> None:
         self.console = console
         self.seed = seed
+        """The seed the player chose (a reproducible game), or None: then the computer and the random setups
+        draw from a fresh 256-bit secret nobody sees (`fogofwar.core.randomness.play_streams`)."""
         self.save = save
         self._read = read or input
+
+    @property
+    def seed_text(self) -> str:
+        """' Seed N.' for a seeded game, else nothing: an unseeded game has no seed to show."""
+        return f" Seed {self.seed}." if self.seed is not None else ""
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, markup=False, highlight=False)

@@ -17,7 +17,6 @@ saved, 2 bad options, 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from rich.text import Text
 from fogofwar.console_session import Abandon, ConsoleSession
 from fogofwar.core.agents import Agent, make_agent
 from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
+from fogofwar.core.randomness import play_streams
 from fogofwar.stratego.board import FILES, LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
 from fogofwar.stratego.pieces import Rank, RankNotation
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
@@ -46,7 +46,7 @@ SETUP_PROMPT = "Your setup (a setup string, or: random, sample, sample:NAME, hel
 
 HOTSEAT_INTRO = (
     "Two players at one keyboard; {first} moves first. Between the turns a 'pass the keyboard' screen "
-    "hides the board: each player sees only what their own side may see. Seed {seed}."
+    "hides the board: each player sees only what their own side may see.{seed}"
 )
 
 LEGEND = "? unknown enemy  ?' unknown, has moved  5* known enemy  [ ] last move  ~~~ lake"
@@ -257,7 +257,7 @@ class TerminalGame(ConsoleSession):
         human: int,
         agent: Agent | None,
         setup: str,
-        seed: int,
+        seed: int | None,
         notation: RankNotation,
         save: Path | None,
         read: Callable[[], str] | None = None,
@@ -272,9 +272,7 @@ class TerminalGame(ConsoleSession):
         """Hot-seat: per seat, the other seat's moves since it last looked, each with its board before it."""
         self.setup = setup
         self.notation: RankNotation = notation
-        master = random.Random(seed)
-        self.agent_rng = random.Random(master.getrandbits(64))
-        self.setup_rng = random.Random(master.getrandbits(64))
+        self.agent_rng, self.setup_rng = play_streams(seed, "agent", "setup")
 
     @property
     def variant(self) -> Variant:
@@ -303,10 +301,10 @@ class TerminalGame(ConsoleSession):
 
     def intro(self) -> str:
         if self.hotseat:
-            return HOTSEAT_INTRO.format(first=self.side_name(0).capitalize(), seed=self.seed)
+            return HOTSEAT_INTRO.format(first=self.side_name(0).capitalize(), seed=self.seed_text)
         return (
             f"You play {self.me} ({'you move first' if self.human == 0 else 'red moves first'}) "
-            f"against {self.opponent_words()}. Seed {self.seed}."
+            f"against {self.opponent_words()}.{self.seed_text}"
         )
 
     def run(self) -> int:
@@ -605,8 +603,6 @@ def run_terminal_game(
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2
     human = 0 if hotseat else sides[side]  # hot-seat: red sets up and moves first
-    if seed is None:
-        seed = random.SystemRandom().randrange(1 << 31)
     note: RankNotation = "modern" if notation == "modern" else "classic"
     session = TerminalGame(console, game, human, agent, setup, seed, note, save, read)
     if setup.strip().lower() not in ("ask", "random"):

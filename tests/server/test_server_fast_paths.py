@@ -23,7 +23,7 @@ def _meta(game: str, options: dict[str, Any]) -> GameMeta:
         mode="hotseat",
         agent=None,
         agent_seat=None,
-        seed=7,
+        secret=bytes(32),
         players=["Ann é", "Bob \u2028"],
         token_hashes=[None, None],
         invite_hash=None,

@@ -329,7 +329,7 @@ def _crafted_session() -> GameSession:
         mode="hotseat",
         agent=None,
         agent_seat=None,
-        seed=1,
+        secret=bytes(32),
         players=["a", "b"],
         token_hashes=[None, None],
         invite_hash=None,

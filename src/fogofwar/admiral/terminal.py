@@ -19,7 +19,6 @@ options, 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from fogofwar.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
 from fogofwar.console_session import Abandon, ConsoleSession
 from fogofwar.core.agents import Agent, agent_game_options, make_agent
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
+from fogofwar.core.randomness import play_streams
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
@@ -210,7 +210,7 @@ class AdmiralTerminal(ConsoleSession):
         game: AdmiralGame,
         humans: Sequence[int],
         agent: Agent | None,
-        seed: int,
+        seed: int | None,
         save: Path | None = None,
         read: Callable[[], str] | None = None,
     ) -> None:
@@ -219,9 +219,7 @@ class AdmiralTerminal(ConsoleSession):
         self.state: AdmiralState = game.new_initial_state()
         self.humans = tuple(humans)
         self.agent = agent
-        master = random.Random(seed)
-        self.agent_rng = random.Random(master.getrandbits(64))
-        self.chance_rng = random.Random(master.getrandbits(64))
+        self.agent_rng, self.chance_rng = play_streams(seed, "agent", "chance")
         names = [n for f in game.fleets for n in f.names]
         self.marks = short_names(names)
         self.viewer: int | None = None
@@ -247,7 +245,7 @@ class AdmiralTerminal(ConsoleSession):
         self.console.rule("Admiral")
         fleets = " vs ".join(f"{PLAYER_NAMES[p]}: {f.faction}" for p, f in enumerate(self.game.fleets))
         cap = f", turn cap {self.game.max_turns}" if self.game.max_turns else ""
-        self.say(f"{opponents}; {fleets}; layout {self.game.options['layout']}{cap}; seed {self.seed}.")
+        self.say(f"{opponents}; {fleets}; layout {self.game.options['layout']}{cap}.{self.seed_text}")
         if self.solo:
             self.say(
                 f"Solo mode: you play {PLAYER_NAMES[self.humans[0]]} against Admiral Stratego. You deploy first, "
@@ -531,8 +529,6 @@ def run_admiral_terminal_game(
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2
-    if seed is None:
-        seed = random.SystemRandom().randrange(1 << 31)
     humans = (0, 1) if hotseat else (seat,)
     return AdmiralTerminal(console, game, humans, agent, seed, save, read).run()
 

@@ -358,7 +358,7 @@ class LotrTerminalGame(TerminalGame):
         human: int,
         agent: Agent | None,
         setup: str,
-        seed: int,
+        seed: int | None,
         save: Path | None,
         read: Callable[[], str] | None = None,
     ) -> None:
@@ -379,7 +379,7 @@ class LotrTerminalGame(TerminalGame):
         first = "you move first" if self.human == EVIL else "Evil moves first"
         return (
             f"You play the Forces of {self.me.capitalize()} ({first}) against {self.opponent_words()}. "
-            f"{captured} Seed {self.seed}."
+            f"{captured}{self.seed_text}"
         )
 
     # -- setup
@@ -583,8 +583,6 @@ def run_lotr_terminal_game(
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
         return 2
     human = EVIL if hotseat else SIDES[side]  # hot-seat: Evil sets up and moves first
-    if seed is None:
-        seed = random.SystemRandom().randrange(1 << 31)
     session = LotrTerminalGame(console, game, human, agent, setup, seed, save, read)
     if setup.strip().lower() not in ("ask", "random", "auto", "sample"):
         try:  # check a setup given on the command line before anything starts

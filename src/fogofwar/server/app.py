@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import string
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -39,16 +38,25 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
+from fogofwar.core.randomness import Streams
 from fogofwar.server.adapters import ADAPTERS, get_adapter
+from fogofwar.server.limits import BodyLimit, Limits, SocketGate
 from fogofwar.server.manager import Connection, GameManager, LiveGame
 from fogofwar.server.replay_api import router as replay_router
-from fogofwar.server.session import MAX_MESSAGE_BYTES, ClientError, Command, parse_command
+from fogofwar.server.session import (
+    MAX_MESSAGE_BYTES,
+    ClientError,
+    Command,
+    check_json_text,
+    parse_command,
+)
 from fogofwar.server.store import DEFAULT_DB, Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -65,8 +73,22 @@ def database_url(db: str | None = None) -> str:
     return db or os.environ.get("FOGOFWAR_DB") or DEFAULT_DB
 
 
-class CreateGame(BaseModel):
+class _Body(BaseModel):
+    """A request body: besides its fields' own checks, no lone surrogate and no deep nesting anywhere."""
+
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text_only(cls, data: Any) -> Any:
+        try:
+            check_json_text(data, "the body")
+        except ClientError as exc:
+            raise ValueError(exc.message) from None
+        return data
+
+
+class CreateGame(_Body):
     game: str = Field("stratego", max_length=32)
     variant: str = Field("classic", max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -75,14 +97,12 @@ class CreateGame(BaseModel):
     name: str = Field("", max_length=40)
 
 
-class JoinGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class JoinGame(_Body):
     invite: str = Field(max_length=100)
     name: str = Field("", max_length=40)
 
 
-class SetupPreview(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SetupPreview(_Body):
     game: str = Field("stratego", max_length=32)
     variant: str = Field("classic", max_length=32)
     seat: int = Field(0, ge=0, le=1)
@@ -130,17 +150,25 @@ class _SecurityHeaders:
 
 
 def create_app(
-    db: str | None = None, *, agent_delay: float = 0.0, fsync: bool = True, seed: int | None = None
+    db: str | None = None,
+    *,
+    agent_delay: float = 0.0,
+    fsync: bool = True,
+    seed: int | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The ASGI app on database `db` (see `database_url`); `agent_delay` paces the computer's replies;
     `fsync=False` (tests only) keeps commits safe from a killed process but not from a power cut;
-    `seed` (tests only) draws the games' secret seeds from it, so that a test plays the same games each run."""
+    `seed` (tests only) draws the games' secrets from it, so that a test plays the same games each run;
+    `limits`: what one client may cost (`fogofwar.server.limits`; the connection limits need `serve`)."""
     url = database_url(db)
+    limits = limits or Limits()
+    gate = SocketGate(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url, fsync)
-        manager = GameManager(store, agent_delay=agent_delay, seed=seed)
+        manager = GameManager(store, agent_delay=agent_delay, seed=seed, limits=limits)
         app.state.manager = manager
         await manager.start()
         try:
@@ -152,6 +180,7 @@ def create_app(
     app = FastAPI(
         title="fogofwar", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json"
     )
+    app.add_middleware(BodyLimit, limits=limits)
     app.add_middleware(_SecurityHeaders)
 
     def manager_of(request: Request | WebSocket) -> GameManager:
@@ -161,6 +190,16 @@ def create_app(
     @app.exception_handler(ClientError)
     async def client_error(_request: Request, exc: ClientError) -> JSONResponse:
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """What is wrong and where, never the input itself (it may be huge, or not encodable)."""
+        problems = []
+        for err in exc.errors()[:10]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "the body"
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        error = ClientError("bad_request", "; ".join(problems) or "the request is not valid", 422)
+        return JSONResponse(error.to_json(), status_code=422)
 
     # --- pages ------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -233,6 +272,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/act")
     async def act_http(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        await seat_of(request, game_id, authorization)  # who asks, before reading what (BodyLimit caps it)
         body = await request.body()
         return await act(request, game_id, authorization, parse_command(body))
 
@@ -248,7 +288,7 @@ def create_app(
         try:
             adapter = get_adapter(body.game)
             state = adapter.make_game({"variant": body.variant}).new_initial_state()
-            placement = adapter.parse_setup(state, body.seat, body.setup, random.Random())
+            placement = adapter.parse_setup(state, body.seat, body.setup, Streams.fresh().rng("preview"))
         except (InvalidSetupError, NotationError, GameError) as exc:
             raise ClientError("bad_setup", str(exc), 422) from None
         return {"placement": placement, "string": adapter.setup_string(state, body.seat, placement)}
@@ -257,6 +297,17 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
+        ip = ws.client.host if ws.client else ""
+        refused = gate.enter(ip)
+        if refused is not None:
+            await _refuse(ws, ClientError("busy", refused, 429))
+            return
+        try:
+            await _play_socket(ws, game_id)
+        finally:
+            gate.leave(ip)
+
+    async def _play_socket(ws: WebSocket, game_id: str) -> None:
         manager = manager_of(ws)
         try:
             live = await manager.get(game_id)
@@ -272,27 +323,41 @@ def create_app(
             seat = live.session.seat_of(hello.token) if hello.token else None
             if hello.token and seat is None:
                 raise ClientError("forbidden", f"this token opens no seat of game {game_id}", 403)
+            if seat is None and (refused := gate.watch(game_id)) is not None:
+                raise ClientError("busy", refused, 429)
         except ClientError as exc:
-            with suppress(Exception):
-                await ws.send_json(exc.to_json())
-                await ws.close(code=4000 + min(exc.status, 999))
+            await _refuse(ws, exc)
             return
         conn = manager.connect(live, seat)
         sender = asyncio.create_task(_send_loop(ws, conn))
         try:
             while not conn.closed:
-                raw = await _receive(ws)
+                try:
+                    raw = await asyncio.wait_for(_receive(ws), limits.socket_idle_seconds)
+                except TimeoutError:
+                    idle = f"closed after {limits.socket_idle_seconds:g} s without a message (ping to stay)"
+                    conn.send(ClientError("idle", idle, 408).to_json())
+                    break
                 if raw is None:
                     break
                 await _handle(manager, live, conn, raw)
         except WebSocketDisconnect:
             pass
         finally:
+            if seat is None:
+                gate.unwatch(game_id)
             manager.disconnect(live, conn)
             with suppress(Exception):
                 await sender
 
     return app
+
+
+async def _refuse(ws: WebSocket, exc: ClientError) -> None:
+    """Say why and close: a refused socket costs nothing after this."""
+    with suppress(Exception):
+        await ws.send_json(exc.to_json())
+        await ws.close(code=4000 + min(exc.status, 999))
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:

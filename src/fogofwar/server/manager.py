@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import random
 import re
 import secrets
 import time
@@ -36,7 +35,9 @@ from typing import Any, TypeVar
 
 from fogofwar.core.agents import Agent, agent_game_options, agent_names, make_agent
 from fogofwar.core.protocol import GameError, RecordError, State
+from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
 from fogofwar.server.adapters import ADAPTERS, Adapter, get_adapter
+from fogofwar.server.limits import Limits
 from fogofwar.server.session import ClientError, Command, GameSession, game_info, hash_token
 from fogofwar.server.store import Event, GameMeta, Store, StoreError, Summary
 
@@ -85,6 +86,13 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     agent: Agent | None = None
     agent_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
+    """When the game was last asked for: idle games leave memory (`GameManager.evict_idle`)."""
+
+    def busy(self) -> bool:
+        """Somebody watches or plays it, the computer is thinking, or a change is under way."""
+        thinking = self.agent_task is not None and not self.agent_task.done()
+        return bool(self.connections) or thinking or self.lock.locked()
 
 
 @dataclass(frozen=True)
@@ -97,12 +105,21 @@ class Created:
 
 
 class GameManager:
-    def __init__(self, store: Store, agent_delay: float = 0.0, agent_workers: int = 4, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        agent_delay: float = 0.0,
+        agent_workers: int = 4,
+        seed: int | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
         self.agent_delay = agent_delay
-        # Each game's secret seed (its random setups, dice and computer play) is unguessable; a test may
-        # fix `seed` so that a run of it repeats the same games.
-        self._seeds = random.Random(seed) if seed is not None else None
+        self.limits = limits or Limits()
+        self._sweeper: asyncio.Task[None] | None = None
+        # Each game's secret (its random setups, dice and computer play) is 256 bits from the OS; a test
+        # may fix `seed` so that a run of it repeats the same games.
+        self._seeds = Streams.from_seed(seed).rng("game secrets") if seed is not None else None
         self._games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._executor = ThreadPoolExecutor(max_workers=agent_workers, thread_name_prefix="fogofwar-agent")
@@ -119,9 +136,39 @@ class GameManager:
                 await self.get(game_id)
             except ClientError as exc:
                 log.error("game %s cannot be restored: %s", game_id, exc.message)
+        self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-games")
+
+    async def _sweep(self) -> None:
+        """Now and then, drop the games nobody uses from memory."""
+        period = min(60.0, self.limits.idle_game_seconds / 4)
+        while not self._closing:
+            await asyncio.sleep(period)
+            self.evict_idle()
+
+    def evict_idle(self, now: float | None = None, keep: str | None = None) -> int:
+        """Drop from memory every game idle for `idle_game_seconds`, and the least recently used idle ones
+        while more than `live_games` are kept; a dropped game is rebuilt from its log when next asked for.
+        Returns how many were dropped. (Should a request still hold a dropped game, its next move meets the
+        stored log's sequence check and is refused, never written twice.)"""
+        now = time.monotonic() if now is None else now
+        idle = sorted((live.used, gid) for gid, live in self._games.items() if not live.busy() and gid != keep)
+        extra = len(self._games) - self.limits.live_games
+        dropped = 0
+        for used, gid in idle:
+            if now - used < self.limits.idle_game_seconds and dropped >= extra:
+                break
+            del self._games[gid]
+            dropped += 1
+        return dropped
+
+    def live_count(self) -> int:
+        """How many games are in memory."""
+        return len(self._games)
 
     async def stop(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in self._games.values():
             if live.agent_task is not None:
                 live.agent_task.cancel()
@@ -228,7 +275,7 @@ class GameManager:
             mode=mode,
             agent=agent,
             agent_seat=agent_seat,
-            seed=secrets.randbits(31) if self._seeds is None else self._seeds.getrandbits(31),
+            secret=new_secret() if self._seeds is None else self._seeds.randbytes(SECRET_BYTES),
             players=players,
             token_hashes=hashes,
             invite_hash=hash_token(invite) if invite else None,
@@ -238,7 +285,11 @@ class GameManager:
         session = GameSession(meta)
         summary = session.summary()
         meta.status, meta.to_move, meta.move_count = summary.status, summary.to_move, summary.move_count
-        await self._write(self.store.create_game, meta)
+        try:
+            await self._write(self.store.create_game, meta)
+        except Exception as exc:  # the database is down, full or read-only: nothing was created
+            log.exception("cannot store a new game")
+            raise ClientError("unavailable", f"the game could not be saved ({type(exc).__name__})", 503) from None
         live = self._add(session)
         self._schedule_agent(live)
         return Created(session.info(), tokens, invite)
@@ -249,19 +300,23 @@ class GameManager:
         if meta.agent is not None and meta.agent_seat is not None:
             agent = make_agent(meta.agent)
             # A restarted server gives the agent a fresh start: it forgets what it inferred, not the rules.
-            agent.start(session.game, meta.agent_seat, random.Random(meta.seed + session.seq))
+            agent.start(session.game, meta.agent_seat, session.streams.rng("agent", meta.agent_seat, session.seq))
             live.agent = agent
         self._games[meta.id] = live
+        if len(self._games) > self.limits.live_games:
+            self.evict_idle(keep=meta.id)
         return live
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game, rebuilt from the database on first use."""
         live = self._games.get(game_id)
         if live is not None:
+            live.used = time.monotonic()
             return live
         async with self._load_lock:
             live = self._games.get(game_id)
             if live is not None:
+                live.used = time.monotonic()
                 return live
             meta = await self._io(self.store.game, game_id)
             if meta is None:
@@ -301,7 +356,12 @@ class GameManager:
             seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
             token = secrets.token_urlsafe(24)
             player = name or live.session.seat_name(seat).capitalize()
-            if not await self._write(self.store.join, game_id, seat, hash_token(token), player):
+            try:
+                joined = await self._write(self.store.join, game_id, seat, hash_token(token), player)
+            except Exception as exc:  # the database is down, full or read-only: nobody joined
+                log.exception("cannot store a join")
+                raise ClientError("unavailable", f"the seat could not be saved ({type(exc).__name__})", 503) from None
+            if not joined:
                 raise ClientError("forbidden", "the seat was taken already", 403)
             session = live.session.copy()
             session.meta.token_hashes[seat] = hash_token(token)

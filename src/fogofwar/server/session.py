@@ -10,8 +10,10 @@ it is applied when the engine reaches that seat (`_pending`), so nobody waits on
 anybody, and a replay applies it at the same point.
 
 Dice (the engine's chance player) are rolled by the server: `chance_event` draws the roll
-from the game's secret seed and the event number, and it is logged like any move, so a
-replay rebuilds the same dice. A seat whose decisions are secret for a while (Admiral's
+from the game's stream for that event number (`GameMeta.secret`, `fogofwar.core.randomness`),
+and it is logged like any move, so a replay rebuilds the same dice. Each seat's random setup,
+the computer's choices and each die are separate streams of the secret: seeing one tells
+nothing of another. A seat whose decisions are secret for a while (Admiral's
 attack assignment, `Adapter.in_secret`) builds a *draft*: each decision is checked and
 shown to that seat alone, and the whole draft becomes one event when the seat commits,
 so the other seat learns neither the decisions nor how many there were. A draft is not
@@ -28,7 +30,6 @@ import hashlib
 import hmac
 import json
 import operator
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,7 @@ from fogofwar.core.protocol import (
     State,
     Termination,
 )
+from fogofwar.core.randomness import Streams
 from fogofwar.core.records import GameRecord
 from fogofwar.server.adapter_base import Entry
 from fogofwar.server.adapters import Adapter, get_adapter
@@ -51,12 +53,45 @@ MAX_MESSAGE_BYTES = 4096
 """Largest client message accepted: a classic placement as JSON is under 1 KiB."""
 MAX_EXPLANATIONS = 60
 """Explanations sent with a state: the most recent ones."""
+MAX_ERROR_CHARS = 600
+"""An error message is cut to this length: it may quote what the client sent, never all of a huge input."""
+MAX_DEPTH = 16
+"""Deepest nesting of lists and objects in a client message (a setup is two levels)."""
+
+
+def printable(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, with anything that is not encodable (a lone surrogate quoted
+    from a client's JSON) escaped: an answer must never fail to encode."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def check_json_text(value: Any, what: str = "the message", depth: int = 0, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse what JSON can carry but the server can neither store nor echo: a string with a lone UTF-16
+    surrogate (a `\\ud800` escape), or nesting deeper than `max_depth`. Raises `ClientError`."""
+    if depth > max_depth:
+        raise ClientError("malformed", f"{what} is nested deeper than {max_depth} levels")
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ClientError("malformed", f"{what} holds a lone UTF-16 surrogate, which is not text") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_json_text(k, what, depth + 1, max_depth)
+            check_json_text(v, what, depth + 1, max_depth)
+    elif isinstance(value, list):
+        for v in value:
+            check_json_text(v, what, depth + 1, max_depth)
 
 
 class ClientError(Exception):
     """A request refused; `code` is machine-readable, the message says what was wrong. Nothing changed."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
+        message = printable(message, MAX_ERROR_CHARS)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -94,8 +129,11 @@ def parse_command(raw: str | bytes) -> Command:
         raise ClientError("too_large", f"message of {size} bytes is over the limit of {MAX_MESSAGE_BYTES}", 413)
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ClientError("malformed", f"not JSON this server reads: nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as exc:  # also an integer of thousands of digits
         raise ClientError("malformed", f"not JSON: {exc}") from None
+    check_json_text(data)
     return command_from_json(data)
 
 
@@ -144,7 +182,7 @@ class GameSession:
         self.events: list[Event] = []
         self.setup_strings: dict[int, str] = {}
         self.placements: dict[int, dict[str, str]] = {}
-        self._rng = random.Random(meta.seed ^ 0x5E7)
+        self.streams = Streams(meta.secret)
         self._moves: tuple[int, list[dict[str, Any]]] = (-1, [])  # the public move list, built once per seq
         self._moves_json: tuple[list[dict[str, Any]], list[str], str] = ([], [], "[]")  # that list as JSON
         self.drafts: dict[int, list[int]] = {}  # a seat's secret decisions, not yet committed
@@ -201,10 +239,10 @@ class GameSession:
         return not self.state.is_terminal() and self.state.current_player() == CHANCE
 
     def chance_event(self) -> Event:
-        """The next die roll, drawn from the game's secret seed and the event number (so a restarted server
+        """The next die roll, drawn from the game's stream for this event number (so a restarted server
         rolls the same die it would have rolled), as an event for the log."""
         outcomes = self.state.chance_outcomes()
-        rng = random.Random(self.meta.seed * 1_000_003 + self.seq + 1)
+        rng = self.streams.rng("chance", self.seq + 1)
         action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
         return Event(self.seq + 1, "chance", None, {"action": int(action)})
 
@@ -331,7 +369,7 @@ class GameSession:
         if self.has_set_up(seat):
             raise ClientError("illegal", f"{self.seat_name(seat)} has already set up", 409)
         try:
-            placement = self.adapter.parse_setup(self.state, seat, spec, self._rng)
+            placement = self.adapter.parse_setup(self.state, seat, spec, self.streams.rng("setup", seat, seq))
             if self.state.current_player() == seat:
                 self.adapter.apply_setup(self.state.clone(), seat, placement)
             else:

@@ -35,13 +35,17 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from fogofwar.core.randomness import new_secret
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
@@ -66,7 +70,7 @@ class GameRow(_Base):
     mode: Mapped[str] = mapped_column(String(16))
     agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
     agent_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    seed: Mapped[int] = mapped_column(Integer)
+    secret: Mapped[str] = mapped_column(String(64))  # hex of the game's 256-bit secret (see GameMeta.secret)
     players: Mapped[list[str | None]] = mapped_column(JSON)
     token_hashes: Mapped[list[str | None]] = mapped_column(JSON)
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -129,7 +133,9 @@ class GameMeta:
     mode: str  # "agent" | "hotseat" | "invite"
     agent: str | None
     agent_seat: int | None
-    seed: int
+    secret: bytes
+    """The game's 256-bit secret: every random stream of the game (random setups, the computer's choices,
+    dice) is drawn from it (`fogofwar.core.randomness.Streams`). Never sent to anybody."""
     players: list[str | None]
     token_hashes: list[str | None]
     invite_hash: str | None
@@ -160,7 +166,7 @@ class GameMeta:
             mode=row.mode,
             agent=row.agent,
             agent_seat=row.agent_seat,
-            seed=row.seed,
+            secret=bytes.fromhex(row.secret),
             players=list(row.players),
             token_hashes=list(row.token_hashes),
             invite_hash=row.invite_hash,
@@ -213,6 +219,27 @@ def safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+def upgrade_schema(engine: Engine) -> None:
+    """Bring a database written by an older fogofwar up to date (idempotent).
+
+    Games used to keep a 31-bit `seed`, from which a player could compute the computer's army and every
+    die; each now has a 256-bit `secret`. An old game gets a fresh secret: its stored setups and dice
+    are in its log already, so only the computer's future choices differ.
+    """
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    if "secret" in columns:
+        return
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(64)"))
+        for (game_id,) in conn.execute(text("SELECT id FROM games")).all():
+            conn.execute(
+                text("UPDATE games SET secret = :secret WHERE id = :id"),
+                {"secret": new_secret().hex(), "id": game_id},
+            )
+        if "seed" in columns:
+            conn.execute(text("ALTER TABLE games DROP COLUMN seed"))
+
+
 class Store:
     """Games and their event logs in one database."""
 
@@ -222,6 +249,7 @@ class Store:
         self.writers = 1 if self.engine.dialect.name == "sqlite" else WRITERS
         """How many threads may usefully write at once: SQLite has one writer at a time."""
         _Base.metadata.create_all(self.engine)
+        upgrade_schema(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -242,7 +270,7 @@ class Store:
                     mode=meta.mode,
                     agent=meta.agent,
                     agent_seat=meta.agent_seat,
-                    seed=meta.seed,
+                    secret=meta.secret.hex(),
                     players=meta.players,
                     token_hashes=meta.token_hashes,
                     invite_hash=meta.invite_hash,

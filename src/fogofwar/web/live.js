@@ -57,6 +57,10 @@ export function startLive(opts) {
       this.retry = 0;
       this.counter = 0;
       this.stopped = false;
+      // The server closes a socket that says nothing for ten minutes: a page left open says "ping" each minute.
+      this.keepAlive = setInterval(() => {
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "ping" }));
+      }, 60000);
       this.open();
     }
 
