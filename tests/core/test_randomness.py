@@ -17,7 +17,9 @@ from fogofwar.core.randomness import SECRET_BYTES, KeyedRandom, Streams, new_sec
 from fogofwar.stratego.setup import random_setup
 from fogofwar.stratego.variants import get_variant
 
-labels = st.tuples(st.sampled_from(["setup", "agent", "chance", "preview"]), st.lists(st.integers(0, 10**6), max_size=3))
+labels = st.tuples(
+    st.sampled_from(["setup", "agent", "chance", "preview"]), st.lists(st.integers(0, 10**6), max_size=3)
+)
 
 
 def test_a_new_secret_is_256_bits_from_the_os(monkeypatch: object) -> None:
@@ -29,7 +31,9 @@ def test_a_new_secret_is_256_bits_from_the_os(monkeypatch: object) -> None:
 
 @settings(derandomize=True, max_examples=200)
 @given(st.binary(min_size=32, max_size=32), labels, labels)
-def test_distinct_labels_give_distinct_keys_and_streams(secret: bytes, a: tuple[str, list[int]], b: tuple[str, list[int]]) -> None:
+def test_distinct_labels_give_distinct_keys_and_streams(
+    secret: bytes, a: tuple[str, list[int]], b: tuple[str, list[int]]
+) -> None:
     streams = Streams(secret)
     ka, kb = streams.key(a[0], *a[1]), streams.key(b[0], *b[1])
     if a == b:

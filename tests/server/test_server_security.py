@@ -57,7 +57,12 @@ def test_the_computers_army_and_the_dice_come_from_separate_streams_of_the_secre
         session.game.new_initial_state(), 0, "random", streams.rng("setup", 0, r.json()["seq"])
     )
     assert again == r.json()["state"]["setup"]["placement"]
-    keys = {streams.key("setup", 0, 1), streams.key("setup", 1, 1), streams.key("agent", 1, 0), streams.key("chance", 2)}
+    keys = {
+        streams.key("setup", 0, 1),
+        streams.key("setup", 1, 1),
+        streams.key("agent", 1, 0),
+        streams.key("chance", 2),
+    }
     assert len(keys) == 4
 
 
@@ -229,7 +234,13 @@ json_values = st.recursive(
 )
 commands = st.fixed_dictionaries(
     {"type": st.sampled_from(["action", "setup", "undo", "resign", "ping", "hello", "nope"])},
-    optional={"action": json_values, "move": json_values, "setup": json_values, "id": json_values, "token": json_values},
+    optional={
+        "action": json_values,
+        "move": json_values,
+        "setup": json_values,
+        "id": json_values,
+        "token": json_values,
+    },
 )
 bodies = json_values | commands | st.binary(max_size=64).map(lambda b: b.decode("latin-1"))
 
@@ -248,11 +259,18 @@ def _post(client: TestClient, path: str, body: Any, token: str | None) -> int:
     return client.post(path, content=content, headers=headers).status_code
 
 
-@settings(derandomize=True, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ: dict[str, Any] = {
+    "derandomize": True,
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.function_scoped_fixture],
+}
+
+
+@settings(max_examples=300, **FUZZ)
 @given(body=bodies, which=st.integers(0, 5), path_id=st.sampled_from(["", "x", "%00", "..", "\u00e9" * 40]))
 def test_fuzz_every_route(fuzz_client: Any, body: Any, which: int, path_id: str) -> None:
     client, gid, tokens = fuzz_client
-    target = gid if not path_id else path_id
+    target = path_id or gid
     routes = [
         ("/api/games", None),
         (f"/api/games/{target}/act", tokens["0"]),
@@ -269,7 +287,7 @@ def test_fuzz_every_route(fuzz_client: Any, body: Any, which: int, path_id: str)
     assert client.get("/healthz").status_code == 200
 
 
-@settings(derandomize=True, max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, **FUZZ)
 @given(messages=st.lists(bodies, min_size=1, max_size=5))
 def test_fuzz_the_websocket(fuzz_client: Any, messages: list[Any]) -> None:
     client, gid, tokens = fuzz_client

@@ -337,6 +337,7 @@ def create_app(
                 except TimeoutError:
                     idle = f"closed after {limits.socket_idle_seconds:g} s without a message (ping to stay)"
                     conn.send(ClientError("idle", idle, 408).to_json())
+                    conn.end()
                     break
                 if raw is None:
                     break

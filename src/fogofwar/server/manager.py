@@ -71,6 +71,15 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
+    def end(self) -> None:
+        """Close once what is queued has been sent (a last word, such as why the socket closes)."""
+        if not self.closed:
+            try:
+                self.queue.put_nowait(None)
+                self.closed = True
+            except asyncio.QueueFull:
+                self.close()
+
     def close(self) -> None:
         if not self.closed:
             self.closed = True
