@@ -133,28 +133,31 @@ def replay(
     more_squares: Annotated[bool, typer.Option("--more-squares/--no-more-squares")] = True,
     verbose: Annotated[bool, typer.Option("--verbose", help="one line for every game, not only bad ones")] = False,
 ) -> None:
-    """Replay recorded games through the rules engine; with --check, list what the rules contradict."""
-    from fogofwar.replay_check import Summary, check_files
+    """Replay recorded games through the rules engine; with --check, list what the rules contradict.
 
-    missing = [str(f) for f in files if not f.exists()]
+    A file or game that cannot be read is reported as a violation, with its reason, and the batch goes on."""
+    from fogofwar.replay_check import Summary, check_files, printable
+
+    missing = [printable(str(f)) for f in files if not f.exists()]
     if missing:
         console.print(f"no such file: {', '.join(missing)}", style="red", markup=False)
         raise typer.Exit(2)
     summary = Summary()
     for game in check_files(files, two_squares=two_squares, more_squares=more_squares):
+        source = printable(game.source)
         if game.skipped:
             summary.skipped += 1
             if verbose:
-                console.print(f"{game.source}: skipped ({game.skipped})", markup=False)
+                console.print(f"{source}: skipped ({printable(game.skipped)})", markup=False)
             continue
         summary.games += 1
         summary.unreadable += game.unreadable
         summary.moves += game.moves
         summary.violations += len(game.violations)
         for v in game.violations:
-            console.print(f"{game.source}: {v}", markup=False)
+            console.print(f"{source}: {printable(v)}", markup=False)
         if verbose and not game.violations:
-            console.print(f"{game.source}: {game.moves} moves, ok", markup=False)
+            console.print(f"{source}: {game.moves} moves, ok", markup=False)
     if summary.notes():
         console.print(summary.notes(), markup=False)
     console.print(summary.line(), markup=False)

@@ -1,4 +1,8 @@
-"""`fogofwar replay`: replay Gravon archives and fogofwar JSON records through the rules engine."""
+"""`fogofwar replay`: replay Gravon archives and fogofwar JSON records through the rules engine.
+
+A batch of files is checked to its end whatever the files hold: a file or game that cannot be read is
+one violation (`unreadable`) that says why, and the next file is read.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from pathlib import Path
 
 from fogofwar.core.protocol import GameError, RecordError
 from fogofwar.core.records import GameRecord
-from fogofwar.stratego.formats.gravon import read_gravon
+from fogofwar.stratego.formats.gravon import UnreadableGame, read_gravon
 from fogofwar.stratego.replay import replay_gravon
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES
 
@@ -48,23 +52,55 @@ class Summary:
 def check_files(
     paths: list[Path], two_squares: int = DEFAULT_TWO_SQUARES, more_squares: bool = True
 ) -> Iterator[GameCheck]:
-    """Every game of every file, checked; an unreadable game is reported as a violation."""
+    """Every game of every file, checked; an unreadable game is reported as a violation and the batch goes on."""
     for path in paths:
         if path.suffix.lower() in (".zip", ".xml"):
-            for item in read_gravon(path):
-                if isinstance(item, RecordError):
-                    yield GameCheck(str(item).split(":")[0], 0, [str(item)], unreadable=True)
-                    continue
-                rep = replay_gravon(item, two_squares=two_squares, more_squares=more_squares)
-                yield GameCheck(rep.source, rep.moves, rep.violations, rep.skipped)
+            yield from _check_gravon(path, two_squares, more_squares)
         else:
-            try:
-                record = GameRecord.load(path)
-            except RecordError as exc:
-                yield GameCheck(path.name, 0, [str(exc)], unreadable=True)
-                continue
-            try:
-                state = record.replay(check=True)
-                yield GameCheck(path.name, getattr(state, "move_count", len(record.actions)), [])
-            except GameError as exc:
-                yield GameCheck(path.name, 0, [str(exc)])
+            yield _check_record(path)
+
+
+def _check_gravon(path: Path, two_squares: int, more_squares: bool) -> Iterator[GameCheck]:
+    for item in read_gravon(path):
+        if isinstance(item, RecordError):
+            source = item.source if isinstance(item, UnreadableGame) else path.name
+            reason = item.reason if isinstance(item, UnreadableGame) else str(item)
+            yield GameCheck(source, 0, [reason], unreadable=True)
+            continue
+        try:
+            rep = replay_gravon(item, two_squares=two_squares, more_squares=more_squares)
+        except Exception as exc:  # a game the engine fails on is a violation, not the end of the batch
+            yield GameCheck(item.source, 0, [_failure(exc)])
+            continue
+        yield GameCheck(rep.source, rep.moves, rep.violations, rep.skipped)
+
+
+def _check_record(path: Path) -> GameCheck:
+    try:
+        record = GameRecord.load(path)
+    except RecordError as exc:
+        return GameCheck(path.name, 0, [str(exc)], unreadable=True)
+    try:
+        state = record.replay(check=True)
+    except GameError as exc:
+        return GameCheck(path.name, 0, [str(exc)])
+    except Exception as exc:  # a record the engine fails on is a violation, not the end of the batch
+        return GameCheck(path.name, 0, [_failure(exc)])
+    return GameCheck(path.name, getattr(state, "move_count", len(record.actions)), [])
+
+
+def _failure(exc: Exception) -> str:
+    """A violation for an error the rules engine should have turned into a `GameError` (a bug to report)."""
+    try:
+        text = str(exc)
+    except Exception:  # e.g. a message that holds an integer too long to print
+        text = ""
+    return f"the rules engine failed on this game ({type(exc).__name__}: {text[:200]})"
+
+
+def printable(text: str) -> str:
+    """`text` safe to print: characters that are not printable (a terminal escape in a zip member name, a lone
+    surrogate from a file name that is not UTF-8) are written as Python escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)

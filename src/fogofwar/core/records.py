@@ -4,21 +4,46 @@ A record holds the game name and options, an optional start position, the action
 order (with their notation for people), the players' names, the outcome and free-form
 metadata. `replay()` rebuilds the final state through the one rules engine and checks
 that it agrees with the stored notation and outcome.
+
+Records come from files and uploads, so reading one (`load`, `loads`, `from_json`) treats it as
+hostile: anything wrong — bytes that are not UTF-8, text that is not JSON, nesting too deep, an
+integer too long, a wrong type anywhere, a lone surrogate — is a `RecordError` that says what,
+never another exception, and the work done is bounded by the size of the input (`load` refuses a
+file over `MAX_RECORD_BYTES` before reading it).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from fogofwar.core.protocol import JSON, GameError, IllegalActionError, Outcome, RecordError, State
-from fogofwar.core.registry import make_game
+from fogofwar.core.protocol import JSON, GameError, IllegalActionError, Outcome, RecordError, State, Termination
+from fogofwar.core.registry import game_names, make_game
 from fogofwar.core.state_json import outside_ending, start_of
 
 FORMAT = "fogofwar-record"
 VERSION = 1
+
+MAX_RECORD_BYTES = 16 << 20
+"""Largest record file `GameRecord.load` reads (16 MiB; a long classic game is under 100 KiB as JSON)."""
+
+MAX_RECORD_DEPTH = 32
+"""Deepest nesting of arrays and objects in a record (the games' own JSON nests 4 deep); deeper data could
+exhaust the stack of whatever walks it later (repr, deepcopy, the engines)."""
+
+MAX_INT_DIGITS = 50
+"""Longest integer (in decimal digits) a record may hold: room for 128-bit seeds, far below Python's 4,300-digit
+limit for turning an integer into text (past which `str()` and `json.dumps` raise ValueError)."""
+
+MAX_ACTION = 2**31 - 1
+"""Largest action id a record may hold (every game's ids are far smaller)."""
+
+_INT_LIMIT = 10**MAX_INT_DIGITS
+_TERMINATIONS = {t.value for t in Termination}
 
 
 @dataclass
@@ -89,48 +114,202 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
+        """A record from parsed JSON; `RecordError` says what is wrong with any part of it (and nothing else is
+        raised, whatever `data` holds)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a fogofwar record: expected an object with "format": "{FORMAT}"')
-        if data.get("version") != VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported (expected {VERSION})")
-        try:
-            actions = data["actions"]
-            if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
-                raise RecordError('"actions" must be a list of integers')
-            outcome = data.get("outcome")
-            return cls(
-                game=str(data["game"]),
-                options=dict(data.get("options") or {}),
-                actions=list(actions),
-                notation=[str(n) for n in data.get("notation") or []],
-                players=[str(p) for p in data.get("players") or []],
-                outcome=Outcome.from_json(outcome) if outcome else None,
-                start=data.get("start"),
-                metadata=dict(data.get("metadata") or {}),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"bad record: {exc!r}") from exc
+        version = data.get("version")
+        if type(version) is not int or version != VERSION:
+            raise RecordError(f"record version {_describe(version)} is not supported (expected {VERSION})")
+        _check_json(data)
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise RecordError(f'"game" must be a string, not {_describe(game)}')
+        if game not in game_names():
+            known = ", ".join(game_names())
+            raise RecordError(f"cannot build game {_describe(game)}: not a game fogofwar knows (known: {known})")
+        options = _object(data, "options")
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise RecordError(f'"actions" must be a list of integers, not {_describe(actions)}')
+        for i, a in enumerate(actions, 1):
+            if type(a) is not int or not 0 <= a <= MAX_ACTION:
+                raise RecordError(f"action {i} must be an integer from 0 to {MAX_ACTION:,}, not {_describe(a)}")
+        start = data.get("start")
+        if start is not None and not isinstance(start, dict):
+            raise RecordError(f'"start" must be an object or null, not {_describe(start)}')
+        return cls(
+            game=game,
+            options=options,
+            actions=list(actions),
+            notation=_strings(data, "notation"),
+            players=_strings(data, "players"),
+            outcome=_outcome(data.get("outcome")),
+            start=start,
+            metadata=_object(data, "metadata"),
+        )
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
+    def loads(cls, text: str | bytes, max_bytes: int | None = None) -> GameRecord:
+        """A record from JSON text, or from bytes that must be UTF-8; with `max_bytes`, longer input is refused
+        before it is parsed. `RecordError` for anything wrong, as `from_json`."""
+        if max_bytes is not None and len(text) > max_bytes:
+            unit = "characters" if isinstance(text, str) else "bytes"
+            raise RecordError(f"the record has {len(text):,} {unit}, over the cap of {max_bytes:,} bytes")
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise RecordError(f"not UTF-8 text (byte {exc.start} cannot be read)") from None
         try:
-            return cls.from_json(json.loads(text))
+            data = json.loads(text.removeprefix("\ufeff"), parse_int=_parse_int, parse_constant=_parse_constant)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from exc
+            raise RecordError(f"not JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError(
+                f"not JSON this program reads: nested too deeply (the cap is {MAX_RECORD_DEPTH})"
+            ) from None
+        return cls.from_json(data)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> GameRecord:
+    def load(cls, path: str | Path, max_bytes: int | None = None) -> GameRecord:
+        """Read a record file; one over `max_bytes` (default `MAX_RECORD_BYTES`) is refused before it is read."""
+        cap = MAX_RECORD_BYTES if max_bytes is None else max_bytes
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size > cap:
+                    raise RecordError(f"the file has {size:,} bytes, over the cap of {cap:,} bytes for a record")
+                data = f.read(cap + 1)  # a pipe or device has no size: read one byte past the cap at most
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc}") from exc
-        return cls.loads(text)
+        return cls.loads(data, cap)
+
+
+def _parse_int(text: str) -> int:
+    """`json.loads`' integer hook: refuse a long integer from its length, before converting it."""
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise RecordError(f"an integer of {len(text.lstrip('-')):,} digits (the cap is {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_constant(name: str) -> NoReturn:
+    """`json.loads`' hook for NaN and Infinity, which Python accepts but JSON does not have."""
+    raise RecordError(f"{name} is not a JSON number")
+
+
+def _describe(value: object) -> str:
+    """A short description of a value for an error message: small values as they are, never a huge repr (a long
+    integer cannot even be turned into text, and deep nesting cannot be printed)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        if -_INT_LIMIT < value < _INT_LIMIT:
+            return str(value)
+        return f"an integer of about {int(value.bit_length() * math.log10(2)):,} digits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value[:40]) + ("..." if len(value) > 40 else "")  # repr escapes lone surrogates
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} keys"
+    return f"a {type(value).__name__}"
+
+
+def _check_json(data: dict[str, Any]) -> None:
+    """Walk the whole record (without recursion) and refuse what JSON cannot hold or this program cannot use
+    safely: nesting deeper than `MAX_RECORD_DEPTH`, integers longer than `MAX_INT_DIGITS`, NaN or infinity,
+    strings that are not valid Unicode (lone surrogates: the record could not be written back as UTF-8),
+    object keys that are not strings, and anything that is not a JSON value."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_RECORD_DEPTH:
+                _bad(where, f"nested deeper than {MAX_RECORD_DEPTH} levels")
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    _bad(where, f"an object key that is not a string ({_describe(key)})")
+                _check_text(key, where)
+                stack.append((item, depth + 1, where if depth > 3 else f"{where}.{key[:30]}" if where else key[:30]))
+        elif isinstance(value, list):
+            if depth > MAX_RECORD_DEPTH:
+                _bad(where, f"nested deeper than {MAX_RECORD_DEPTH} levels")
+            stack.extend((item, depth + 1, where) for item in value)
+        elif isinstance(value, str):
+            _check_text(value, where)
+        elif isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, int):
+            if not -_INT_LIMIT < value < _INT_LIMIT:
+                _bad(where, f"{_describe(value)} (the cap is {MAX_INT_DIGITS})")
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                _bad(where, f"{value!r} (NaN or Infinity) is not a JSON number")
+        else:
+            _bad(where, f"{_describe(value)} is not a JSON value")
+
+
+def _check_text(text: str, where: str) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            _bad(where, f"a string with a lone surrogate (U+{ord(text[exc.start]):04X}), which is not Unicode text")
+
+
+def _bad(where: str, problem: str) -> NoReturn:
+    raise RecordError(f"bad record: {_printable(where or 'the record')}: {problem}")
+
+
+def _printable(text: str) -> str:
+    """`text` with anything unprintable escaped, so that a hostile key cannot garble a message."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _object(data: dict[str, Any], key: str) -> dict[str, JSON]:
+    """An optional object field (missing or null: empty)."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError(f'"{key}" must be an object, not {_describe(value)}')
+    return dict(value)
+
+
+def _strings(data: dict[str, Any], key: str) -> list[str]:
+    """An optional list of strings (missing or null: empty)."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError(f'"{key}" must be a list of strings, not {_describe(value)}')
+    return list(value)
+
+
+def _outcome(value: Any) -> Outcome | None:
+    """The record's outcome: null (or an empty object, as older records wrote it) for a game not over."""
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError(f'"outcome" must be an object or null, not {_describe(value)}')
+    termination, winner, reason = value.get("termination"), value.get("winner"), value.get("reason", "")
+    if not isinstance(termination, str) or termination not in _TERMINATIONS:
+        known = ", ".join(sorted(_TERMINATIONS))
+        raise RecordError(f'"outcome": termination {_describe(termination)} is not one of {known}')
+    if winner is not None and (type(winner) is not int or winner < 0):
+        raise RecordError(f'"outcome": winner must be a player number or null, not {_describe(winner)}')
+    if not isinstance(reason, str):
+        raise RecordError(f'"outcome": reason must be a string, not {_describe(reason)}')
+    return Outcome(Termination(termination), winner, reason)
 
 
 def _notation(state: State, actions: list[int]) -> list[str]:

@@ -8,15 +8,26 @@ without J, row 10 written ':'), and `<result type winner>`.
 `format_gravon_xml` writes the same layout back; `gravon_from_state` / `gravon_from_record` turn a game of
 a classic-board variant into a `GravonGame`, and `record_from_gravon` replays one through the rules engine
 into the project's JSON record.
+
+Archives and XML files are read as hostile input, with bounded memory and time: each game is streamed
+through expat (no tree is built) and refused past `MAX_ENTRY_BYTES` however large its zip header says it
+is; an archive listing more than `MAX_ARCHIVE_ENTRIES` entries is refused before its directory is read;
+a DOCTYPE (and with it every entity: "billion laughs", external files) and nesting deeper than
+`MAX_XML_DEPTH` are refused. Each game that cannot be read is an `UnreadableGame` that names it and says
+why, so that a batch can report it and go on.
 """
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+import os
+import struct
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
+from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from fogofwar.core.protocol import GameError, IllegalActionError, Outcome, RecordError, Termination
@@ -60,6 +71,49 @@ RESULT_TYPES = {
 
 VARIANT_OF_TYPE = {"classic": "classic", "barrage": "barrage", "classicfree": "classicfree", "duell": "duel"}
 """Gravon game types that fogofwar plays, mapped to its variant names (ultimate lightning has other rules)."""
+
+MAX_ENTRY_BYTES = 4 << 20
+"""Largest game read, uncompressed: one .xml file or one archive entry (4 MiB; the archive's largest is 70 KiB)."""
+
+MAX_ARCHIVE_ENTRIES = 100_000
+"""Most entries an archive may list (the monthly StraDoS2 archives hold under 2,000 games)."""
+
+MAX_DIRECTORY_BYTES = 16 << 20
+"""Largest zip central directory (the list of entries, read whole before any entry) accepted."""
+
+MAX_XML_DEPTH = 16
+"""Deepest element nesting accepted (Gravon files nest 3 deep: stratego, game, move)."""
+
+_CHUNK = 64 << 10
+"""Bytes read (and inflated) at a time."""
+
+_COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+"""Compression methods read. Python's bzip2 and LZMA readers inflate a whole compressed block at once, which
+a few KiB can make gigabytes of, so an entry compressed so is refused (Gravon's archives use deflate)."""
+
+_ZIP_ERRORS = (
+    OSError,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    ValueError,
+    zipfile.BadZipFile,
+    zlib.error,
+    struct.error,
+)
+"""What `zipfile` raises on a damaged or odd archive (ValueError covers entry names that are not UTF-8)."""
+
+
+class UnreadableGame(RecordError):
+    """A Gravon game (a file, or an archive entry) that cannot be read; `source` names it, `reason` says why."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(f"{source}: {reason}")
+        self.source = source
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[UnreadableGame], tuple[str, str]]:
+        return type(self), (self.source, self.reason)
 
 
 @dataclass(frozen=True)
@@ -119,70 +173,212 @@ def gravon_square(sq: int) -> str:
     return f"{FILES[sq % 10]}{':' if row == 10 else row}"
 
 
-def parse_gravon_xml(data: bytes | str, source: str) -> GravonGame:
-    try:
-        root = ET.fromstring(data)
-    except ET.ParseError as exc:
-        raise RecordError(f"{source}: not well-formed XML: {exc}") from exc
-    game = root.find("game") if root.tag != "game" else root
-    if game is None:
-        raise RecordError(f"{source}: no <game> element")
-    field_el = game.find("field")
-    if field_el is None or field_el.get("content") is None:
-        raise RecordError(f"{source}: no <field content=...> element")
-    moves = []
-    for el in game.findall("move"):
-        src, dst = el.get("source"), el.get("target")
-        if src is None or dst is None:
-            raise RecordError(f"{source}: a <move> without source or target (id {el.get('id')})")
-        moves.append((src, dst))
-    players = [el.text or "" for el in game.findall("player")]
-    while len(players) < 2:
-        players.append("")
-    result = game.find("result")
-    result_type = winner = None
-    if result is not None:
+class _GameReader:
+    """One Gravon XML document fed through expat piece by piece, keeping only what `GravonGame` needs from the
+    first <game> (the root, or a child of the root): no tree is built, so memory follows the moves read."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._parser = expat.ParserCreate(namespace_separator="}")  # as ElementTree: a namespaced tag is no match
+        self._parser.buffer_text = True
+        self._parser.StartDoctypeDeclHandler = self._doctype
+        self._parser.EntityDeclHandler = self._doctype
+        self._parser.StartElementHandler = self._start
+        self._parser.EndElementHandler = self._end
+        self._parser.CharacterDataHandler = self._text
+        self._depth = 0
+        self._game_depth = 0  # depth of the <game> being read; 0 before it, -1 after it
+        self._game_type = ""
+        self._field: dict[str, str] | None = None
+        self._moves: list[tuple[str, str]] = []
+        self._bad_move = ""
+        self._players: list[str] = []
+        self._player: list[str] | None = None  # the text of the <player> being read, up to its first child
+        self._result: dict[str, str] | None = None
+
+    def feed(self, data: bytes | str, final: bool = False) -> None:
         try:
-            result_type = int(result.get("type", ""))
-        except ValueError:
-            result_type = None
-        w = result.get("winner")
-        winner = int(w) if w and w.isdigit() and int(w) in (1, 2) else None
-    return GravonGame(
-        source,
-        (game.get("type") or "").strip(),
-        field_el.get("content", ""),
-        tuple(moves),
-        (players[0], players[1]),
-        result_type,
-        winner,
-    )
+            self._parser.Parse(data, final)
+        except expat.ExpatError as exc:
+            raise UnreadableGame(self.source, f"not well-formed XML: {exc}") from None
+        except UnicodeError as exc:  # text with lone surrogates cannot be handed to expat
+            raise UnreadableGame(self.source, f"not UTF-8 text: {exc}") from None
+
+    def _doctype(self, *args: Any) -> None:
+        raise UnreadableGame(
+            self.source,
+            "XML with a DOCTYPE is not accepted (Gravon files have none; its entities could expand "
+            "without bound or read other files)",
+        )
+
+    def _start(self, name: str, attrs: dict[str, str]) -> None:
+        self._depth += 1
+        if self._depth > MAX_XML_DEPTH:
+            raise UnreadableGame(self.source, f"elements nested deeper than {MAX_XML_DEPTH} levels")
+        if self._player is not None and self._depth > self._game_depth + 1:
+            self._players.append("".join(self._player))  # ElementTree's text: what comes before the first child
+            self._player = None
+        if self._game_depth == 0 and name == "game" and self._depth <= 2:  # the root, or the root's first <game>
+            self._game_depth = self._depth
+            self._game_type = attrs.get("type", "")
+        elif self._game_depth > 0 and self._depth == self._game_depth + 1:
+            if name == "field" and self._field is None:
+                self._field = attrs
+            elif name == "move":
+                src, dst = attrs.get("source"), attrs.get("target")
+                if src is None or dst is None:
+                    self._bad_move = self._bad_move or f"a <move> without source or target (id {attrs.get('id')})"
+                else:
+                    self._moves.append((src, dst))
+            elif name == "player":
+                self._player = []
+            elif name == "result" and self._result is None:
+                self._result = attrs
+
+    def _end(self, name: str) -> None:
+        if self._player is not None and self._depth == self._game_depth + 1:
+            self._players.append("".join(self._player))
+            self._player = None
+        if self._depth == self._game_depth:
+            self._game_depth = -1
+        self._depth -= 1
+
+    def _text(self, data: str) -> None:
+        if self._player is not None and self._depth == self._game_depth + 1:
+            self._player.append(data)
+
+    def game(self) -> GravonGame:
+        """The game read (call after the last `feed`); `UnreadableGame` if it lacks what Gravon files have."""
+        if self._game_depth == 0:
+            raise UnreadableGame(self.source, "no <game> element")
+        if self._field is None or self._field.get("content") is None:
+            raise UnreadableGame(self.source, "no <field content=...> element")
+        if self._bad_move:
+            raise UnreadableGame(self.source, self._bad_move)
+        players = [*self._players, "", ""]
+        result_type = winner = None
+        if self._result is not None:
+            result_type = _small_int(self._result.get("type", ""))
+            w = _small_int(self._result.get("winner", ""))
+            winner = w if w in (1, 2) else None
+        return GravonGame(
+            self.source,
+            self._game_type.strip(),
+            self._field["content"],
+            tuple(self._moves),
+            (players[0], players[1]),
+            result_type,
+            winner,
+        )
+
+
+def _small_int(text: str) -> int | None:
+    """A result code as Gravon writes it (a few ASCII digits); None for anything else, however long."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def parse_gravon_xml(data: bytes | str, source: str) -> GravonGame:
+    """One Gravon XML game from its bytes or text; `UnreadableGame` (a `RecordError`) says what is wrong."""
+    if len(data) > MAX_ENTRY_BYTES:
+        raise UnreadableGame(source, f"{len(data):,} bytes, over the cap of {MAX_ENTRY_BYTES:,} bytes for one game")
+    reader = _GameReader(source)
+    reader.feed(data, final=True)
+    return reader.game()
+
+
+def read_gravon_stream(stream: IO[bytes], source: str) -> GravonGame:
+    """One Gravon XML game read from a binary stream, a piece at a time: refused (`UnreadableGame`) as soon as
+    more than `MAX_ENTRY_BYTES` come out, whatever the stream claimed its size was."""
+    reader = _GameReader(source)
+    total = 0
+    while chunk := stream.read(_CHUNK):
+        total += len(chunk)
+        if total > MAX_ENTRY_BYTES:
+            raise UnreadableGame(
+                source, f"over the cap of {MAX_ENTRY_BYTES:,} bytes for one game (reading stopped there)"
+            )
+        reader.feed(chunk)
+    reader.feed(b"", final=True)
+    return reader.game()
 
 
 def read_gravon(path: str | Path) -> Iterator[GravonGame | RecordError]:
-    """Every game of a .zip archive or one .xml file; a file that cannot be read yields its `RecordError`."""
+    """Every game of a .zip archive or one .xml file. Never raises: a game that cannot be read, or an archive
+    that cannot be opened, is yielded as its `UnreadableGame` (a `RecordError`) and the reading goes on."""
     p = Path(path)
     if p.suffix.lower() == ".zip":
-        try:
-            archive = zipfile.ZipFile(p)
-        except (OSError, zipfile.BadZipFile) as exc:
-            yield RecordError(f"{p.name}: cannot open the archive: {exc}")
+        yield from _read_archive(p)
+        return
+    try:
+        with p.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_ENTRY_BYTES:
+                raise UnreadableGame(p.name, f"{size:,} bytes, over the cap of {MAX_ENTRY_BYTES:,} bytes for one game")
+            yield read_gravon_stream(f, p.name)
+    except OSError as exc:
+        yield UnreadableGame(p.name, f"cannot read: {exc}")
+    except RecordError as exc:
+        yield exc
+
+
+def _read_archive(p: Path) -> Iterator[GravonGame | RecordError]:
+    try:
+        problem = _directory_problem(p)
+        if problem:
+            yield UnreadableGame(p.name, problem)
             return
-        with archive:
-            for name in sorted(archive.namelist()):
-                if not name.lower().endswith(".xml"):
-                    continue
-                try:
-                    yield parse_gravon_xml(archive.read(name), f"{p.name}:{name}")
-                except RecordError as exc:
-                    yield exc
-    else:
-        try:
-            yield parse_gravon_xml(p.read_bytes(), p.name)
-        except OSError as exc:
-            yield RecordError(f"{p.name}: cannot read: {exc}")
-        except RecordError as exc:
-            yield exc
+        archive = zipfile.ZipFile(p)
+    except _ZIP_ERRORS as exc:
+        yield UnreadableGame(p.name, f"cannot open the archive: {exc}")
+        return
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_ARCHIVE_ENTRIES:  # when `_directory_problem` could not tell
+            yield UnreadableGame(p.name, f"{len(infos):,} entries, over the cap of {MAX_ARCHIVE_ENTRIES:,}")
+            return
+        for info in sorted(infos, key=lambda i: i.filename):
+            if info.filename.lower().endswith(".xml"):
+                yield _read_entry(archive, info, f"{p.name}:{info.filename}")
+
+
+def _directory_problem(p: Path) -> str:
+    """Why the archive's central directory is not read at all (too many entries, too large), from its end record;
+    empty when it may be read. Uses zipfile's own end-record reader where this Python has it."""
+    end_record = getattr(zipfile, "_EndRecData", None)
+    if end_record is None:  # pragma: no cover - CPython's zipfile has had it since 2.x
+        return ""
+    with p.open("rb") as f:
+        end = end_record(f)
+    if not end:
+        return ""  # not a zip: zipfile says so
+    entries, size = int(end[4]), int(end[5])  # _ECD_ENTRIES_TOTAL, _ECD_SIZE
+    if entries > MAX_ARCHIVE_ENTRIES:
+        return f"{entries:,} entries, over the cap of {MAX_ARCHIVE_ENTRIES:,}"
+    if size > MAX_DIRECTORY_BYTES:
+        return f"a central directory of {size:,} bytes, over the cap of {MAX_DIRECTORY_BYTES:,}"
+    return ""
+
+
+def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> GravonGame | RecordError:
+    """One archive entry as a game: its header is checked first, then it is inflated a piece at a time."""
+    if info.flag_bits & 0x1:
+        return UnreadableGame(source, "the entry is encrypted")
+    if info.compress_type not in _COMPRESSIONS:
+        return UnreadableGame(
+            source, f"compression method {info.compress_type} is not accepted (only stored or deflated)"
+        )
+    if info.file_size > MAX_ENTRY_BYTES:
+        return UnreadableGame(
+            source, f"the archive says {info.file_size:,} bytes, over the cap of {MAX_ENTRY_BYTES:,} bytes for one game"
+        )
+    try:
+        with archive.open(info) as f:
+            return read_gravon_stream(f, source)
+    except RecordError as exc:
+        return exc
+    except _ZIP_ERRORS as exc:
+        return UnreadableGame(source, f"cannot read the entry: {exc}")
 
 
 # --- writing, and conversion to and from the project's game records ------------------------------
