@@ -152,6 +152,26 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
+class Quota:
+    """At most `cap` things open per key (an address, a game): `take` counts one in, `give` one out."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.open: Counter[str] = Counter()
+
+    def take(self, key: str) -> bool:
+        """Count one more for `key`; False (and nothing counted) when it has `cap` already."""
+        if self.open[key] >= self.cap:
+            return False
+        self.open[key] += 1
+        return True
+
+    def give(self, key: str) -> None:
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with a deadline for each request's head and connection caps.
 
@@ -160,7 +180,7 @@ class GuardedH11Protocol(H11Protocol):
     """
 
     limits: ClassVar[Limits] = Limits()
-    open_per_ip: ClassVar[Counter[str]] = Counter()
+    open_per_ip: ClassVar[Quota] = Quota(Limits().connections_per_ip)
 
     _ip: str = ""
     _counted: bool = False
@@ -170,7 +190,7 @@ class GuardedH11Protocol(H11Protocol):
     @classmethod
     def with_limits(cls, limits: Limits) -> type[GuardedH11Protocol]:
         """A protocol class of its own for a server with these limits."""
-        return type("GuardedH11Protocol", (cls,), {"limits": limits, "open_per_ip": Counter()})
+        return type("GuardedH11Protocol", (cls,), {"limits": limits, "open_per_ip": Quota(limits.connections_per_ip)})
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -178,10 +198,9 @@ class GuardedH11Protocol(H11Protocol):
         if len(self.connections) > self.limits.connection_cap():
             self._refuse("the server has too many open connections; try again shortly")
             return
-        if self.open_per_ip[self._ip] >= self.limits.connections_per_ip:
+        if not self.open_per_ip.take(self._ip):
             self._refuse(f"too many open connections from your address (at most {self.limits.connections_per_ip})")
             return
-        self.open_per_ip[self._ip] += 1
         self._counted = True
         self._arm_head_timer()
 
@@ -199,9 +218,7 @@ class GuardedH11Protocol(H11Protocol):
     def _uncount(self) -> None:
         if self._counted:
             self._counted = False
-            self.open_per_ip[self._ip] -= 1
-            if self.open_per_ip[self._ip] <= 0:
-                del self.open_per_ip[self._ip]
+            self.open_per_ip.give(self._ip)
 
     def _arm_head_timer(self) -> None:
         if self._head_timer is None:
@@ -253,33 +270,24 @@ class SocketGate:
     """Counts the open websockets per address and the spectators per game, for the websocket route."""
 
     def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.per_ip: Counter[str] = Counter()
-        self.spectators: Counter[str] = Counter()
+        self.per_ip = Quota(limits.sockets_per_ip)
+        self.spectators = Quota(limits.spectators_per_game)
 
     def enter(self, ip: str) -> str | None:
         """Count a new socket from `ip`; the reason it is refused (then nothing is counted), or None."""
-        if self.per_ip[ip] >= self.limits.sockets_per_ip:
-            return f"too many open connections from your address (at most {self.limits.sockets_per_ip})"
-        self.per_ip[ip] += 1
-        return None
+        ok = self.per_ip.take(ip)
+        return None if ok else f"too many open connections from your address (at most {self.per_ip.cap})"
 
     def leave(self, ip: str) -> None:
-        self.per_ip[ip] -= 1
-        if self.per_ip[ip] <= 0:
-            del self.per_ip[ip]
+        self.per_ip.give(ip)
 
     def watch(self, game_id: str) -> str | None:
         """Count a spectator of a game; the reason it is refused, or None."""
-        if self.spectators[game_id] >= self.limits.spectators_per_game:
-            return f"this game has {self.limits.spectators_per_game} spectators already, the most it takes"
-        self.spectators[game_id] += 1
-        return None
+        ok = self.spectators.take(game_id)
+        return None if ok else f"this game has {self.spectators.cap} spectators already, the most it takes"
 
     def unwatch(self, game_id: str) -> None:
-        self.spectators[game_id] -= 1
-        if self.spectators[game_id] <= 0:
-            del self.spectators[game_id]
+        self.spectators.give(game_id)
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
