@@ -6,8 +6,9 @@ red special rules; what it does not play yet is listed in the docs ("What remain
 """
 
 from fogofwar.admiral.rules import AdmiralGame, AdmiralState, NotImplementedYetError, state_from_position
+from fogofwar.core.inputs import options_factory
 from fogofwar.core.registry import register_game
 
-register_game("admiral", AdmiralGame)
+register_game("admiral", options_factory(AdmiralGame, "Admiral"))
 
 __all__ = ["AdmiralGame", "AdmiralState", "NotImplementedYetError", "state_from_position"]

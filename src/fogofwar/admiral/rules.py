@@ -118,19 +118,22 @@ from fogofwar.admiral.geometry import (
     neighbours,
     row_col,
 )
+from fogofwar.core import inputs
 from fogofwar.core.protocol import (
     CHANCE,
     JSON,
     TERMINAL,
     GameError,
     IllegalActionError,
+    InvalidArgumentError,
+    InvalidSetupError,
     NotationError,
     Observation,
     Outcome,
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import outside_ending, replay_actions
+from fogofwar.core.state_json import outside_ending
 
 PLAYER_NAMES = ("South", "North")
 """Seat 0 sits at row 1, seat 1 at row 8 (ADM-GEN-2)."""
@@ -223,20 +226,29 @@ def read_layout(layout: str | Mapping[str, str], ruleset: Ruleset) -> dict[int, 
     """A layout name from terrain.toml, or {square: terrain id}; terrain stays in rows 3-6 (ADM-TERR-1)."""
     if isinstance(layout, str):
         if layout not in ruleset.layouts:
-            raise GameError(f"unknown terrain layout {layout!r}; known: {', '.join(ruleset.layouts)}")
+            raise InvalidArgumentError(
+                f"unknown terrain layout {inputs.show(layout)}; known: {', '.join(ruleset.layouts)}"
+            )
         return {sq: ruleset.terrain[tid] for sq, tid in ruleset.layouts[layout].squares}
     if not isinstance(layout, Mapping):
-        raise GameError(f"layout must be a layout name or a mapping of squares to terrain, got {layout!r}")
+        raise InvalidArgumentError(
+            f"layout must be a layout name or a mapping of squares to terrain, got {inputs.show(layout)}"
+        )
     board: dict[int, Terrain] = {}
     for sq_text, tid in layout.items():
+        inputs.text(sq_text, "layout: a square", InvalidArgumentError)
         try:
             sq = square_index(sq_text)
-        except (ValueError, AttributeError) as exc:
-            raise GameError(f"layout: {exc}") from None
-        if tid not in ruleset.terrain:
-            raise GameError(f"layout: {sq_text}: unknown terrain {tid!r}; known: {', '.join(ruleset.terrain)}")
+        except ValueError as exc:
+            raise InvalidArgumentError(f"layout: {exc}") from None
+        if not isinstance(tid, str) or tid not in ruleset.terrain:
+            raise InvalidArgumentError(
+                f"layout: {sq_text}: unknown terrain {inputs.show(tid)}; known: {', '.join(ruleset.terrain)}"
+            )
         if sq in deployment_squares(0) or sq in deployment_squares(1):
-            raise GameError(f"layout: {sq_text} is in a deployment zone: terrain goes in rows 3-6 (ADM-TERR-1)")
+            raise InvalidArgumentError(
+                f"layout: {sq_text} is in a deployment zone: terrain goes in rows 3-6 (ADM-TERR-1)"
+            )
         board[sq] = ruleset.terrain[tid]
     return board
 
@@ -264,13 +276,14 @@ class AdmiralGame:
         ruleset: Ruleset | None = None,
         solo_seat: int | None = None,
     ) -> None:
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            raise InvalidArgumentError(f"ruleset must be a Ruleset (the data files), not {inputs.show(ruleset)}")
         self.ruleset = default_ruleset() if ruleset is None else ruleset
-        if isinstance(factions, str) or len(factions) != 2:
-            raise GameError(f"factions must name two factions, one per player, got {factions!r}")
+        factions = _names(factions, "factions must name two factions, one per player", 2)
         if fleets is None:
             fleets = [DEFAULT_FLEETS.get(f, ()) for f in factions]
-        if isinstance(fleets, str) or len(fleets) != 2:
-            raise GameError(f"fleets must be two lists of unit names, one per player, got {fleets!r}")
+        two_fleets = "fleets must be two lists of unit names, one per player"
+        fleets = [_names(f, two_fleets) for f in _names(fleets, two_fleets, 2, of=(list, tuple))]
         self.fleets: tuple[Fleet, Fleet] = (
             build_fleet(factions[0], budget, fleets[0], self.ruleset),
             build_fleet(factions[1], budget, fleets[1], self.ruleset),
@@ -287,18 +300,14 @@ class AdmiralGame:
         if len(self.ruleset.special_rules) > MAX_RULES:
             raise GameError(f"at most {MAX_RULES} special rules here")
         check_supported(self.ruleset)
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
-            raise GameError(f"max_turns must be a whole number >= 1 or None, got {max_turns!r}")
-        self.max_turns = max_turns
-        if solo_seat is not None and (isinstance(solo_seat, bool) or solo_seat not in (0, 1)):
-            raise GameError(f"solo_seat must be 0 (South), 1 (North) or None, got {solo_seat!r}")
-        self.solo_seat: int | None = solo_seat
+        self.max_turns = None if max_turns is None else inputs.integer(max_turns, "max_turns (or None)", lo=1)
+        self.solo_seat = None if solo_seat is None else inputs.seat(solo_seat, PLAYER_NAMES, "solo_seat (or None)")
         admiral_faces = [f for f in self.ruleset.die.faces if f.shows(Symbol.ADMIRAL)]
         self.admiral_face = min(admiral_faces, key=lambda f: (len(f.symbols), f.index)).index
         """The face of the Admiral die assigned to each of Stratego's units (SOLO-DICE-1)."""
         self.budget = budget
-        self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
         self.terrain: dict[int, Terrain] = read_layout(layout, self.ruleset)
+        self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -326,6 +335,22 @@ class AdmiralGame:
     def state_from_position(self, position: Mapping[str, Any]) -> AdmiralState:
         """A crafted position (for tests and studies); see `state_from_position`."""
         return state_from_position(self, position)
+
+
+OPTION_NAMES = ("factions", "budget", "fleets", "layout", "max_turns", "solo_seat")
+"""The JSON options of `AdmiralGame` (as `options` writes them): `ruleset` is not one of them."""
+
+
+def _names(value: object, rule: str, length: int | None = None, of: type | tuple[type, ...] = str) -> list[Any]:
+    """A list (or tuple) of `length` items of type `of` (names: a string is not read as a list of letters);
+    `InvalidArgumentError` states the `rule` and quotes the value otherwise."""
+    if (
+        isinstance(value, list | tuple)
+        and (length is None or len(value) == length)
+        and all(isinstance(item, of) for item in value)
+    ):
+        return list(value)
+    raise InvalidArgumentError(f"{rule}, got {inputs.show(value)}")
 
 
 # --- the state -----------------------------------------------------------------------------------------
@@ -679,9 +704,11 @@ class AdmiralState:
 
     def apply(self, action: int) -> None:
         c = self._core
+        if type(action) is not int:
+            action = inputs.action_id(action, "Admiral")
         if c.outcome is not None:
             raise IllegalActionError(f"the game is over ({c.outcome.reason})")
-        if isinstance(action, bool) or not isinstance(action, int) or not self._is_legal(action):
+        if not self._is_legal(action):
             raise IllegalActionError(self.explain_illegal(action))
         self._undo.append(c.copy())
         self._history.append(action)
@@ -745,6 +772,7 @@ class AdmiralState:
 
     def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
         """End the game for a reason outside the rules of play (resignation, agreed draw, clock, forfeit)."""
+        termination, winner, reason = inputs.outside_ending(termination, winner, reason, PLAYER_NAMES)
         if self._core.outcome is not None:
             raise IllegalActionError(f"the game is over ({self._core.outcome.reason})")
         self._core.outcome = Outcome(termination, winner, reason or termination.value.replace("_", " "))
@@ -1103,14 +1131,18 @@ class AdmiralState:
         "hold": "holding a unit (a move of 0 squares)",
     }
 
-    def explain_illegal(self, action: int) -> str:
+    def explain_illegal(self, action: object) -> str:
         """Say in words why `action` is not legal now (empty string if it is)."""
         c = self._core
         if c.outcome is not None:
             return f"the game is over ({c.outcome.reason})"
+        number = inputs.whole_number(action)
+        if number is None:
+            return inputs.not_an_action_id(action, "Admiral")
+        action = number
         d = decode(action)
         if d.kind == "invalid":
-            return f"{action!r} is not an action id of Admiral"
+            return f"{inputs.show(action)} is not an action id of Admiral"
         if self._is_legal(action):
             return ""
         expected = self._EXPECTED[c.phase]
@@ -1393,11 +1425,9 @@ class AdmiralState:
         'launch:Enterprise', 'protect:Washington' (a fighter), 'airborne:bomber', 'strike:Enterprise',
         'squadron:bomber>Yamato', 'squadron:torpedo_bomber>Yamato@D5', 'air:done', 'air:pass', 'aa:bomber',
         'hold:Helena' (solo mode: Stratego's acting unit moves 0 squares)."""
-        d = decode(action)
+        d = decode(inputs.action_in_range(action, "Admiral", NUM_ACTIONS))
         c = self._core
         p = c.player
-        if d.kind == "invalid":
-            return f"?{action}"
         if d.kind == "roll":
             return "roll:" + self.face_label(d.face)
         if d.kind == "choose_first":
@@ -1478,7 +1508,7 @@ class AdmiralState:
 
     def string_to_action(self, text: str) -> int:
         """Read what `action_to_string` writes (case and spaces ignored); it must be playable now."""
-        key = "".join(text.split()).lower()
+        key = "".join(inputs.text(text, "an Admiral action").split()).lower()
         playable = [a for a, _ in self.chance_outcomes()] if self.current_player() == CHANCE else self.legal_actions()
         for action in playable:
             if "".join(self.action_to_string(action).split()).lower() == key:
@@ -3273,8 +3303,7 @@ class AdmiralState:
         """Own units always; the enemy's after the reveal (ADM-SETUP-3); every die roll; the opponent's
         attack assignment (orders, the dice they spent, secret features) only once both have committed
         (ADM-ATK-1, ADM-GEN-5). Submerged submarines are public (ADM-SUB-9)."""
-        if player not in (0, 1):
-            raise ValueError("player must be 0 or 1")
+        player = inputs.seat(player, PLAYER_NAMES)
         c = self._core
         revealed = c.phase != "deploy"
         by_square: dict[int, list[JSON]] = {}
@@ -3439,11 +3468,11 @@ class AdmiralState:
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> AdmiralState:
-        if not isinstance(data, Mapping) or data.get("game") != "admiral":
-            raise RecordError('not an Admiral state: expected an object with "game": "admiral"')
+        inputs.state_json(data, "admiral", "an Admiral state", "position")
+        options = inputs.state_options(data, OPTION_NAMES, "Admiral")
         try:
-            game = AdmiralGame(**dict(data.get("options") or {}))
-        except (TypeError, GameError) as exc:
+            game = AdmiralGame(**options)
+        except GameError as exc:
             raise RecordError(f"bad Admiral options: {exc}") from exc
         position = data.get("position")
         if position is not None:
@@ -3453,7 +3482,7 @@ class AdmiralState:
                 raise RecordError(f"bad Admiral position: {exc}") from exc
         else:
             state = game.new_initial_state()
-        return replay_actions(state, data)
+        return inputs.replay(state, data, "Admiral")
 
 
 def _replace(sortie: Sortie, **changes: Any) -> Sortie:
@@ -3488,74 +3517,68 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
 
     The state serializes with its position: `from_json` rebuilds it, then replays the actions.
     """
-    if not isinstance(position, Mapping):
-        raise GameError(f"a position must be a mapping, got {position!r}")
-    known = {"units", "turn", "first_player", "phase", "dice", "forfeited", "smoke", "player"}
-    for key in position:
-        if key not in known:
-            raise GameError(f"position: unknown field {key!r} (known: {', '.join(sorted(known))})")
+    inputs.json_object(position, "position", _POSITION_FIELDS, InvalidSetupError)
     state = game.new_initial_state()
     c = state._core
-    units_raw = position.get("units")
-    if not isinstance(units_raw, Sequence) or isinstance(units_raw, str) or len(units_raw) != 2:
-        raise GameError("position: units must be two mappings of unit name to square or table")
+    what = "position: units (two mappings of unit name to square or table)"
+    units_raw = inputs.json_list(position.get("units"), what, InvalidSetupError, 2)
     for p in (0, 1):
         by_name = {u.card.name: u for u in c.units[p]}
         spec_map = units_raw[p]
         if not isinstance(spec_map, Mapping):
-            raise GameError(f"position: units[{p}] must be a mapping of unit name to square or table")
+            raise InvalidSetupError(f"position: units[{p}] must be a mapping of unit name to square or table")
         for u in c.units[p]:
             u.where = "sunk"
             u.structure = 0
         for name, spec in spec_map.items():
-            if name not in by_name:
-                raise GameError(f"position: {PLAYER_NAMES[p]}'s fleet has no unit {name!r}")
+            if not isinstance(name, str) or name not in by_name:
+                raise InvalidSetupError(f"position: {PLAYER_NAMES[p]}'s fleet has no unit {inputs.show(name)}")
             _place_unit(state, by_name[name], spec)
-    turn = position.get("turn", 2)
-    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
-        raise GameError(f"position: turn must be a whole number >= 1, got {turn!r}")
-    c.turn = turn
+    c.turn = inputs.integer(position.get("turn", 2), "position: turn", lo=1, error=InvalidSetupError)
     first = position.get("first_player", 0 if game.solo_seat is None else 1 - game.solo_seat)
-    if first not in (0, 1):
-        raise GameError(f"position: first_player must be 0 or 1, got {first!r}")
-    c.first_player = first
-    c.smoke = [_square(s) for s in position.get("smoke", [])]
+    c.first_player = inputs.seat(first, PLAYER_NAMES, "position: first_player", InvalidSetupError)
+    smoke = inputs.json_list(position.get("smoke", []), "position: smoke (a list of squares)", InvalidSetupError)
+    c.smoke = [_square(s) for s in smoke]
     phase = position.get("phase", "movement")
     if phase == "initiative":
         state._start_initiative()
     elif phase == "action_dice":
         state._start_action_dice()
     elif phase in ("movement", "attack"):
-        dice = position.get("dice", [[], []])
-        if not isinstance(dice, Sequence) or len(dice) != 2:
-            raise GameError("position: dice must be two lists of faces")
+        dice = inputs.json_list(
+            position.get("dice", [[], []]), "position: dice (two lists of faces)", InvalidSetupError, 2
+        )
         state._clear_dice()
         for p in (0, 1):
             if p == game.solo_seat:
                 _solo_dice(state, p, dice[p], phase)
             else:
-                if isinstance(dice[p], Mapping):
-                    raise GameError(f"position: dice[{p}] must be a list of faces (only Stratego's is a mapping)")
-                for f in dice[p]:
+                what = f"position: dice[{p}] (a list of faces; only Stratego's is a mapping)"
+                for f in inputs.json_list(dice[p], what, InvalidSetupError):
                     state._add_die(p, _face(state, f))
         if phase == "movement":
             state._start_movement()
-            forfeited = position.get("forfeited", [False, False])
-            c.forfeited = [bool(forfeited[0]), bool(forfeited[1])]
+            forfeited = inputs.json_list(
+                position.get("forfeited", [False, False]), "position: forfeited", InvalidSetupError, 2
+            )
+            c.forfeited = [inputs.flag(f, "position: forfeited", InvalidSetupError) for f in forfeited]
         else:
             state._start_attack()
-        player = position.get("player", c.player)
-        if player not in (0, 1):
-            raise GameError(f"position: player must be 0 or 1, got {player!r}")
-        c.player = player
+        c.player = inputs.seat(position.get("player", c.player), PLAYER_NAMES, "position: player", InvalidSetupError)
         if game.solo_seat is not None:
             state._solo_advance()
     else:
-        raise GameError(f"position: phase must be initiative, action_dice, movement or attack, got {phase!r}")
+        raise InvalidSetupError(
+            f"position: phase must be initiative, action_dice, movement or attack, got {inputs.show(phase)}"
+        )
     state._position = copy.deepcopy(dict(position))
     state._changed()
     _check_position(state)
     return state
+
+
+_POSITION_FIELDS = ("units", "turn", "first_player", "phase", "dice", "forfeited", "smoke", "player")
+_UNIT_FIELDS = ("square", "structure", "submerged", "torpedoes", "reloads", "criticals", "moved", "where", "squadrons")
 
 
 def _solo_dice(state: AdmiralState, p: int, spec: Any, phase: str) -> None:
@@ -3563,85 +3586,110 @@ def _solo_dice(state: AdmiralState, p: int, spec: Any, phase: str) -> None:
     c = state._core
     c.solo_rows = [-1] * len(c.units[p])
     c.solo_acting = -1
-    if not spec:
+    if isinstance(spec, list | tuple | Mapping) and not spec:  # left out
         if phase == "movement":
             state._assign_solo_admirals()
         return
     if not isinstance(spec, Mapping):
-        raise GameError(f"position: Stratego's dice (dice[{p}]) must map unit names to lists of dice")
+        raise InvalidSetupError(f"position: Stratego's dice (dice[{p}]) must map unit names to lists of dice")
     c.solo_rows = [-2] * len(c.units[p])  # units left out have no dice: they have acted
     by_name = {u.card.name: u for u in c.units[p]}
     for name, entries in spec.items():
-        u = by_name.get(name)
+        u = by_name.get(name) if isinstance(name, str) else None
         if u is None or u.where != "board":
-            raise GameError(f"position: Stratego has no unit {name!r} on the battlefield")
-        if isinstance(entries, str) or not isinstance(entries, Sequence):
-            raise GameError(f"position: {name}: give a list of dice")
+            raise InvalidSetupError(f"position: Stratego has no unit {inputs.show(name)} on the battlefield")
         pending = False
-        for entry in entries:
-            label, _, value = str(entry).partition("=")
+        for entry in inputs.json_list(entries, f"position: {name}: the dice", InvalidSetupError):
+            label, _, value = inputs.text(
+                entry, f"position: {name}: a die ('face' or 'face=value')", InvalidSetupError
+            ).partition("=")
             if value and value not in ("pending", "symbol") and value not in {s.value for s in Symbol}:
-                raise GameError(f"position: {name}: {value!r} is not a symbol, 'pending' or 'symbol'")
+                raise InvalidSetupError(
+                    f"position: {name}: {inputs.show(value)} is not a symbol, 'pending' or 'symbol'"
+                )
             pending = pending or value == "pending"
             state._add_die(p, _face(state, label), u.slot, value)
         c.solo_rows[u.slot] = -1 if pending else -2
 
 
 def _square(text: Any) -> int:
-    if isinstance(text, int) and not isinstance(text, bool) and 0 <= text < NUM_SQUARES:
-        return text
-    try:
-        return square_index(str(text))
-    except ValueError as exc:
-        raise GameError(f"position: {exc}") from None
+    """A square of a position: a name ('C3') or an index 0..63."""
+    if isinstance(text, str):
+        try:
+            return square_index(text)
+        except ValueError as exc:
+            raise InvalidSetupError(f"position: {exc}") from None
+    return inputs.integer(text, "position: a square (a name like 'C3' or 0-63)", 0, NUM_SQUARES - 1, InvalidSetupError)
 
 
 def _face(state: AdmiralState, face: Any) -> int:
     faces = state._rs.die.faces
-    if isinstance(face, int) and not isinstance(face, bool) and 0 <= face < len(faces):
-        return face
+    if (index := inputs.whole_number(face)) is not None and 0 <= index < len(faces):
+        return index
     for f in faces:
         if state.face_label(f.index) == face:
             return f.index
     labels = ", ".join(state.face_label(f.index) for f in faces)
-    raise GameError(f"position: {face!r} is not a die face (faces: {labels})")
+    raise InvalidSetupError(f"position: {inputs.show(face)} is not a die face (faces: {labels})")
 
 
 def _place_unit(state: AdmiralState, u: UnitState, spec: Any) -> None:
+    """Put one unit of a position where its spec says, each field checked (never coerced: the position is
+    stored as given and must rebuild the same state)."""
+    card = u.card
+    name = card.name
     if isinstance(spec, str):
         spec = {"square": spec}
     if not isinstance(spec, Mapping):
-        raise GameError(f"position: {u.card.name}: give a square or a table, got {spec!r}")
-    known = {"square", "structure", "submerged", "torpedoes", "reloads", "criticals", "moved", "where", "squadrons"}
+        raise InvalidSetupError(f"position: {name}: give a square or a table, got {inputs.show(spec)}")
     for key in spec:
-        if key not in known:
-            raise GameError(f"position: {u.card.name}: unknown field {key!r} (known: {', '.join(sorted(known))})")
-    where = spec.get("where", "board")
-    if where not in ("board", "reserve"):
-        raise GameError(f"position: {u.card.name}: where must be board or reserve, got {where!r}")
+        if key not in _UNIT_FIELDS:
+            raise InvalidSetupError(
+                f"position: {name}: unknown field {inputs.show(key)} (known: {', '.join(sorted(_UNIT_FIELDS))})"
+            )
+    where = inputs.one_of(
+        spec.get("where", "board"), f"position: {name}: where", ("board", "reserve"), InvalidSetupError
+    )
     u.where = where
-    u.square = _square(spec["square"]) if where == "board" else -1
-    u.structure = int(spec.get("structure", u.card.structure))
-    if not 1 <= u.structure <= u.card.structure:
-        raise GameError(f"position: {u.card.name}: structure must be 1-{u.card.structure}")
-    u.submerged = bool(spec.get("submerged", False))
-    if u.submerged and not u.card.is_submarine:
-        raise GameError(f"position: {u.card.name} is not a submarine: it cannot be submerged")
-    u.torpedoes = int(spec.get("torpedoes", u.card.torpedo_mounts))
-    u.reloads = int(spec.get("reloads", u.card.torpedo_reloads))
-    if not 0 <= u.torpedoes <= u.card.torpedo_mounts or not 0 <= u.reloads <= u.card.torpedo_reloads:
-        raise GameError(f"position: {u.card.name}: torpedoes or reloads out of range")
+    if where == "board":
+        if "square" not in spec:
+            raise InvalidSetupError(f"position: {name}: give the square of a unit on the board")
+        u.square = _square(spec["square"])
+    else:
+        u.square = -1
+    field = f"position: {name}:"
+    u.structure = inputs.integer(
+        spec.get("structure", card.structure), f"{field} structure", 1, card.structure, InvalidSetupError
+    )
+    u.submerged = inputs.flag(spec.get("submerged", False), f"{field} submerged", InvalidSetupError)
+    if u.submerged and not card.is_submarine:
+        raise InvalidSetupError(f"position: {name} is not a submarine: it cannot be submerged")
+    mounts, reloads = card.torpedo_mounts, card.torpedo_reloads
+    u.torpedoes = inputs.integer(spec.get("torpedoes", mounts), f"{field} torpedoes", 0, mounts, InvalidSetupError)
+    u.reloads = inputs.integer(spec.get("reloads", reloads), f"{field} reloads", 0, reloads, InvalidSetupError)
     crits = spec.get("criticals", {})
+    if not isinstance(crits, Mapping):
+        raise InvalidSetupError(
+            f"{field} criticals map a characteristic to the turn it was placed, not {inputs.show(crits)}"
+        )
     for ch in crits:
-        if ch not in u.card.characteristics:
-            raise GameError(f"position: {u.card.name} has no characteristic {ch!r}")
-    u.criticals = tuple((str(ch), int(t)) for ch, t in crits.items())
-    u.moved = bool(spec.get("moved", False))
+        if ch not in card.characteristics:
+            raise InvalidSetupError(f"position: {name} has no characteristic {inputs.show(ch)}")
+    u.criticals = tuple(
+        (ch, inputs.integer(t, f"{field} the turn of the {ch} critical", lo=0, error=InvalidSetupError))
+        for ch, t in crits.items()
+    )
+    u.moved = inputs.flag(spec.get("moved", False), f"{field} moved", InvalidSetupError)
     squadrons = spec.get("squadrons")
     if squadrons is not None:
+        if not isinstance(squadrons, Mapping):
+            raise InvalidSetupError(f"{field} squadrons map a squadron type to a count, not {inputs.show(squadrons)}")
         for kind, n in squadrons.items():
-            if kind not in SQUADRON_TYPES or not 0 <= n <= u.card.squadron_count(kind):
-                raise GameError(f"position: {u.card.name}: bad squadrons {kind!r} = {n!r}")
+            if kind not in SQUADRON_TYPES:
+                raise InvalidSetupError(
+                    f"{field} {inputs.show(kind)} is not a squadron type ({', '.join(SQUADRON_TYPES)})"
+                )
+            inputs.integer(n, f"{field} squadrons {kind}", 0, card.squadron_count(kind), InvalidSetupError)
         u.squadrons = tuple(int(squadrons.get(k, 0)) for k in SQUADRON_TYPES)
 
 
@@ -3657,15 +3705,15 @@ def _check_position(state: AdmiralState) -> None:
             t = state._terrain.get(u.square)
             if not u.submerged:
                 if u.square in surface:
-                    raise GameError(f"position: {name} and {surface[u.square]} share {square_name(u.square)}")
+                    raise InvalidSetupError(f"position: {name} and {surface[u.square]} share {square_name(u.square)}")
                 surface[u.square] = name
                 if t is not None and not (t.surface_passable or u.card.unit_class in t.passable_classes):
-                    raise GameError(f"position: {name} cannot lie on {t.name}")
+                    raise InvalidSetupError(f"position: {name} cannot lie on {t.name}")
             elif t is not None and not (t.submerged_passable and t.diving_allowed):
-                raise GameError(f"position: {name} cannot lie submerged on {t.name}")
+                raise InvalidSetupError(f"position: {name} cannot lie submerged on {t.name}")
             if u.card.is_submarine:
                 if u.square in subs:
-                    raise GameError(f"position: submarines {name} and {subs[u.square]} share a square")
+                    raise InvalidSetupError(f"position: submarines {name} and {subs[u.square]} share a square")
                 subs[u.square] = name
 
 

@@ -43,6 +43,11 @@ class RecordError(GameError):
     """A stored game or state cannot be read back; the message says what is wrong."""
 
 
+class InvalidArgumentError(GameError, ValueError):
+    """An argument no game could accept: a seat that does not exist, a game option of the wrong type or
+    one the game does not have. Nothing changed. Also a ValueError, which these calls used to raise."""
+
+
 class Termination(enum.Enum):
     """Why a game ended."""
 

@@ -38,11 +38,13 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from fogofwar.core import inputs
 from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
     GameError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidSetupError,
     NotationError,
     Observation,
@@ -50,7 +52,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import outside_ending, replay_actions
+from fogofwar.core.state_json import outside_ending
 from fogofwar.lotr.powers import (
     AXE_BASE,
     AXE_SUBSETS,
@@ -328,24 +330,22 @@ class LotrGame:
         back_and_forth: int = DEFAULT_BACK_AND_FORTH,
         max_moves: int = 0,
     ) -> None:
-        if game not in GAME_MODES:
-            raise GameError(f"unknown Stratego LOTR game {game!r}; the rulebook has {', '.join(GAME_MODES)}")
+        if not isinstance(game, str) or game not in GAME_MODES:
+            raise InvalidArgumentError(
+                f"unknown Stratego LOTR game {inputs.show(game)}; the rulebook has {', '.join(GAME_MODES)}"
+            )
         if game not in IMPLEMENTED_MODES:  # pragma: no cover - every game is implemented
             raise NotImplementedYetError(
                 f"Stratego LOTR {GAME_TITLES[game]} ({game!r}) is not implemented yet; "
                 f"implemented: {', '.join(IMPLEMENTED_MODES)}"
             )
-        if captured_mode not in CAPTURED_MODES:
-            raise ValueError(f"captured_mode must be one of {', '.join(CAPTURED_MODES)}, not {captured_mode!r}")
-        bad_limit = not isinstance(back_and_forth, int) or isinstance(back_and_forth, bool)
-        if bad_limit or back_and_forth < 0 or back_and_forth == 1:
-            raise ValueError("back_and_forth must be 0 (rule off) or a whole number >= 2")
-        if not isinstance(max_moves, int) or isinstance(max_moves, bool) or max_moves < 0:
-            raise ValueError("max_moves must be a whole number >= 0 (0 means no cap)")
+        self.captured_mode = inputs.one_of(captured_mode, "captured_mode", CAPTURED_MODES)
+        limit = inputs.integer(back_and_forth, "back_and_forth (0 turns the rule off, else >= 2)", lo=0)
+        if limit == 1:
+            raise InvalidArgumentError("back_and_forth must be 0 (rule off) or a whole number >= 2, not 1")
         self.mode = game
-        self.captured_mode = captured_mode
-        self.back_and_forth = back_and_forth
-        self.max_moves = max_moves
+        self.back_and_forth = limit
+        self.max_moves = inputs.integer(max_moves, "max_moves (0 means no cap)", lo=0)
         self.roster: Roster = roster()
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
@@ -412,7 +412,7 @@ class LotrGame:
 
     def state_from_position(
         self,
-        pieces: Iterable[tuple[Any, ...]] | Mapping[Any, tuple[Any, ...]],
+        pieces: Iterable[Sequence[Any]] | Mapping[Any, Sequence[Any]],
         to_move: int = 0,
     ) -> LotrState:
         """A play-phase state with the given pieces, for crafted positions (tests, puzzles).
@@ -422,22 +422,37 @@ class LotrGame:
         ('spy', 'fortress', 'flag') or a rank number (the army's first character of that rank).
         No setup validation beyond the board itself.
         """
-        rows: list[tuple[Any, ...]] = (
-            [(sq, *v) for sq, v in pieces.items()] if isinstance(pieces, Mapping) else list(pieces)
-        )
+        what = "a piece (square, owner, piece[, moved, revealed])"
+        rows: list[Sequence[Any]]
+        if isinstance(pieces, Mapping):
+            rows = [(sq, *inputs.json_list(v, what, InvalidSetupError)) for sq, v in pieces.items()]
+        elif isinstance(pieces, str) or not isinstance(pieces, Iterable):
+            raise InvalidSetupError(
+                f"pieces are {what} rows or {{square: (owner, piece, ...)}}, not {inputs.show(pieces)}"
+            )
+        else:
+            rows = list(pieces)
         start: list[tuple[int, int, int, bool, bool]] = []
         for row in rows:
-            sq, owner, piece = row[0], row[1], row[2]
-            moved = bool(row[3]) if len(row) > 3 else False
-            revealed = bool(row[4]) if len(row) > 4 else False
-            if owner not in (0, 1):
-                raise InvalidSetupError(f"owner must be 0 (evil) or 1 (good), not {owner!r}")
-            start.append((_square(sq), owner, self.kind_of(owner, piece), moved, revealed))
+            try:
+                if not isinstance(row, list | tuple) or not 3 <= len(row) <= 5:
+                    raise InvalidSetupError(f"{what} has 3 to 5 items")
+                sq, owner = row[0], row[1]
+                moved = row[3] if len(row) > 3 else False
+                revealed = row[4] if len(row) > 4 else False
+                if type(owner) is not int or type(moved) is not bool or type(revealed) is not bool:
+                    owner = inputs.seat(owner, SIDE_NAMES, "the owner", InvalidSetupError)
+                    inputs.flag(moved, "moved", InvalidSetupError)
+                    inputs.flag(revealed, "revealed", InvalidSetupError)
+                square = sq if type(sq) is int and 0 <= sq < NUM_SQUARES else _square(sq)
+                start.append((square, owner, self.kind_of(owner, row[2]), moved, revealed))
+            except GameError as exc:  # the message names the row (built only when one is refused)
+                raise InvalidSetupError(f"the piece {inputs.show(row)}: {exc}") from None
         return LotrState(self, start=start, to_move=to_move)
 
     def kind_of(self, owner: int, piece: int | str) -> int:
         """The kind index of a piece given by key, rank label or rank number (first character of that rank)."""
-        army = self.army(owner)
+        army = self.army(inputs.seat(owner, SIDE_NAMES, "owner", InvalidSetupError))
         if isinstance(piece, str):
             for i, k in enumerate(army.kinds):
                 if k.key == piece:
@@ -445,20 +460,21 @@ class LotrGame:
             for i, k in enumerate(army.kinds):
                 if rank_label(k.rank) == piece:
                     return i
-        elif isinstance(piece, int):
+        elif (rank := inputs.whole_number(piece)) is not None:
             for i, k in enumerate(army.kinds):
-                if k.rank == piece:
+                if k.rank == rank:
                     return i
-        raise InvalidSetupError(f"{piece!r} is not a piece of the {army.side} army")
+        raise InvalidSetupError(f"{inputs.show(piece)} is not a piece of the {army.side} army")
 
     def state_from_json(self, data: dict[str, JSON]) -> LotrState:
         return LotrState.from_json(data)
 
 
-def _square(sq: int | str) -> int:
+def _square(sq: object) -> int:
+    """A square given by name ('B2') or number (0..99); `NotationError` or `InvalidSetupError` otherwise."""
     if isinstance(sq, str):
         return parse_square(sq)
-    return int(sq)
+    return inputs.integer(sq, "a square (a name like 'B2' or a number)", 0, NUM_SQUARES - 1, InvalidSetupError)
 
 
 class LotrState(BoardStateBase[MoveEvent]):
@@ -495,21 +511,15 @@ class LotrState(BoardStateBase[MoveEvent]):
             self._phase = "setup"
             self._player = 0
             return
-        self._start = [(int(sq), int(o), int(k), bool(m), bool(v)) for sq, o, k, m, v in start]
+        self._start = [_start_piece(game, row) for row in start]
         for sq, owner, kind, moved, revealed in self._start:
-            if not 0 <= sq < NUM_SQUARES or sq in game.forbidden:
-                raise InvalidSetupError(f"square {sq} is not a square off the Forbidden Zones")
-            if owner not in (0, 1) or not 0 <= kind < len(game.army(owner).kinds):
-                raise InvalidSetupError(f"bad piece owner {owner} / kind {kind} on {square_name(sq)}")
             if self._board[sq]:
                 raise InvalidSetupError(f"two pieces on {square_name(sq)}")
             self._raw_set(sq, piece_code(owner, kind, moved, revealed))
         self._to_place = [[0] * len(game.army(p).kinds) for p in (0, 1)]
         self._phase = "play"
-        if to_move not in (0, 1):
-            raise InvalidSetupError("to_move must be 0 (evil) or 1 (good)")
-        self._player = to_move
-        self._finish_turn(mover=1 - to_move)
+        self._player = self._start_to_move = inputs.seat(to_move, SIDE_NAMES, "to_move", InvalidSetupError)
+        self._finish_turn(mover=1 - self._player)
 
     # --- the core protocol -------------------------------------------------------------------
     @property
@@ -539,9 +549,11 @@ class LotrState(BoardStateBase[MoveEvent]):
         return self._legal
 
     def apply(self, action: int) -> None:
+        if type(action) is not int:
+            action = inputs.action_id(action, "Stratego LOTR")
         if self._outcome is not None:
             raise IllegalActionError(f"the game is over ({self._outcome.reason})")
-        if not isinstance(action, int) or action not in self.legal_actions():
+        if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
         if PLACE_BASE <= action < POWER_BASE:
             self._place(action)
@@ -589,6 +601,7 @@ class LotrState(BoardStateBase[MoveEvent]):
         """'B1-B2' for a move, 'B1xB2' when it attacks, 'gandalf@B9' for placing a piece, and for the
         powers 'fly E4-E8', 'detect C6>A7', 'bow F5>F7', 'steed E4-F5' (or 'steed E4xF5'), 'rage E4-E5',
         'axe E4-E5>D6,F6', 'stop' (see `fogofwar.lotr.powers`)."""
+        action = inputs.action_in_range(action, "Stratego LOTR", self._game.num_distinct_actions())
         if action == STOP:
             return "stop"
         if action >= POWER_BASE:
@@ -612,7 +625,7 @@ class LotrState(BoardStateBase[MoveEvent]):
     def string_to_action(self, text: str) -> int:
         """Read 'B1-B2' (also 'b1b2', 'B1 B2', 'B1xB2'), a placement 'gandalf@B9', a power ('fly E4-E8',
         'detect C6>A7' or just 'detect A7' when one piece can, ...) or 'stop'; must be legal now."""
-        t = text.strip()
+        t = inputs.text(text, "a Stratego LOTR move").strip()
         if t.lower() == "stop":
             action = STOP
         elif "@" in t:
@@ -647,9 +660,13 @@ class LotrState(BoardStateBase[MoveEvent]):
         """Say in words why `action` is not legal now (empty string if it is)."""
         if self._outcome is not None:
             return f"the game is over ({self._outcome.reason})"
+        number = inputs.whole_number(action)
+        if number is None:
+            return inputs.not_an_action_id(action, "Stratego LOTR")
+        action = number
         n = self._game.num_distinct_actions()
-        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < n:
-            return f"{action!r} is not an action id of Stratego LOTR {GAME_TITLES[self._game.mode]}"
+        if not 0 <= action < n:
+            return f"{inputs.show(action)} is not an action id of Stratego LOTR {GAME_TITLES[self._game.mode]}"
         if action in self.legal_actions():
             return ""
         p = self._player
@@ -798,6 +815,9 @@ class LotrState(BoardStateBase[MoveEvent]):
 
     def apply_setup(self, player: int, placement: Mapping[Any, int | str]) -> None:
         """Place a whole army at once ({square: character key or kind index}); nothing changes on error."""
+        player = inputs.seat(player, SIDE_NAMES, error=InvalidSetupError)
+        if not isinstance(placement, Mapping):
+            raise InvalidSetupError(f"a placement maps squares to characters, not {inputs.show(placement)}")
         if self._phase != "setup" or self._outcome is not None:
             raise InvalidSetupError("the setup phase is over")
         if player != self._player:
@@ -808,9 +828,11 @@ class LotrState(BoardStateBase[MoveEvent]):
         kinds: dict[int, int] = {}
         for sq, piece in placement.items():
             try:
-                kind = army.index(piece) if isinstance(piece, str) else int(piece)
+                kind = army.index(piece) if isinstance(piece, str) else inputs.whole_number(piece)
+                if kind is None:
+                    raise InvalidSetupError(f"{inputs.show(piece)} is not a character key nor a kind index")
                 kinds[_square(sq)] = kind
-            except (NotationError, ValueError, TypeError) as exc:
+            except NotationError as exc:
                 raise InvalidSetupError(str(exc)) from None
         check_setup(self._game, player, kinds)
         for sq, kind in sorted(kinds.items()):
@@ -1281,8 +1303,7 @@ class LotrState(BoardStateBase[MoveEvent]):
     def observation(self, player: int) -> Observation:
         """LOTR-INFO-1..2: own pieces fully; enemy pieces unknown unless shown; captured pieces per the mode;
         a pending Repeat Attack (LOTR-REPEAT-1) and, in Game 3, the Ring's fate (public)."""
-        if player not in (0, 1):
-            raise ValueError("player must be 0 (evil) or 1 (good)")
+        player = inputs.seat(player, SIDE_NAMES)
         game = self._game
         board = self._board
         hide_enemy = self._phase == "setup"  # setups are secret: nothing of the other side shows
@@ -1357,26 +1378,75 @@ class LotrState(BoardStateBase[MoveEvent]):
             data["ended_by"] = ended
         return data
 
+    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
+        """End the game for a reason outside the board, after checking the arguments (`inputs.outside_ending`)."""
+        super().end_by(*inputs.outside_ending(termination, winner, reason, SIDE_NAMES))
+
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> LotrState:
-        if not isinstance(data, Mapping) or data.get("game") != "lotr":
-            raise RecordError('not a Stratego LOTR state: expected an object with "game": "lotr"')
+        inputs.state_json(data, "lotr", "a Stratego LOTR state", "start")
+        options = inputs.state_options(data, OPTION_NAMES, "Stratego LOTR")
         try:
-            game = LotrGame(**dict(data.get("options") or {}))
-        except (TypeError, ValueError, GameError) as exc:
+            game = LotrGame(**options)
+        except GameError as exc:
             raise RecordError(f"bad Stratego LOTR options: {exc}") from exc
         start = data.get("start")
         if start is None:
             state = game.new_initial_state()
         else:
             try:
-                state = game.state_from_position(
-                    [(sq, int(o), str(k), bool(m), bool(v)) for sq, o, k, m, v in start["pieces"]],
-                    to_move=int(start.get("to_move", 0)),
-                )
-            except (KeyError, TypeError, ValueError, NotationError, InvalidSetupError) as exc:
+                start = inputs.json_object(start, '"start"', ("to_move", "pieces"), required=("pieces",))
+                rows = [
+                    inputs.json_list(row, "a piece [square, owner, character, moved, revealed]", length=5)
+                    for row in inputs.json_list(start["pieces"], '"pieces"')
+                ]
+                for row in rows:
+                    inputs.text(row[0], "a square")
+                    inputs.text(row[2], "a character key")
+                    inputs.flag(row[3], "moved", RecordError)
+                    inputs.flag(row[4], "revealed", RecordError)
+                state = game.state_from_position(rows, to_move=start.get("to_move", 0))
+            except GameError as exc:
                 raise RecordError(f"bad start position: {exc}") from exc
-        return replay_actions(state, data)
+        return inputs.replay(state, data, "Stratego LOTR")
+
+
+OPTION_NAMES = ("game", "captured_mode", "back_and_forth", "max_moves")
+"""The options of `LotrGame`, as `options` and a state's JSON write them."""
+
+
+def _start_piece(game: LotrGame, row: object) -> tuple[int, int, int, bool, bool]:
+    """One piece of a crafted start, (square, owner, kind, moved, revealed), each checked: no coercion, so
+    the start `to_json` writes is the one that was given. The search agent builds positions by the
+    thousand: a well-formed row is accepted at once, the checks below only explain a bad one."""
+    if type(row) is tuple and len(row) == 5:
+        sq, owner, kind, moved, revealed = row
+        if (
+            type(sq) is int
+            and type(owner) is int
+            and type(kind) is int
+            and type(moved) is bool
+            and type(revealed) is bool
+            and 0 <= sq < NUM_SQUARES
+            and sq not in game.forbidden
+            and 0 <= owner <= 1
+            and 0 <= kind < len(game.roster.armies[owner].kinds)
+        ):
+            return row
+    what = "a piece (square, owner, kind, moved, revealed)"
+    sq, owner, kind, moved, revealed = inputs.json_list(row, what, InvalidSetupError, 5)
+    square = inputs.integer(sq, "a square", 0, NUM_SQUARES - 1, InvalidSetupError)
+    if square in game.forbidden:
+        raise InvalidSetupError(f"square {square} ({square_name(square)}) is not a square off the Forbidden Zones")
+    on = f"the piece on {square_name(square)}"
+    seat = inputs.seat(owner, SIDE_NAMES, f"the owner of {on}", InvalidSetupError)
+    return (
+        square,
+        seat,
+        inputs.integer(kind, f"the kind of {on}", 0, len(game.army(seat).kinds) - 1, InvalidSetupError),
+        inputs.flag(moved, f"moved ({on})", InvalidSetupError),
+        inputs.flag(revealed, f"revealed ({on})", InvalidSetupError),
+    )
 
 
 def _unit(src: int, dst: int) -> tuple[int, int]:
@@ -1390,17 +1460,20 @@ _SYMBOLS = {"flag": "F", "spy": "S", "fortress": "B"}
 
 def check_setup(game: LotrGame, player: int, placement: Mapping[int, int]) -> None:
     """Raise `InvalidSetupError` naming the first problem of a whole-army placement {square: kind} (LOTR-SETUP-1)."""
+    player = inputs.seat(player, SIDE_NAMES, error=InvalidSetupError)
+    if not isinstance(placement, Mapping):
+        raise InvalidSetupError(f"a placement maps squares to kinds, not {inputs.show(placement)}")
     who = SIDE_NAMES[player]
     army = game.army(player)
     area = set(game.board.setup_squares(player))
     counts = [0] * len(army.kinds)
     for sq, kind in placement.items():
-        if not isinstance(sq, int) or not 0 <= sq < NUM_SQUARES:
-            raise InvalidSetupError(f"{sq!r} is not a square")
+        if inputs.whole_number(sq) is None or not 0 <= sq < NUM_SQUARES:
+            raise InvalidSetupError(f"{inputs.show(sq)} is not a square")
         if sq not in area:
             raise InvalidSetupError(f"{square_name(sq)} is not in {who}'s four home rows (LOTR-SETUP-1)")
-        if not isinstance(kind, int) or not 0 <= kind < len(army.kinds):
-            raise InvalidSetupError(f"{kind!r} on {square_name(sq)} is not a {who} piece")
+        if inputs.whole_number(kind) is None or not 0 <= kind < len(army.kinds):
+            raise InvalidSetupError(f"{inputs.show(kind)} on {square_name(sq)} is not a {who} piece")
         counts[kind] += 1
     for character, got in zip(army.kinds, counts, strict=True):
         if got != character.count:
@@ -1409,6 +1482,7 @@ def check_setup(game: LotrGame, player: int, placement: Mapping[int, int]) -> No
 
 def random_setup(game: LotrGame, player: int, rng: random.Random) -> dict[int, int]:
     """A uniformly random legal setup {square: kind} in the player's four home rows."""
+    player = inputs.seat(player, SIDE_NAMES, error=InvalidSetupError)
     pieces = [i for i, k in enumerate(game.army(player).kinds) for _ in range(k.count)]
     squares = rng.sample(list(game.board.setup_squares(player)), len(pieces))
     return dict(zip(squares, pieces, strict=True))

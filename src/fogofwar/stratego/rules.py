@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from fogofwar.core import inputs
 from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
@@ -35,7 +36,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending, replay_actions
+from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending
 from fogofwar.stratego.board import (
     LAKES,
     NEIGHBOURS,
@@ -169,14 +170,10 @@ class StrategoGame:
         max_moves: int | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant)
-        if not isinstance(two_squares, int) or two_squares < 0:
-            raise ValueError("two_squares must be a whole number >= 0 (0 turns the rule off)")
-        self.two_squares = two_squares
-        self.more_squares = bool(more_squares)
+        self.two_squares = inputs.integer(two_squares, "two_squares (0 turns the rule off)", lo=0)
+        self.more_squares = inputs.flag(more_squares, "more_squares")
         cap = self.variant.max_moves if max_moves is None else max_moves
-        if not isinstance(cap, int) or cap < 0:
-            raise ValueError("max_moves must be a whole number >= 0 (0 means no cap)")
-        self.max_moves = cap
+        self.max_moves = inputs.integer(cap, "max_moves (0 means no cap)", lo=0)
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -203,8 +200,19 @@ class StrategoGame:
 
         For crafted positions (tests, puzzles): no setup validation beyond the board itself.
         """
-        triples = [(sq, o, r) for sq, (o, r) in pieces.items()] if isinstance(pieces, Mapping) else list(pieces)
-        return StrategoState(self, start=[(sq, o, r, False, False) for sq, o, r in triples], to_move=to_move)
+        if isinstance(pieces, Mapping):
+            where = "a piece {square: (owner, rank)}"
+            rows = [(sq, *inputs.json_list(v, where, InvalidSetupError, 2)) for sq, v in pieces.items()]
+        elif isinstance(pieces, str) or not isinstance(pieces, Iterable):
+            raise InvalidSetupError(
+                f"pieces are (square, owner, rank) triples or {{square: (owner, rank)}}, not {inputs.show(pieces)}"
+            )
+        else:
+            rows = list(pieces)
+            for row in rows:
+                if not isinstance(row, list | tuple) or len(row) != 3:
+                    raise InvalidSetupError(f"a piece is (square, owner, rank), not {inputs.show(row)}")
+        return StrategoState(self, start=[(sq, o, r, False, False) for sq, o, r in rows], to_move=to_move)
 
     def state_from_json(self, data: dict[str, JSON]) -> StrategoState:
         return StrategoState.from_json(data)
@@ -243,21 +251,15 @@ class StrategoState(BoardStateBase[MoveEvent]):
             self._phase = "setup"
             self._player = 0
         else:
-            self._start = [(int(sq), int(o), int(r), bool(m), bool(v)) for sq, o, r, m, v in start]
+            self._start = [_start_piece(row) for row in start]
             for sq, owner, rank, moved, revealed in self._start:
-                if not 0 <= sq < NUM_SQUARES or sq in LAKES:
-                    raise InvalidSetupError(f"square {sq} is not a land square")
-                if owner not in (0, 1) or not 0 <= rank <= 11:
-                    raise InvalidSetupError(f"bad piece owner {owner} / rank {rank} on {square_name(sq)}")
                 if self._board[sq]:
                     raise InvalidSetupError(f"two pieces on {square_name(sq)}")
                 self._put(sq, piece_code(owner, rank, moved, revealed))
             self._to_place = [{}, {}]
             self._phase = "play"
-            if to_move not in (0, 1):
-                raise InvalidSetupError("to_move must be 0 (red) or 1 (blue)")
-            self._player = to_move
-            self._finish_turn(mover=1 - to_move)
+            self._player = self._start_to_move = inputs.seat(to_move, PLAYER_NAMES, "to_move", InvalidSetupError)
+            self._finish_turn(mover=1 - self._player)
 
     # --- the core protocol -------------------------------------------------------------------
     @property
@@ -272,6 +274,8 @@ class StrategoState(BoardStateBase[MoveEvent]):
         return self._legal
 
     def apply(self, action: int) -> None:
+        if type(action) is not int:
+            action = inputs.action_id(action, "Stratego")
         if self._outcome is not None:
             raise IllegalActionError(f"the game is over ({self._outcome.reason})")
         if action not in self.legal_actions():
@@ -329,6 +333,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
     # --- notation --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         """'B1-B2' for a move, 'B1xB2' when it attacks, '1@A1' for placing a piece (classic notation)."""
+        action = inputs.action_in_range(action, "Stratego", NUM_ACTIONS)
         if action == FINISH_SETUP:
             return "done"
         if action >= PLACE_BASE:
@@ -341,20 +346,24 @@ class StrategoState(BoardStateBase[MoveEvent]):
 
     def string_to_action(self, text: str, notation: RankNotation = "classic") -> int:
         """Read 'B1-B2' (also 'b1b2', 'B1 B2', 'B1xB2') or a placement '1@A1'; must be legal now."""
-        action = parse_action(text, notation)
+        action = parse_action(inputs.text(text, "a Stratego move"), notation)
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
         return action
 
-    def explain_illegal(self, action: int) -> str:
+    def explain_illegal(self, action: object) -> str:
         """Say in words why `action` is not legal now (empty string if it is)."""
         if self._outcome is not None:
             return f"the game is over ({self._outcome.reason})"
+        number = inputs.whole_number(action)
+        if number is None:
+            return inputs.not_an_action_id(action, "Stratego")
+        action = number
         if action in self.legal_actions():
             return ""
         who = PLAYER_NAMES[self._player]
         if not 0 <= action < NUM_ACTIONS:
-            return f"{action} is not an action id of Stratego"
+            return f"{inputs.show(action)} is not an action id of Stratego"
         if action == FINISH_SETUP:
             if self._phase != "setup":
                 return "the setup is over"
@@ -429,6 +438,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
 
     def apply_setup(self, player: int, placement: Mapping[int, Rank | int]) -> None:
         """Place a whole army at once ({square: rank}), after checking it; nothing changes on error."""
+        player = inputs.seat(player, PLAYER_NAMES, error=InvalidSetupError)
         if self._phase != "setup" or self._outcome is not None:
             raise InvalidSetupError("the setup phase is over")
         if player != self._player:
@@ -439,7 +449,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
         if any(self._to_place[player].get(int(r), 0) != self._variant.count(Rank(r)) for r in Rank):
             raise InvalidSetupError(f"{PLAYER_NAMES[player]} has already placed some pieces one by one")
         for sq, rank in sorted(placement.items()):
-            self.apply(PLACE_BASE + int(rank) * 100 + sq)
+            self.apply(PLACE_BASE + int(rank) * 100 + int(sq))
         if self._phase == "setup" and self._player == player:
             self.apply(FINISH_SETUP)
 
@@ -675,8 +685,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
 
     def observation(self, player: int) -> Observation:
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
-        if player not in (0, 1):
-            raise ValueError("player must be 0 or 1")
+        player = inputs.seat(player, PLAYER_NAMES)
         hide_enemy = self._phase == "setup"  # setups are simultaneous: nothing of the other side shows
         cells: list[JSON] = list(_EMPTY_CELLS)
         for sq, code in enumerate(self._board):
@@ -726,27 +735,78 @@ class StrategoState(BoardStateBase[MoveEvent]):
             data["ended_by"] = ended
         return data
 
+    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
+        """End the game for a reason outside the board, after checking the arguments (`inputs.outside_ending`)."""
+        super().end_by(*inputs.outside_ending(termination, winner, reason, PLAYER_NAMES))
+
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> StrategoState:
-        if not isinstance(data, Mapping) or data.get("game") != "stratego":
-            raise RecordError('not a Stratego state: expected an object with "game": "stratego"')
+        inputs.state_json(data, "stratego", "a Stratego state", "start")
+        options = inputs.state_options(data, OPTION_NAMES, "Stratego")
         try:
-            game = StrategoGame(**dict(data.get("options") or {}))
-        except (TypeError, ValueError, GameError) as exc:
+            game = StrategoGame(**options)
+        except GameError as exc:
             raise RecordError(f"bad Stratego options: {exc}") from exc
         start = data.get("start")
         if start is None:
             state = game.new_initial_state()
         else:
             try:
-                pieces = [
-                    (parse_square(sq), int(o), int(parse_rank(r)), bool(m), bool(v))
-                    for sq, o, r, m, v in start["pieces"]
-                ]
-                state = StrategoState(game, start=pieces, to_move=int(start.get("to_move", 0)))
-            except (KeyError, TypeError, ValueError, NotationError, InvalidSetupError) as exc:
+                start = inputs.json_object(start, '"start"', ("to_move", "pieces"), required=("pieces",))
+                pieces = [_read_piece(row) for row in inputs.json_list(start["pieces"], '"pieces"')]
+                state = StrategoState(game, start=pieces, to_move=start.get("to_move", 0))
+            except GameError as exc:
                 raise RecordError(f"bad start position: {exc}") from exc
-        return replay_actions(state, data)
+        return inputs.replay(state, data, "Stratego")
+
+
+OPTION_NAMES = ("variant", "two_squares", "more_squares", "max_moves")
+"""The options of `StrategoGame`, as `options` and a state's JSON write them."""
+
+
+def _start_piece(row: object) -> tuple[int, int, int, bool, bool]:
+    """One piece of a crafted start, (square, owner, rank, moved, revealed), each checked: no coercion, so
+    the start `to_json` writes is the one that was given. Replays build positions by the thousand: a
+    well-formed row is accepted at once, the checks below only explain a bad one."""
+    if type(row) is tuple and len(row) == 5:
+        sq, owner, rank, moved, revealed = row
+        if (
+            type(sq) is int
+            and type(owner) is int
+            and type(rank) is int
+            and type(moved) is bool
+            and type(revealed) is bool
+            and 0 <= sq < NUM_SQUARES
+            and sq not in LAKES
+            and 0 <= owner <= 1
+            and FLAG <= rank <= BOMB
+        ):
+            return row
+    what = "a piece (square, owner, rank, moved, revealed)"
+    sq, owner, rank, moved, revealed = inputs.json_list(row, what, InvalidSetupError, 5)
+    square = inputs.integer(sq, "a square", 0, NUM_SQUARES - 1, InvalidSetupError)
+    if square in LAKES:
+        raise InvalidSetupError(f"square {square} is not a land square: {square_name(square)} is a lake")
+    on = f"the piece on {square_name(square)}"
+    return (
+        square,
+        inputs.seat(owner, PLAYER_NAMES, f"the owner of {on}", InvalidSetupError),
+        inputs.integer(rank, f"the rank of {on}", int(Rank.FLAG), int(Rank.BOMB), InvalidSetupError),
+        inputs.flag(moved, f"moved ({on})", InvalidSetupError),
+        inputs.flag(revealed, f"revealed ({on})", InvalidSetupError),
+    )
+
+
+def _read_piece(row: object) -> tuple[int, int, int, bool, bool]:
+    """One piece of a stored start as `to_json` writes it: [square name, owner, rank name, moved, revealed]."""
+    sq, owner, rank, moved, revealed = inputs.json_list(row, "a piece [square, owner, rank, moved, revealed]", length=5)
+    return (
+        parse_square(inputs.text(sq, "a square")),
+        inputs.seat(owner, PLAYER_NAMES, "the owner of a piece", RecordError),
+        int(parse_rank(inputs.text(rank, "a rank"))),
+        inputs.flag(moved, "moved", RecordError),
+        inputs.flag(revealed, "revealed", RecordError),
+    )
 
 
 def parse_action(text: str, notation: RankNotation = "classic") -> int:
@@ -755,7 +815,7 @@ def parse_action(text: str, notation: RankNotation = "classic") -> int:
     >>> parse_action("B1-B2"), parse_action("b4xb5"), parse_action("A1 A3"), parse_action("F@E1")
     (111, 3141, 20, 10004)
     """
-    t = text.strip()
+    t = inputs.text(text, "a move").strip()
     if t.lower() == "done":
         return FINISH_SETUP  # what `action_to_string` writes for finishing the setup early
     if "@" in t:
@@ -777,13 +837,16 @@ def check_setup(
     variant: Variant, player: int, placement: Mapping[int, Rank | int], occupied: Iterable[int] = ()
 ) -> None:
     """Raise `InvalidSetupError` naming the first problem of a whole-army placement (STR-SETUP-*)."""
+    player = inputs.seat(player, PLAYER_NAMES, error=InvalidSetupError)
+    if not isinstance(placement, Mapping):
+        raise InvalidSetupError(f"a placement maps squares to ranks, not {inputs.show(placement)}")
     who = PLAYER_NAMES[player]
     area = set(variant.setup_squares(player))
     taken = set(occupied)
     counts: dict[int, int] = {}
     for sq, rank in placement.items():
-        if not isinstance(sq, int) or not 0 <= sq < NUM_SQUARES:
-            raise InvalidSetupError(f"{sq!r} is not a square")
+        if inputs.whole_number(sq) is None or not 0 <= sq < NUM_SQUARES:
+            raise InvalidSetupError(f"{inputs.show(sq)} is not a square")
         if sq in LAKES:
             raise InvalidSetupError(f"{square_name(sq)} is a lake: no piece may stand there")
         if sq not in area:
@@ -793,10 +856,10 @@ def check_setup(
             )
         if sq in taken:
             raise InvalidSetupError(f"{square_name(sq)} is already occupied")
-        try:
-            r = Rank(int(rank))
-        except ValueError:
-            raise InvalidSetupError(f"{rank!r} on {square_name(sq)} is not a piece") from None
+        number = inputs.whole_number(rank)
+        if number is None or not Rank.FLAG <= number <= Rank.BOMB:
+            raise InvalidSetupError(f"{inputs.show(rank)} on {square_name(sq)} is not a piece")
+        r = Rank(number)
         counts[r] = counts.get(r, 0) + 1
     for r in Rank:
         want, got = variant.count(r), counts.get(r, 0)

@@ -19,8 +19,9 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 
+from fogofwar.core import inputs
 from fogofwar.core.protocol import InvalidSetupError, NotationError
-from fogofwar.stratego.board import HOME_ROWS, SIZE, square_name
+from fogofwar.stratego.board import HOME_ROWS, PLAYER_NAMES, SIZE, square_name
 from fogofwar.stratego.pieces import Rank, parse_rank
 from fogofwar.stratego.rules import check_setup
 from fogofwar.stratego.variants import Variant
@@ -32,7 +33,7 @@ SAMPLES: dict[str, dict[str, str]] = tomllib.loads(
 
 def _row_squares(player: int) -> list[list[int]]:
     """The setup rows front first, each as the owner sees it left to right."""
-    rows = HOME_ROWS[player]
+    rows = HOME_ROWS[inputs.seat(player, PLAYER_NAMES, error=InvalidSetupError)]
     if player == 0:
         return [[r * SIZE + c for c in range(SIZE)] for r in reversed(rows)]
     return [[r * SIZE + c for c in reversed(range(SIZE))] for r in rows]
@@ -40,6 +41,9 @@ def _row_squares(player: int) -> list[list[int]]:
 
 def parse_setup(text: str, variant: Variant, player: int) -> dict[int, Rank]:
     """Read a setup string for `player` and check it against the variant's roster and area."""
+    text = inputs.text(text, "a setup string", InvalidSetupError)
+    _check_variant(variant)
+    inputs.seat(player, PLAYER_NAMES, error=InvalidSetupError)
     rows = [r for r in text.replace("\n", "/").replace(" ", "").split("/") if r]
     if len(rows) != 4:
         raise InvalidSetupError(f"a setup string has 4 rows separated by '/', this one has {len(rows)}")
@@ -60,6 +64,12 @@ def parse_setup(text: str, variant: Variant, player: int) -> dict[int, Rank]:
     return placement
 
 
+def _check_variant(variant: object) -> None:
+    """The readers take a `Variant` (see `get_variant`), not its name: refuse anything else by name."""
+    if not isinstance(variant, Variant):
+        raise InvalidSetupError(f"variant must be a Variant (get_variant('classic')), not {inputs.show(variant)}")
+
+
 def format_setup(placement: Mapping[int, Rank | int], variant: Variant, player: int) -> str:
     """Write a placement as a setup string (from the owner's chair)."""
     del variant  # the rows are the same for every variant played on this board
@@ -78,6 +88,9 @@ def random_setup(variant: Variant, player: int, rng: random.Random) -> dict[int,
 
 def sample_setup(variant: Variant, player: int, name: str | None = None) -> dict[int, Rank]:
     """A built-in sample setup by name (the first one of the variant if no name is given)."""
+    _check_variant(variant)
+    if name is not None:
+        inputs.text(name, "the name of a sample setup", InvalidSetupError)
     samples = SAMPLES.get(variant.name, {})
     if not samples:
         raise InvalidSetupError(f"no sample setups for {variant.name}")

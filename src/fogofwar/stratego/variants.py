@@ -8,7 +8,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from fogofwar.core.protocol import GameError
+from fogofwar.core.inputs import show
+from fogofwar.core.protocol import GameError, InvalidArgumentError
 from fogofwar.stratego.board import LAND_SQUARES, SETUP_SQUARES
 from fogofwar.stratego.pieces import RANK_BY_NAME, Rank
 
@@ -72,7 +73,8 @@ def variants() -> dict[str, Variant]:
 
 
 def get_variant(name: str) -> Variant:
-    try:
-        return variants()[name]
-    except KeyError:
-        raise GameError(f"unknown Stratego variant {name!r}; known: {', '.join(variants())}") from None
+    """The variant called `name`; `InvalidArgumentError` (a GameError) lists the known ones otherwise."""
+    known = variants()
+    if isinstance(name, str) and name in known:
+        return known[name]
+    raise InvalidArgumentError(f"unknown Stratego variant {show(name)}; known: {', '.join(known)}")
