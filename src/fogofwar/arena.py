@@ -10,6 +10,20 @@ external bot, say) need not pickle. An agent that crashes or plays an illegal mo
 that game by forfeit (the match runner sees to it); anything else that goes wrong while a
 game runs is recorded as an error for that game, left out of the scores, and reported.
 
+The results must be honest about what was measured, so:
+
+* every game has an ending type: the termination ("flag_captured", "move_limit", ...),
+  "forfeit: KIND" (KIND: "not started", "crash", "timeout", "bad setup", "protocol",
+  "illegal move", "repetition (two-squares)", "repetition (more-squares)", "surrender", ...),
+  or "error"; wins and losses by forfeit are counted apart in every table;
+* a player that never made a move and forfeited (a bot that fails to start or crashes during
+  its setup in every game) is listed by `ArenaResult.never_played`, and the CLI fails the run;
+* each side's think time is measured around every move (seconds per move: mean and max);
+* every game's record (`fogofwar.core.records.GameRecord`) is written to games/NNNN.json.
+
+Players are agent specs, or NAME=SPEC to give one a short name for the tables and the chart
+(`demon5=ucc:/tmp/demon/run5.sh`); see `parse_player`.
+
 Ratings: see `fit_elo` and `bootstrap_elo`.
 """
 
@@ -24,19 +38,21 @@ import json
 import math
 import platform
 import random
+import re
 import shlex
 import time
 import traceback
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fogofwar.core.agents import agent_game_options, agent_names, make_agent
+from fogofwar.core.agents import AgentForfeit, agent_game_options, agent_names, make_agent
 from fogofwar.core.match import play_match
-from fogofwar.core.protocol import JSON, GameError
+from fogofwar.core.protocol import JSON, Game, GameError, Observation, Termination
 from fogofwar.core.registry import make_game
 
 if TYPE_CHECKING:
@@ -91,24 +107,48 @@ def split_players(texts: str | Iterable[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class Player:
-    """A tournament entrant: a unique name (the spec, with '#k' when a spec appears more than once)."""
+    """A tournament entrant: a unique name (given as NAME=SPEC, else the spec, with '#k' when a spec appears
+    more than once) and its agent spec."""
 
     name: str
     spec: str
 
 
-def name_players(specs: Sequence[str]) -> list[Player]:
-    """Name each spec after itself; a spec given k > 1 times becomes 'spec#1' .. 'spec#k'.
+_NAMED = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.+-]*)=(.+)", re.DOTALL)
+"""NAME=SPEC: the name is letters, digits and _ . + - only, so the '=' of an agent option (which always follows
+a ':', as in search:guesses=150 or ucc:log=FILE:cmd) never reads as a name."""
 
-    >>> [p.name for p in name_players(["random", "search", "random"])]
-    ['random#1', 'search', 'random#2']
+
+def parse_player(text: str) -> tuple[str | None, str]:
+    """Split 'NAME=SPEC' into (NAME, SPEC); a plain spec gives (None, spec).
+
+    >>> parse_player("demon5=ucc:/tmp/demon/run5.sh")
+    ('demon5', 'ucc:/tmp/demon/run5.sh')
+    >>> parse_player("ucc:log=bot.log:./bot")
+    (None, 'ucc:log=bot.log:./bot')
     """
-    counts = {s: specs.count(s) for s in specs}
-    seen: dict[str, int] = {}
-    players = []
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        players.append(Player(f"{spec}#{seen[spec]}" if counts[spec] > 1 else spec, spec))
+    m = _NAMED.fullmatch(text.strip())
+    return (m.group(1), m.group(2).strip()) if m else (None, text.strip())
+
+
+def name_players(specs: Sequence[str]) -> list[Player]:
+    """Name each player: NAME=SPEC takes NAME; a plain spec is named after itself, and one given k > 1 times
+    becomes 'spec#1' .. 'spec#k'. A name used twice is a ValueError.
+
+    >>> [p.name for p in name_players(["random", "search", "random", "d1=ucc:./demon"])]
+    ['random#1', 'search', 'random#2', 'd1']
+    """
+    parsed = [parse_player(text) for text in specs]
+    counts = Counter(spec for name, spec in parsed if name is None)
+    seen: Counter[str] = Counter()
+    players: list[Player] = []
+    for name, spec in parsed:
+        if name is None:
+            seen[spec] += 1
+            name = f"{spec}#{seen[spec]}" if counts[spec] > 1 else spec
+        if any(p.name == name for p in players):
+            raise ValueError(f"player name {name!r} given twice; give the players different names (NAME=SPEC)")
+        players.append(Player(name, spec))
     return players
 
 
@@ -129,7 +169,7 @@ def game_seed(seed: int, pairing: int, index: int) -> int:
 @dataclass
 class ArenaSettings:
     players: list[str]
-    """Agent specs, in order; names come from `name_players`."""
+    """Agent specs, each optionally NAME=SPEC, in order; names come from `name_players`."""
     games: int = 100
     """Games per pairing."""
     seed: int = 1
@@ -191,11 +231,13 @@ class GameTask:
     game: str
     options: dict[str, JSON]
     preload: tuple[str, ...] = ()
+    number: int = 0
+    """The game's number in the arena, from 1 (its record is games/NNNN.json); 0 for a game played alone."""
 
 
 @dataclass
 class GameResult:
-    """One row of the results: who played which colour, and how it ended."""
+    """One row of the results: who played which colour, how it ended, and how long each side thought."""
 
     pairing: int
     index: int
@@ -210,6 +252,23 @@ class GameResult:
     seconds: float
     reason: str = ""
     error: str | None = None
+    ending: str = ""
+    """The ending type: the termination, 'forfeit: KIND' (see the module docstring) or 'error'."""
+    forfeited: str | None = None
+    """The name of the player who lost by forfeit, if one did."""
+    red_moves: int = 0
+    """Moves (not setup placements) red made that the game accepted."""
+    blue_moves: int = 0
+    red_think: float = 0.0
+    """Red's seconds of thought over all its moves (measured around each call of the agent)."""
+    blue_think: float = 0.0
+    red_max: float = 0.0
+    """Red's longest think for one move, in seconds."""
+    blue_max: float = 0.0
+    record: str = ""
+    """Where write_outputs puts the game's record, relative to the output folder (games/NNNN.json)."""
+    record_json: str | None = field(default=None, repr=False, compare=False)
+    """The record itself, as compact JSON (kept out of arena.json and arena.csv)."""
 
     def score(self, name: str) -> float:
         """The game's points for player `name`: 1, 0.5 (draw) or 0."""
@@ -217,13 +276,95 @@ class GameResult:
             return 0.5
         return 1.0 if self.winner == name else 0.0
 
+    def side(self, name: str) -> tuple[int, float, float]:
+        """(moves, seconds of thought, longest think) of player `name` in this game."""
+        if name == self.red:
+            return self.red_moves, self.red_think, self.red_max
+        if name == self.blue:
+            return self.blue_moves, self.blue_think, self.blue_max
+        raise KeyError(name)
 
-CSV_FIELDS = ["pairing", "game", "red", "blue", "winner", "termination", "moves", "seed", "seconds", "reason", "error"]
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = asdict(self)
+        del data["record_json"]
+        return data
+
+
+CSV_FIELDS = [
+    "pairing",
+    "game",
+    "red",
+    "blue",
+    "winner",
+    "termination",
+    "ending",
+    "forfeited",
+    "moves",
+    "red_moves",
+    "blue_moves",
+    "red_sec_per_move",
+    "red_max_sec",
+    "blue_sec_per_move",
+    "blue_max_sec",
+    "seed",
+    "seconds",
+    "record",
+    "reason",
+    "error",
+]
 
 
 def _import_modules(modules: Iterable[str]) -> None:
     for module in modules:
         importlib.import_module(module)
+
+
+class Seat:
+    """An agent as the arena seats it: the match runner sees it as the agent itself, while the seat times every
+    move and keeps what made the agent forfeit (the runner keeps only a message)."""
+
+    def __init__(self, agent: Any, name: str) -> None:
+        self.agent = agent
+        self.name = name
+        self.times: list[float] = []
+        """Seconds of each accepted move (setup placements apart)."""
+        self.setup_seconds = 0.0
+        self.failure: str | None = None
+        """Why the agent forfeited, as a forfeit kind; None while it has not."""
+
+    def start(self, game: Game, player: int, rng: random.Random) -> None:
+        self.agent.start(game, player, rng)
+
+    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        setup = observation.data.get("phase") == "setup"
+        t0 = time.perf_counter()
+        try:
+            action: int = self.agent.act(observation, legal_actions)
+        except Exception as exc:
+            self.failure = forfeit_kind(exc)
+            raise
+        seconds = time.perf_counter() - t0
+        if action not in legal_actions:
+            self.failure = "illegal move"
+        elif setup:
+            self.setup_seconds += seconds
+        else:
+            self.times.append(seconds)
+        return action
+
+    def close(self) -> None:
+        close = getattr(self.agent, "close", None)
+        if callable(close):
+            close()
+
+
+def forfeit_kind(exc: BaseException) -> str:
+    """The forfeit kind of an exception an agent raised: its own `kind` (a `UccForfeit`), 'gave up' for another
+    `AgentForfeit`, 'crash' for anything else."""
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str) and kind:
+        return kind
+    return "gave up" if isinstance(exc, AgentForfeit) else "crash"
 
 
 def play_game(task: GameTask) -> GameResult:
@@ -238,12 +379,39 @@ def play_game(task: GameTask) -> GameResult:
             with contextlib.suppress(AttributeError):  # an agent with a read-only name keeps it
                 agent.name = player.name
         state = game.new_initial_state()
-        record = play_match(game, agents, seed=task.seed, state=state)
+        explain = getattr(state, "explain_illegal", None)
+        for agent in agents:  # a bridge to an external bot names the rule that refused its move (ucc)
+            set_referee = getattr(agent, "set_referee", None)
+            if callable(set_referee) and callable(explain):
+                set_referee(explain)
+        seats = [Seat(agent, player.name) for agent, player in zip(agents, (task.red, task.blue), strict=True)]
+        record = play_match(game, seats, seed=task.seed, state=state)
         outcome = record.outcome
         if outcome is None:  # pragma: no cover - play_match runs every game to its end
             raise RuntimeError("the game ended without an outcome")
+        names = (task.red.name, task.blue.name)
         moves = getattr(state, "move_count", None)
-        winner = None if outcome.winner is None else (task.red, task.blue)[outcome.winner].name
+        winner = None if outcome.winner is None else names[outcome.winner]
+        ending, forfeited = outcome.termination.value, None
+        if outcome.termination is Termination.FORFEIT and outcome.winner is not None:
+            loser = 1 - outcome.winner
+            forfeited = names[loser]
+            kind = seats[loser].failure
+            ending = f"forfeit: {kind}" if kind else "forfeit"
+        think = [round(sum(seat.times), 6) for seat in seats]
+        longest = [round(max(seat.times, default=0.0), 6) for seat in seats]
+        path = f"games/{task.number:04d}.json" if task.number > 0 else ""
+        record.metadata.update(
+            {
+                "arena": {"pairing": task.pairing, "game": task.index, "number": task.number},
+                "ending": ending,
+                "forfeited": forfeited,
+                "moves_by_seat": [len(seat.times) for seat in seats],
+                "think_seconds_by_seat": list(think),
+                "max_think_seconds_by_seat": list(longest),
+                "setup_seconds_by_seat": [round(seat.setup_seconds, 6) for seat in seats],
+            }
+        )
         return GameResult(
             pairing=task.pairing,
             index=task.index,
@@ -255,6 +423,16 @@ def play_game(task: GameTask) -> GameResult:
             seed=task.seed,
             seconds=round(time.perf_counter() - start, 4),
             reason=outcome.reason,
+            ending=ending,
+            forfeited=forfeited,
+            red_moves=len(seats[0].times),
+            blue_moves=len(seats[1].times),
+            red_think=think[0],
+            blue_think=think[1],
+            red_max=longest[0],
+            blue_max=longest[1],
+            record=path,
+            record_json=json.dumps(record.to_json(), separators=(",", ":")),
         )
     except Exception as exc:
         return _error_result(task, "".join(traceback.format_exception_only(exc)).strip(), time.perf_counter() - start)
@@ -278,16 +456,18 @@ def _error_result(task: GameTask, message: str, seconds: float = 0.0) -> GameRes
         seed=task.seed,
         seconds=round(seconds, 4),
         error=message,
+        ending="error",
     )
 
 
 def make_tasks(settings: ArenaSettings, players: Sequence[Player], options: dict[str, JSON]) -> list[GameTask]:
-    tasks = []
+    tasks: list[GameTask] = []
     for p, (i, j) in enumerate(round_robin(len(players))):
         for g in range(settings.games):
             red, blue = (players[i], players[j]) if g % 2 == 0 else (players[j], players[i])
             seed = game_seed(settings.seed, p, g)
-            tasks.append(GameTask(p, g, red, blue, seed, settings.game, options, tuple(settings.preload)))
+            number = len(tasks) + 1
+            tasks.append(GameTask(p, g, red, blue, seed, settings.game, options, tuple(settings.preload), number))
     return tasks
 
 
@@ -469,9 +649,20 @@ class Standing:
     score: float | None
     """Percentage of the points (wins + draws / 2); None without games."""
     mean_moves: float | None
+    """Mean length of its games, in moves of both sides."""
     elo: float | None
     elo_low: float | None
     elo_high: float | None
+    forfeit_wins: int = 0
+    """Of the wins, those by the opponent's forfeit."""
+    forfeit_losses: int = 0
+    """Of the losses, those by its own forfeit."""
+    moves: int = 0
+    """Moves it made (and the game accepted) in all its games."""
+    sec_per_move: float | None = None
+    """Its mean think time per move, in seconds; None without a move."""
+    max_sec_per_move: float | None = None
+    """Its longest think for one move, in seconds."""
 
 
 @dataclass
@@ -485,6 +676,10 @@ class PairScore:
     draws: int
     losses: int
     errors: int
+    forfeit_wins: int = 0
+    """Of row's wins, those by col's forfeit."""
+    forfeit_losses: int = 0
+    """Of row's losses, those by its own forfeit."""
 
     @property
     def score(self) -> float | None:
@@ -516,17 +711,48 @@ class ArenaResult:
         raise KeyError((row, col))
 
     def summary_lines(self) -> list[str]:
-        """One line per pairing, from its first player's side: 'a vs b: N games, W-D-L (score%)'."""
+        """One line per pairing, from its first player's side: 'a vs b: N games, W-D-L (score%)', then the wins
+        and losses by forfeit and the errors when there are any."""
         lines = []
         for i, j in round_robin(len(self.players)):
             a, b = self.players[i].name, self.players[j].name
             ps = self.pair(a, b)
             score = f"{ps.score:.1f}%" if ps.score is not None else "-"
             line = f"{a} vs {b}: {ps.games} games, {ps.wins}-{ps.draws}-{ps.losses} ({score})"
+            if ps.forfeit_wins:
+                line += f", {ps.forfeit_wins} won by forfeit"
+            if ps.forfeit_losses:
+                line += f", {ps.forfeit_losses} lost by forfeit"
             if ps.errors:
                 line += f", {ps.errors} error{'s' if ps.errors != 1 else ''}"
             lines.append(line)
         return lines
+
+    def never_played(self) -> list[str]:
+        """Players whose results measure nothing: no move made in any game, and either no game played at all
+        (errors only) or forfeits of their own (a bot that fails to start or dies in its setup). A player whose
+        opponent never let it move is not among them."""
+        out = []
+        for s in self.standings:
+            if s.moves == 0 and (s.games == 0 or s.forfeit_losses > 0):
+                out.append(s.name)
+        return sorted(out, key=[p.name for p in self.players].index)
+
+    def endings(self) -> dict[str, dict[str, Any]]:
+        """How the games ended: for each ending type (most frequent first), the games, the wins of each player
+        and the draws."""
+        counts: Counter[str] = Counter(g.ending for g in self.games)
+        out: dict[str, dict[str, Any]] = {}
+        for ending, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            games = [g for g in self.games if g.ending == ending]
+            wins = {p.name: sum(1 for g in games if g.winner == p.name) for p in self.players}
+            draws = sum(1 for g in games if g.winner is None and g.error is None)
+            out[ending] = {"games": n, "wins": wins, "draws": draws}
+        return out
+
+    def forfeits_by(self, name: str) -> Counter[str]:
+        """The ending types of the games `name` lost by its own forfeit, with their counts."""
+        return Counter(g.ending for g in self.games if g.forfeited == name)
 
     def to_json(self) -> dict[str, JSON]:
         settings: dict[str, JSON] = {
@@ -558,11 +784,13 @@ class ArenaResult:
             "versions": versions(),
             "started": self.started,
             "seconds": round(self.seconds, 3),
-            "games": [asdict(g) for g in self.games],
+            "games": [g.to_json() for g in self.games],
             "standings": [_round_standing(s) for s in self.standings],
             "pairwise": [ps.to_json() for ps in self.pairwise],
+            "endings": dict(self.endings()),
             "summary": list(self.summary_lines()),
             "errors": len(self.errors),
+            "never_played": list(self.never_played()),
         }
 
     def _anchors(self) -> list[int]:
@@ -578,6 +806,9 @@ def _round_standing(s: Standing) -> dict[str, JSON]:
     for key in ("score", "mean_moves", "elo", "elo_low", "elo_high"):
         value = data[key]
         data[key] = _round(value, 2) if isinstance(value, float) else value
+    for key in ("sec_per_move", "max_sec_per_move"):
+        value = data[key]
+        data[key] = _round(value, 6) if isinstance(value, float) else value
     return data
 
 
@@ -602,6 +833,16 @@ def tabulate(result: ArenaResult) -> None:
     pair_scores = {
         (a.name, b.name): PairScore(a.name, b.name, 0, 0, 0, 0, 0) for a in players for b in players if a != b
     }
+    # Moves and think times count in every game that was played, errors included (a game may fail late).
+    moves = dict.fromkeys(index, 0)
+    think = dict.fromkeys(index, 0.0)
+    longest = dict.fromkeys(index, 0.0)
+    for g in result.games:
+        for name in (g.red, g.blue):
+            n, seconds, most = g.side(name)
+            moves[name] += n
+            think[name] += seconds
+            longest[name] = max(longest[name], most)
     for g in result.games:
         red, blue = pair_scores[(g.red, g.blue)], pair_scores[(g.blue, g.red)]
         if g.error is not None:
@@ -616,8 +857,10 @@ def tabulate(result: ArenaResult) -> None:
                 ps.draws += 1
             elif g.winner == me:
                 ps.wins += 1
+                ps.forfeit_wins += int(g.forfeited is not None)
             else:
                 ps.losses += 1
+                ps.forfeit_losses += int(g.forfeited == me)
     anchors = result._anchors()
     triples = [(i, j, s) for (i, j), scores in by_pairing.items() for s in scores]
     elo = anchor(fit_elo(len(players), triples), anchors)
@@ -642,6 +885,11 @@ def tabulate(result: ArenaResult) -> None:
                 elo=elo[k] if games else None,
                 elo_low=intervals[k][0] if games else None,
                 elo_high=intervals[k][1] if games else None,
+                forfeit_wins=sum(ps.forfeit_wins for ps in mine),
+                forfeit_losses=sum(ps.forfeit_losses for ps in mine),
+                moves=moves[p.name],
+                sec_per_move=think[p.name] / moves[p.name] if moves[p.name] else None,
+                max_sec_per_move=longest[p.name] if moves[p.name] else None,
             )
         )
     standings.sort(key=lambda s: (s.elo is None, -(s.elo or 0.0), index[s.name]))
@@ -653,15 +901,26 @@ def tabulate(result: ArenaResult) -> None:
 # --- running ----------------------------------------------------------------------------------
 
 
-def run_arena(settings: ArenaSettings, progress: bool = True, console: Console | None = None) -> ArenaResult:
-    """Play the whole round robin and tabulate it; `progress` shows a bar on `console` (stderr by default)."""
+Describe = Callable[[Sequence[GameResult]], str]
+"""Makes the progress bar's description from the results so far."""
+
+
+def run_arena(
+    settings: ArenaSettings,
+    progress: bool = True,
+    console: Console | None = None,
+    describe: Describe | None = None,
+) -> ArenaResult:
+    """Play the whole round robin and tabulate it; `progress` shows a bar on `console` (stderr by default),
+    described by `describe` (default: the count of forfeits and errors so far)."""
     if settings.games < 1:
         raise ValueError("games per pairing must be at least 1")
     if settings.jobs < 1:
         raise ValueError("jobs must be at least 1")
-    specs = list(settings.players)
-    if len(specs) < 2:
+    if len(settings.players) < 2:
         raise ValueError("an arena needs at least two players")
+    players = name_players(settings.players)
+    specs = [p.spec for p in players]
     _import_modules(settings.preload)
     known = set(agent_names())
     unknown = sorted({s.partition(":")[0] for s in specs} - known)
@@ -672,11 +931,10 @@ def run_arena(settings: ArenaSettings, progress: bool = True, console: Console |
     if game.num_players != 2:
         raise GameError(f"the arena runs two-player games; {game.name} has {game.num_players} players")
     options = dict(game.options)
-    players = name_players(specs)
     tasks = make_tasks(settings, players, options)
     started = datetime.now().astimezone().isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    results = _run_tasks(tasks, settings.jobs, progress, console)
+    results = _run_tasks(tasks, settings.jobs, progress, console, describe or _describe)
     result = ArenaResult(
         settings=settings,
         players=players,
@@ -689,7 +947,9 @@ def run_arena(settings: ArenaSettings, progress: bool = True, console: Console |
     return result
 
 
-def _run_tasks(tasks: list[GameTask], jobs: int, progress: bool, console: Console | None) -> list[GameResult]:
+def _run_tasks(
+    tasks: list[GameTask], jobs: int, progress: bool, console: Console | None, describe: Describe
+) -> list[GameResult]:
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -717,7 +977,7 @@ def _run_tasks(tasks: list[GameTask], jobs: int, progress: bool, console: Consol
             task_id = bar.add_task("arena", total=len(tasks))
             for task in tasks:
                 results.append(play_game(task))
-                bar.update(task_id, advance=1, description=_describe(results))
+                bar.update(task_id, advance=1, description=describe(results))
         return results
     pool = ProcessPoolExecutor(max_workers=jobs)
     try:
@@ -732,7 +992,7 @@ def _run_tasks(tasks: list[GameTask], jobs: int, progress: bool, console: Consol
                 except Exception as exc:  # the worker died or the result did not come back
                     message = "".join(traceback.format_exception_only(exc)).strip() or type(exc).__name__
                     results.append(_error_result(task, f"worker: {message}"))
-                bar.update(task_id, advance=1, description=_describe(results))
+                bar.update(task_id, advance=1, description=describe(results))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return results
@@ -740,7 +1000,14 @@ def _run_tasks(tasks: list[GameTask], jobs: int, progress: bool, console: Consol
 
 def _describe(results: Sequence[GameResult]) -> str:
     errors = sum(1 for r in results if r.error is not None)
-    return f"arena [red]({errors} error{'s' if errors != 1 else ''})[/red]" if errors else "arena"
+    forfeits = sum(1 for r in results if r.forfeited is not None)
+    notes = [_plural(forfeits, "forfeit")] if forfeits else []
+    notes += [_plural(errors, "error")] if errors else []
+    return f"arena [red]({', '.join(notes)})[/red]" if notes else "arena"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 # --- output -----------------------------------------------------------------------------------
@@ -758,9 +1025,17 @@ def default_out_dir(root: Path = Path("artifacts/arena")) -> Path:
 
 
 def write_outputs(result: ArenaResult, out: Path) -> dict[str, Path]:
-    """Write arena.json, arena.csv and arena.png into `out` (created if needed); return their paths."""
+    """Write arena.json, arena.csv, arena.png and games/NNNN.json (every game's record) into `out` (created if
+    needed); return their paths (the folder of the records as "games")."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "arena.json", "csv": out / "arena.csv", "png": out / "arena.png"}
+    records = [g for g in result.games if g.record and g.record_json is not None]
+    if records:
+        paths["games"] = out / "games"
+        paths["games"].mkdir(exist_ok=True)
+        for g in records:
+            assert g.record_json is not None
+            (out / g.record).write_text(json.dumps(json.loads(g.record_json), indent=1) + "\n", encoding="utf-8")
     paths["json"].write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
     with paths["csv"].open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
@@ -774,15 +1049,36 @@ def write_outputs(result: ArenaResult, out: Path) -> dict[str, Path]:
                     g.blue,
                     g.winner or "",
                     g.termination or "",
+                    g.ending,
+                    g.forfeited or "",
                     g.moves,
+                    g.red_moves,
+                    g.blue_moves,
+                    _per_move(g.red_think, g.red_moves),
+                    g.red_max,
+                    _per_move(g.blue_think, g.blue_moves),
+                    g.blue_max,
                     g.seed,
                     g.seconds,
+                    g.record if g.record_json is not None else "",
                     g.reason,
                     g.error or "",
                 ]
             )
     write_chart(result, paths["png"])
     return paths
+
+
+def _per_move(seconds: float, moves: int) -> float | str:
+    return round(seconds / moves, 6) if moves else ""
+
+
+def _label(name: str, width: int = 28) -> str:
+    """A name short enough for a chart's axis: long specs are cut in the middle (give players short names)."""
+    if len(name) <= width:
+        return name
+    half = (width - 1) // 2
+    return name[:half] + "…" + name[-(width - 1 - half) :]
 
 
 def write_chart(result: ArenaResult, path: Path) -> None:
@@ -803,7 +1099,7 @@ def write_chart(result: ArenaResult, path: Path) -> None:
     err_high = [max(0.0, (s.elo_high or 0.0) - (s.elo or 0.0)) for s in rated]
     ax_elo.errorbar(elos, ys, xerr=[err_low, err_high], fmt="o", color="tab:blue", ecolor="tab:gray", capsize=4)
     ax_elo.axvline(0.0, color="black", linewidth=0.8, linestyle=":")
-    ax_elo.set_yticks(ys, [s.name for s in rated])
+    ax_elo.set_yticks(ys, [_label(s.name) for s in rated])
     ax_elo.set_ylim(-0.7, len(rated) - 0.3)
     ax_elo.set_xlabel("Elo (95% bootstrap interval)")
     ax_elo.set_title("Ratings")
@@ -816,8 +1112,8 @@ def write_chart(result: ArenaResult, path: Path) -> None:
                 score = result.pair(row, col).score
                 matrix[r][c] = math.nan if score is None else score
     ax_map.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=100)
-    ax_map.set_xticks(range(n), names, rotation=30, ha="right")
-    ax_map.set_yticks(range(n), names)
+    ax_map.set_xticks(range(n), [_label(name) for name in names], rotation=30, ha="right")
+    ax_map.set_yticks(range(n), [_label(name) for name in names])
     for r in range(n):
         for c in range(n):
             value = matrix[r][c]
@@ -835,7 +1131,8 @@ def write_chart(result: ArenaResult, path: Path) -> None:
 
 
 def print_report(result: ArenaResult, console: Console) -> None:
-    """The standings, the pairwise table, the per-pairing lines and any errors, as rich tables."""
+    """The standings, the pairwise table, the endings, the per-pairing lines, the errors and the players that
+    never played, as rich tables."""
     from rich.table import Table
 
     title = (
@@ -860,8 +1157,22 @@ def print_report(result: ArenaResult, console: Console) -> None:
         )
     console.print(table)
 
+    sides = Table(title="Forfeits (counted in W and L above) and seconds per move")
+    for header in ("player", "W by opponent's forfeit", "L by own forfeit", "moves made", "s/move", "max s/move"):
+        sides.add_column(header, justify="left" if header == "player" else "right")
+    for s in result.standings:
+        sides.add_row(
+            s.name,
+            str(s.forfeit_wins),
+            str(s.forfeit_losses),
+            str(s.moves),
+            _seconds(s.sec_per_move),
+            _seconds(s.max_sec_per_move),
+        )
+    console.print(sides)
+
     names = [s.name for s in result.standings]
-    pairs = Table(title="Pairwise: row's score vs column (W-D-L)")
+    pairs = Table(title="Pairwise: row's score vs column (W-D-L; wins and losses by forfeit)")
     pairs.add_column("")
     for name in names:
         pairs.add_column(name, justify="center")
@@ -873,9 +1184,23 @@ def print_report(result: ArenaResult, console: Console) -> None:
                 continue
             ps = result.pair(row, col)
             score = "-" if ps.score is None else f"{ps.score:.1f}%"
-            cells.append(f"{score}\n{ps.wins}-{ps.draws}-{ps.losses}")
+            cell = f"{score}\n{ps.wins}-{ps.draws}-{ps.losses}"
+            if ps.forfeit_wins or ps.forfeit_losses:
+                cell += f"\nforfeits {ps.forfeit_wins}/{ps.forfeit_losses}"
+            cells.append(cell)
         pairs.add_row(row, *cells)
     console.print(pairs)
+
+    endings = Table(title="Endings: games, and who won them")
+    endings.add_column("ending")
+    endings.add_column("games", justify="right")
+    for p in result.players:
+        endings.add_column(f"won by {p.name}", justify="right")
+    endings.add_column("drawn", justify="right")
+    for ending, counts in result.endings().items():
+        wins = [str(counts["wins"][p.name]) for p in result.players]
+        endings.add_row(ending, str(counts["games"]), *wins, str(counts["draws"]))
+    console.print(endings)
 
     for line in result.summary_lines():
         console.print(line, markup=False, highlight=False)
@@ -886,3 +1211,32 @@ def print_report(result: ArenaResult, console: Console) -> None:
             console.print(f"  pairing {g.pairing} game {g.index} ({g.red} vs {g.blue}): {g.error}", markup=False)
         if len(errors) > 10:
             console.print(f"  ... and {len(errors) - 10} more (see arena.json)")
+    forfeits = [g for g in result.games if g.forfeited is not None]
+    if forfeits:
+        console.print(f"[yellow]{_plural(len(forfeits), 'game')} lost by forfeit, for example:[/yellow]")
+        seen: set[str] = set()
+        for g in forfeits:
+            if g.ending not in seen:  # one example of each kind
+                seen.add(g.ending)
+                console.print(f"  {g.ending} ({g.red} vs {g.blue}, game {g.index}): {g.reason}", markup=False)
+    for line in never_played_lines(result):
+        console.print(line, style="red", markup=False, highlight=False)
+
+
+def never_played_lines(result: ArenaResult) -> list[str]:
+    """One line per player that never played (see `ArenaResult.never_played`): why its results measure nothing."""
+    lines = []
+    for name in result.never_played():
+        kinds = result.forfeits_by(name)
+        why = ", ".join(f"{ending} x{n}" for ending, n in kinds.most_common())
+        errors = sum(1 for g in result.errors if name in (g.red, g.blue))
+        if errors:
+            why += (", " if why else "") + _plural(errors, "error")
+        lines.append(f"{name} never played a move ({why or 'no game'}): its results measure nothing")
+    return lines
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value >= 0.001 else f"{value * 1e6:.0f}\u00b5s"

@@ -254,6 +254,7 @@ def arena(
             "--players",
             "-p",
             help="agent specs separated by commas, e.g. search:time=0.5,random (quote a spec that has a comma); "
+            "NAME=SPEC gives a player a short name for the tables, e.g. demon5=ucc:/tmp/demon/run5.sh; "
             "may be repeated",
         ),
     ],
@@ -278,8 +279,21 @@ def arena(
         typer.Option("--option", "-o", help="game option KEY=VALUE, e.g. game=powers for lotr; may be repeated"),
     ] = None,
 ) -> None:
-    """Round-robin tournament between agents: scores, Elo with 95% intervals, arena.json/.csv/.png."""
-    from fogofwar.arena import ArenaSettings, default_out_dir, print_report, run_arena, split_players, write_outputs
+    """Round-robin tournament between agents: scores, Elo with 95% intervals, endings, seconds per move,
+    arena.json/.csv/.png and every game's record (games/NNNN.json).
+
+    Wins and losses by forfeit (a bot that crashed, timed out, broke the protocol or the repetition rules) are
+    counted apart; the run fails (exit status 1) when a player never played a move, e.g. a bot that does not start.
+    """
+    from fogofwar.arena import (
+        ArenaSettings,
+        default_out_dir,
+        never_played_lines,
+        print_report,
+        run_arena,
+        split_players,
+        write_outputs,
+    )
     from fogofwar.core.protocol import GameError
 
     try:
@@ -301,8 +315,19 @@ def arena(
         raise typer.Exit(2) from None
     print_report(result, console)
     paths = write_outputs(result, out if out is not None else default_out_dir())
-    for path in paths.values():
-        console.print(f"wrote {path}", markup=False, highlight=False)
+    for key, path in paths.items():
+        note = f" ({sum(1 for g in result.games if g.record_json is not None)} game records)" if key == "games" else ""
+        console.print(f"wrote {path}{note}", markup=False, highlight=False)
+    if result.never_played():
+        console.print(
+            "arena: failed: "
+            + "; ".join(never_played_lines(result))
+            + ". Check that the command starts by hand (ucc:log=FILE keeps its protocol and stderr).",
+            style="red",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
 
 
 @app.command("ucc-bot")

@@ -16,6 +16,7 @@ import pytest
 from fogofwar.agents.ucc import (
     BotView,
     UccBotAgent,
+    UccForfeit,
     board_dump,
     judge_reply,
     move_text,
@@ -28,7 +29,8 @@ from fogofwar.core.match import play_match
 from fogofwar.core.protocol import Termination
 from fogofwar.core.records import GameRecord
 from fogofwar.stratego.board import parse_square
-from fogofwar.stratego.rules import StrategoGame, StrategoState
+from fogofwar.stratego.pieces import Rank
+from fogofwar.stratego.rules import StrategoGame, StrategoState, parse_action
 from fogofwar.stratego.variants import get_variant
 
 # A bot written only from the protocol (no fogofwar imports): random legal-looking moves read off the
@@ -51,6 +53,8 @@ TEST_BOT = textwrap.dedent(
         sys.stdout.write(text + "\\n")
         sys.stdout.flush()
 
+    sys.stderr.write(f"testbot {mode} says hello on stderr\\n")
+    sys.stderr.flush()
     if mode == "exit":
         sys.exit(3)
     header = sys.stdin.readline().split()
@@ -345,3 +349,74 @@ def test_close_sends_quit_and_ends_the_process(test_bot: str) -> None:
     agent.close("x RED VICTORY 1 0 0")
     assert proc.returncode == 0  # it read QUIT and left by itself
     agent.close()  # twice is fine
+
+
+# --- the repetition rules by name, the protocol log ----------------------------------------------------------------
+CORNERS = [("C1", 0, Rank.FLAG), ("K1", 0, Rank.SERGEANT), ("C10", 1, Rank.FLAG), ("K10", 1, Rank.SERGEANT)]
+
+
+def _position(pieces: list[tuple[str, int, Rank]], *moves: str) -> StrategoState:
+    """A crafted classic position under ISF rules (both repetition rules on), then `moves` played."""
+    state = StrategoGame("classic").state_from_position([(parse_square(s), o, r) for s, o, r in pieces], to_move=0)
+    for move in moves:
+        state.apply(parse_action(move))
+    return state
+
+
+def test_judge_reply_names_the_repetition_rule_the_engine_applied() -> None:
+    """Before: every refused repetition said 'two-squares or more-squares', although the engine knows which."""
+    waits = ["K10-K9", "K9-K8", "K8-K7", "K7-K8", "K8-K9"]
+    shuffle = ["E4-E5", "E5-E4", "E4-E5", "E5-E4", "E4-E5"]
+    two = _position(
+        [*CORNERS, ("E4", 0, Rank.SERGEANT)], *[m for pair in zip(shuffle, waits, strict=True) for m in pair]
+    )
+    chase = ["E7-E8", "F8-F9", "E8-F8", "F9-E9", "F8-F9", "E9-E8", "F9-E9", "E8-F8"]
+    more = _position([*CORNERS, ("E7", 0, Rank.MARSHAL), ("F8", 1, Rank.CAPTAIN)], *chase)
+    for state, reply, rule in ((two, "4 4 UP", "two-squares"), (more, "4 8 UP", "more-squares")):
+        cells, legal = state.observation(0).data["board"], state.legal_actions()
+        with pytest.raises(UccForfeit) as info:
+            judge_reply(reply, cells, 0, legal, explain=state.explain_illegal)
+        assert info.value.kind == f"repetition ({rule})"
+        assert f"{rule} rule (STR-REP-" in str(info.value)
+        other = "more-squares" if rule == "two-squares" else "two-squares"
+        assert other not in str(info.value)
+        with pytest.raises(UccForfeit) as vague:  # without the engine's word: both rules named, kind unknown
+            judge_reply(reply, cells, 0, legal)
+        assert vague.value.kind == "repetition"
+
+
+def test_forfeit_kinds(test_bot: str) -> None:
+    game = StrategoGame("barrage", max_moves=200, **UCC_RULES)
+    for mode, kind in (("exit", "crash"), ("garbage", "protocol"), ("badsetup", "bad setup")):
+        bot = make_agent(f"ucc:timeout=5:{test_bot} {mode} 1")
+        assert isinstance(bot, UccBotAgent)
+        bot.start(game, 0, random.Random(0))
+        state = game.new_initial_state()
+        with pytest.raises(UccForfeit) as info:
+            while True:
+                player = state.current_player()
+                agent = bot if player == 0 else make_agent("random")
+                state.apply(agent.act(state.observation(player), state.legal_actions()))
+        assert info.value.kind == kind, str(info.value)
+        bot.close()
+    with pytest.raises(UccForfeit) as missing:
+        bot = UccBotAgent("./no-such-bot-here")
+        bot.start(game, 0, random.Random(0))
+        bot.act(game.new_initial_state().observation(0), game.new_initial_state().legal_actions())
+    assert missing.value.kind == "not started"
+
+
+def test_log_keeps_the_protocol_both_ways_and_stderr(test_bot: str, tmp_path: Path) -> None:
+    """Before: `ucc:log=FILE` kept only the bot's stderr."""
+    log = tmp_path / "bot.log"
+    game = StrategoGame("barrage", max_moves=40, **UCC_RULES)
+    record = _play(game, [make_agent(f"ucc:log={log}:{test_bot} play 3"), make_agent("random")], 3)
+    text = log.read_text(encoding="utf-8")
+    assert "M>B RED fogofwar 10 10 barrage" in text  # manager to bot
+    assert "M>B START" in text
+    setup = [line for line in text.splitlines() if " B>M " in line][:4]  # bot to manager: the four setup rows
+    assert len(setup) == 4 and all(len(line.split(" B>M ")[1]) == 10 for line in setup)
+    assert "ERR testbot play says hello on stderr" in text  # the bot's stderr, marked
+    assert "M>B QUIT" in text
+    moves = [line for line in text.splitlines() if " B>M " in line][4:]
+    assert len(moves) == (len(record.actions) - 16 + 1) // 2  # barrage: 16 placements, then red moves first

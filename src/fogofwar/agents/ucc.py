@@ -6,7 +6,10 @@ The UCC Programming Competition 2012 ran Stratego bots under a line protocol on 
 * `UccBotAgent` is the manager side: an `Agent` that runs an external bot program and talks
   to it as the original manager does, so such a bot can play in `play_match`. Registered as
   the agent `ucc`; the spec is ``ucc:[timeout=SECONDS:][opponent=NAME:][log=FILE:]COMMAND``,
-  for example ``ucc:timeout=5:./bots/vixen`` or ``ucc:python3 -u mybot.py``.
+  for example ``ucc:timeout=5:./bots/vixen`` or ``ucc:python3 -u mybot.py``. With ``log=FILE`` every
+  protocol line is appended to FILE in both directions (``M>B`` manager to bot, ``B>M`` bot to
+  manager), with the bot's stderr (``ERR``) and the manager's notes (``---``), each line led by
+  ``[bot pid] seconds since the bot started``: enough to replay a dispute with a bot by hand.
 * `run_ucc_bot` is the bot side: it makes any registered fogofwar agent a bot program
   (the CLI command ``fogofwar ucc-bot --agent random``), so it can be run by the original
   manager or by `UccBotAgent`.
@@ -25,7 +28,14 @@ Choices this implementation makes where the protocol is silent or our engine dif
 * The manager does not stop (SIGSTOP) the bot while its opponent thinks.
 * Our rules engine judges the moves: to play exactly the original manager's rules, use
   ``StrategoGame(variant, two_squares=0, more_squares=False)``; otherwise a move the
-  repetition rules forbid is a forfeit whose reason says so.
+  repetition rules forbid is a forfeit whose reason says so. The agent sees only observations,
+  so it names the rule (two-squares or more-squares) only when whoever runs the match hands it
+  the engine's explanation (`UccBotAgent.set_referee`, as the arena does); the UCC manager is the
+  referee of the protocol, so it may ask the engine why it refused a move.
+* Every forfeit is a `UccForfeit` whose `kind` says what went wrong ("not started", "crash",
+  "timeout", "bad setup", "protocol", "illegal move", "repetition (two-squares)", ...), so a
+  tournament can count the endings apart. The bot's stderr is read by the manager (passed on to
+  our stderr, or to the log): a crash's reason quotes the bot's last words there.
 * A reply ``SURRENDER`` is scored as a forfeit (the agent gives up) with reason "surrendered".
 * The game-ending move is never reported to a bot (as in the original); `UccBotAgent.close`
   writes ``QUIT`` plus, when the caller gives it, the result line (`ucc_result_line`).
@@ -47,6 +57,7 @@ Choices this implementation makes where the protocol is silent or our engine dif
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import random
 import re
@@ -54,8 +65,10 @@ import shlex
 import subprocess
 import sys
 import threading
+import time
 import weakref
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, TextIO
 
@@ -76,6 +89,29 @@ COLOURS = ("RED", "BLUE")
 OUTCOME_WORDS = ("OK", "KILLS", "DIES", "BOTHDIE", "ILLEGAL", "VICTORY_FLAG", "VICTORY_ATTRITION")
 _SPEC_OPTION = re.compile(r"(timeout|opponent|log)=([^:]*):")
 SPEC_FORMAT = "ucc:[timeout=SECONDS:][opponent=NAME:][log=FILE:]COMMAND"
+
+FORFEIT_KINDS = (
+    "not started",
+    "crash",
+    "timeout",
+    "bad setup",
+    "protocol",
+    "illegal move",
+    "repetition (two-squares)",
+    "repetition (more-squares)",
+    "repetition",
+    "surrender",
+)
+"""What a `UccForfeit` can be about; "repetition" alone when the engine's explanation was not at hand."""
+
+
+class UccForfeit(AgentForfeit):
+    """A bot's forfeit with its `kind` (one of `FORFEIT_KINDS`): tournaments count crashes, timeouts, illegal
+    moves and repetitions apart instead of reading them out of the message."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 # --- symbols and squares ------------------------------------------------------------------
@@ -158,10 +194,46 @@ def ucc_result_line(state: StrategoState, names: Sequence[str] = ("red", "blue")
 
 
 # --- the manager side -----------------------------------------------------------------------
-def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
-    """Reader thread: every line the bot writes goes to `lines`; None marks the end of its output."""
+class ProtocolLog:
+    """The `log=FILE` of a bot: protocol lines both ways, its stderr and the manager's notes, one marked line each.
+
+    Lines are written whole, unbuffered and in append mode, so the reader threads and the games of other
+    arena workers that share the file do not tear each other's lines (each line names the bot's pid).
+    """
+
+    def __init__(self, path: str) -> None:
+        self._file: IO[bytes] | None = open(path, "ab", buffering=0)  # noqa: SIM115 (closed by close)
+        self._lock = threading.Lock()
+        self._t0 = time.monotonic()
+        self.pid = 0
+
+    def write(self, marker: str, text: str) -> None:
+        """One line: '[pid] seconds marker text' (markers: M>B, B>M, ERR, ---); ignored once closed."""
+        line = f"[{self.pid}] {time.monotonic() - self._t0:8.3f} {marker} {text}\n"
+        with self._lock:
+            if self._file is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._file.write(line.encode("utf-8", "replace"))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    self._file.close()
+                self._file = None
+
+
+def _decode(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")
+    return text[:-1] if text.endswith("\n") else text
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None], log: ProtocolLog | None = None) -> None:
+    """Reader thread: every line the bot writes goes to `lines` (and the log); None marks the end of its output."""
     try:
         for raw in iter(stream.readline, b""):
+            if log is not None:
+                log.write("B>M", _decode(raw))
             lines.put(raw)
     except (OSError, ValueError):
         pass
@@ -169,7 +241,38 @@ def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
         lines.put(None)
 
 
-def _reap(proc: subprocess.Popen[bytes], log: IO[bytes] | None) -> None:
+def _pump_stderr(stream: IO[bytes], tail: deque[str], log: ProtocolLog | None) -> None:
+    """Reader thread for the bot's stderr: to the log when there is one, else on to ours; the tail is kept for
+    the reason of a crash."""
+    try:
+        for raw in iter(stream.readline, b""):
+            text = _decode(raw).rstrip("\r")
+            tail.append(text)
+            if log is not None:
+                log.write("ERR", text)
+            else:
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    sys.stderr.write(text + "\n")
+                    sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+
+def last_words(tail: Sequence[str]) -> str:
+    """The line of a bot's stderr that says why it died: the last one that is not indented (a stack trace's
+    'at ...' lines are), at most 200 characters; '' when it said nothing."""
+    lines = [line for line in tail if line.strip()]
+    if not lines:
+        return ""
+    heads = [line for line in lines if not line[:1].isspace()]
+    line = (heads or lines)[-1].strip()
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def _reap(proc: subprocess.Popen[bytes], log: ProtocolLog | None, threads: Sequence[threading.Thread] = ()) -> None:
     """Kill a bot process that is still running (garbage collection, interpreter exit, close)."""
     with contextlib.suppress(OSError, ValueError):
         if proc.stdin is not None:
@@ -179,19 +282,27 @@ def _reap(proc: subprocess.Popen[bytes], log: IO[bytes] | None) -> None:
             proc.kill()
     with contextlib.suppress(subprocess.TimeoutExpired, OSError):
         proc.wait(timeout=5)
+    for thread in threads:  # the last of its stderr (a stack trace) still goes to the log
+        thread.join(timeout=0.5)
     with contextlib.suppress(OSError, ValueError):
         if proc.stdout is not None:
             proc.stdout.close()
     if log is not None:
-        with contextlib.suppress(OSError):
-            log.close()
+        log.write("---", f"bot ended ({_status_text(proc.returncode)})")
+        log.close()
+
+
+def _status_text(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    return f"exit status {code}" if code >= 0 else f"killed by signal {-code}"
 
 
 def parse_spec(arg: str) -> tuple[dict[str, str], str]:
     """Split the text after 'ucc:' into its leading options and the command.
 
     Options are ``timeout=SECONDS:``, ``opponent=NAME:`` (the opponent field of the header line)
-    and ``log=FILE:`` (the bot's stderr is appended there instead of passed through), in any
+    and ``log=FILE:`` (the protocol lines both ways and the bot's stderr are appended there), in any
     order, each ended by ':' (so a value cannot hold one); the rest is the command, split like a
     shell would (`shlex.split`).
 
@@ -240,10 +351,13 @@ class UccBotAgent:
         self.log = log
         self.name = name or "ucc:" + (command if isinstance(command, str) else shlex.join(command))
         self._proc: subprocess.Popen[bytes] | None = None
-        self._log_file: IO[bytes] | None = None
+        self._log: ProtocolLog | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr_tail: deque[str] = deque(maxlen=40)
+        self._stderr_thread: threading.Thread | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._start_error = ""
+        self._explain: Callable[[int], str] | None = None
         self._game: StrategoGame | None = None
         self._player = 0
         self._setup_queue: list[int] | None = None
@@ -259,6 +373,11 @@ class UccBotAgent:
         timeout = _parse_timeout(options["timeout"]) if "timeout" in options else DEFAULT_TIMEOUT
         return cls(command, timeout=timeout, opponent=options.get("opponent", "fogofwar"), log=options.get("log"))
 
+    def set_referee(self, explain: Callable[[int], str] | None) -> None:
+        """Let the engine say why it refuses a move (the game state's `explain_illegal`), so that a repetition
+        forfeit names the rule; given by whoever runs the match, for the game about to start."""
+        self._explain = explain
+
     # --- the Agent protocol --------------------------------------------------------------------
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         del rng  # the bot has its own randomness
@@ -271,33 +390,47 @@ class UccBotAgent:
         self._seen_moves = 0
         self._pending = None
         self._lines = queue.Queue()
+        self._stderr_tail = deque(maxlen=40)
         self._start_error = ""
+        log: ProtocolLog | None = None
         try:
-            self._log_file = open(self.log, "ab") if self.log else None  # noqa: SIM115 (closed by _reap)
+            log = ProtocolLog(self.log) if self.log else None
             self._proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._log_file,
+                stderr=subprocess.PIPE,
             )
         except OSError as exc:
             self._start_error = f"bot could not be started ({' '.join(self.argv)!r}): {exc}"
             self._proc = None
-            if self._log_file is not None:
-                self._log_file.close()
+            if log is not None:
+                log.write("---", self._start_error)
+                log.close()
             return
-        assert self._proc.stdout is not None
-        threading.Thread(target=_pump, args=(self._proc.stdout, self._lines), daemon=True).start()
-        self._finalizer = weakref.finalize(self, _reap, self._proc, self._log_file)
+        self._log = log
+        if log is not None:
+            log.pid = self._proc.pid
+            note = f"bot started ({shlex.join(self.argv)}, managed by pid {os.getpid()})"
+            log.write("---", f"{note}, plays {COLOURS[player]}, {game.variant.name}")
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        threading.Thread(target=_pump, args=(self._proc.stdout, self._lines, log), daemon=True).start()
+        self._stderr_thread = threading.Thread(
+            target=_pump_stderr, args=(self._proc.stderr, self._stderr_tail, log), daemon=True
+        )
+        self._stderr_thread.start()
+        self._finalizer = weakref.finalize(self, _reap, self._proc, log, [self._stderr_thread])
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         try:
             if self._proc is None:
-                raise AgentForfeit(self._start_error or "the bot was not started (start() was not called)")
+                raise UccForfeit("not started", self._start_error or "the bot was not started (start() was not called)")
             if observation.data.get("phase") == "setup":
                 return self._setup_action(legal_actions)
             if self._setup_queue is None:
-                raise AgentForfeit("the UCC protocol starts with the setup, and this game started without one")
+                raise UccForfeit(
+                    "protocol", "the UCC protocol starts with the setup, and this game started without one"
+                )
             return self._move(observation, legal_actions)
         except AgentForfeit:
             self.close()
@@ -310,9 +443,12 @@ class UccBotAgent:
             return
         self._proc = None
         if proc.poll() is None:
+            quit_line = "QUIT " + result if result else "QUIT"
+            if self._log is not None:
+                self._log.write("M>B", quit_line)
             with contextlib.suppress(OSError, ValueError):
                 assert proc.stdin is not None
-                proc.stdin.write(("QUIT " + result if result else "QUIT").encode() + b"\n")
+                proc.stdin.write(quit_line.encode() + b"\n")
                 proc.stdin.flush()
                 proc.stdin.close()
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -325,23 +461,28 @@ class UccBotAgent:
     def _send(self, *lines: str) -> None:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
+        if self._log is not None:
+            for line in lines:
+                self._log.write("M>B", line)
         try:
             proc.stdin.write("".join(line + "\n" for line in lines).encode())
             proc.stdin.flush()
         except (OSError, ValueError):
-            raise AgentForfeit(f"bot crashed or exited ({self._exit_status()}): it no longer reads its input") from None
+            raise UccForfeit(
+                "crash", f"bot crashed or exited ({self._exit_status()}): it no longer reads its input"
+            ) from None
 
     def _receive(self, what: str) -> str:
         try:
             raw = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise AgentForfeit(f"timeout: the bot sent no {what} within {self.timeout:g} s") from None
+            raise UccForfeit("timeout", f"timeout: the bot sent no {what} within {self.timeout:g} s") from None
         if raw is None:
-            raise AgentForfeit(f"bot crashed or exited ({self._exit_status()}) instead of sending {what}")
-        text = raw.decode("utf-8", "replace")
-        return text[:-1] if text.endswith("\n") else text
+            raise UccForfeit("crash", f"bot crashed or exited ({self._exit_status()}) instead of sending {what}")
+        return _decode(raw)
 
     def _exit_status(self) -> str:
+        """How the bot ended, with its last words on stderr when it left any."""
         proc = self._proc
         if proc is None:
             return "not running"
@@ -349,7 +490,10 @@ class UccBotAgent:
             code = proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "it closed its output"
-        return f"exit status {code}" if code >= 0 else f"killed by signal {-code}"
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1.0)  # its stderr ends with it
+        words = last_words(self._stderr_tail)
+        return _status_text(code) + (f"; stderr: {words!r}" if words else "")
 
     # --- setup -----------------------------------------------------------------------------------
     def _setup_action(self, legal_actions: Sequence[int]) -> int:
@@ -359,10 +503,10 @@ class UccBotAgent:
             action = self._setup_queue.pop(0)
             if action in legal_actions:
                 return action
-            raise AgentForfeit(f"bot setup invalid: the engine refuses placement {action} at this point")
+            raise UccForfeit("bad setup", f"bot setup invalid: the engine refuses placement {action} at this point")
         if FINISH_SETUP in legal_actions:
             return FINISH_SETUP
-        raise AgentForfeit("bot setup invalid: the engine still expects pieces after the whole setup")
+        raise UccForfeit("bad setup", "bot setup invalid: the engine still expects pieces after the whole setup")
 
     def _read_setup(self) -> list[int]:
         game = self._game
@@ -377,23 +521,25 @@ class UccBotAgent:
         for i, y in enumerate(rows):
             line = self._receive(f"setup line {i + 1} of 4")
             if len(line) != SIZE:
-                raise AgentForfeit(
-                    f"bot setup invalid: setup line {i + 1} {line!r} has {len(line)} characters, not {SIZE}"
+                raise UccForfeit(
+                    "bad setup",
+                    f"bot setup invalid: setup line {i + 1} {line!r} has {len(line)} characters, not {SIZE}",
                 )
             for x, ch in enumerate(line):
                 if ch == ".":
                     continue
                 rank = parse_ucc_symbol(ch)
                 if rank is None:
-                    raise AgentForfeit(
+                    raise UccForfeit(
+                        "bad setup",
                         f"bot setup invalid: {ch!r} in setup line {i + 1} {line!r} is not a piece "
-                        "(use 1-9, s, B, F or .)"
+                        "(use 1-9, s, B, F or .)",
                     )
                 placement[y * SIZE + x] = rank
         try:
             check_setup(game.variant, me, placement)
         except InvalidSetupError as exc:
-            raise AgentForfeit(f"bot setup invalid: {exc}") from None
+            raise UccForfeit("bad setup", f"bot setup invalid: {exc}") from None
         return [PLACE_BASE + int(rank) * 100 + sq for sq, rank in sorted(placement.items())]
 
     # --- play ------------------------------------------------------------------------------------
@@ -417,7 +563,7 @@ class UccBotAgent:
         lines.extend(board_dump(data["board"], me))
         self._send(*lines)
         reply = self._receive("move")
-        action = judge_reply(reply, data["board"], me, legal_actions)
+        action = judge_reply(reply, data["board"], me, legal_actions, explain=self._explain)
         self._pending = reply
         self._seen_moves = count  # moves reported so far; this reply comes back with its outcome next time
         return action
@@ -442,22 +588,32 @@ def board_dump(cells: Sequence[JSON], player: int) -> list[str]:
     return out
 
 
-def judge_reply(reply: str, cells: Sequence[JSON], player: int, legal_actions: Sequence[int]) -> int:
-    """The action id of a bot's move reply; `AgentForfeit` says what is wrong with a bad one."""
+def judge_reply(
+    reply: str,
+    cells: Sequence[JSON],
+    player: int,
+    legal_actions: Sequence[int],
+    explain: Callable[[int], str] | None = None,
+) -> int:
+    """The action id of a bot's move reply; `UccForfeit` says what is wrong with a bad one.
+
+    A move the board allows but the engine refuses breaks a repetition rule; `explain` (the state's
+    `explain_illegal`) tells which, else the message names both and the kind is plain "repetition".
+    """
     tokens = reply.split()
     if tokens == ["SURRENDER"]:
-        raise AgentForfeit("surrendered (the bot sent SURRENDER)")
+        raise UccForfeit("surrender", "surrendered (the bot sent SURRENDER)")
     usage = "expected 'X Y UP|DOWN|LEFT|RIGHT [N]'"
     if len(tokens) < 3 or tokens[2] not in DIRECTIONS:
-        raise AgentForfeit(f"unreadable reply {reply!r}: {usage}")
+        raise UccForfeit("protocol", f"unreadable reply {reply!r}: {usage}")
     try:
         x, y = int(tokens[0]), int(tokens[1])
         n = int(tokens[3]) if len(tokens) > 3 else 1
     except ValueError:
-        raise AgentForfeit(f"unreadable reply {reply!r}: {usage}") from None
+        raise UccForfeit("protocol", f"unreadable reply {reply!r}: {usage}") from None
 
-    def illegal(why: str) -> AgentForfeit:
-        return AgentForfeit(f"illegal move {reply!r}: {why}")
+    def illegal(why: str, kind: str = "illegal move") -> UccForfeit:
+        return UccForfeit(kind, f"illegal move {reply!r}: {why}")
 
     if not (0 <= x < SIZE and 0 <= y < SIZE):
         raise illegal(f"the start square ({x}, {y}) is off the board")
@@ -490,9 +646,16 @@ def judge_reply(reply: str, cells: Sequence[JSON], player: int, legal_actions: S
             raise illegal(f"moves onto its own piece on ({cx}, {cy})")
     action = src * 100 + cy * SIZE + cx
     if action not in legal_actions:
+        why = explain(action) if explain is not None else ""
+        for rule in ("two-squares", "more-squares"):
+            if f"{rule} rule" in why:
+                raise illegal(f"{why} (the original UCC manager does not enforce it)", f"repetition ({rule})")
+        if why:  # the engine refuses it for a reason of its own
+            raise illegal(why)
         raise illegal(
             "not legal now (a repetition rule of this game: two-squares or more-squares; "
-            "the original UCC manager does not enforce them)"
+            "the original UCC manager does not enforce them)",
+            "repetition",
         )
     return action
 
@@ -810,11 +973,15 @@ def _choose_move(agent: Any, view: BotView, err: TextIO) -> str:
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "FORFEIT_KINDS",
     "SPEC_FORMAT",
     "BotView",
+    "ProtocolLog",
     "UccBotAgent",
+    "UccForfeit",
     "board_dump",
     "judge_reply",
+    "last_words",
     "move_text",
     "parse_spec",
     "run_ucc_bot",
