@@ -11,6 +11,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -135,6 +136,21 @@ def test_every_post_route_refuses_an_oversized_body(client: TestClient) -> None:
         assert r.status_code == 413, (path, r.text)
         assert len(r.text) < 300 and "limit" in r.json()["message"]
     assert seat_view(client, gid, token)["game"]["seq"] == 0
+
+
+def test_a_chunked_body_past_the_cap_is_413_on_every_route(client: TestClient) -> None:
+    """Without a Content-Length the cap bites while reading: FastAPI used to turn that into a 400 and keep
+    reading what followed."""
+    def chunks() -> Iterator[bytes]:
+        for _ in range(2000):  # 2000 KiB: past every route's cap
+            yield b" " * 1024
+
+    created = create(client, opponent="hotseat")
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    for path in ("/api/games", "/api/setup-preview", f"/api/games/{gid}/act", "/api/replay/import"):
+        r = client.post(path, content=chunks(), headers={"content-type": "application/json", **auth(token)})
+        assert r.status_code == 413, (path, r.text)
+        assert r.json()["error"] == "too_large" and r.headers["connection"] == "close"
 
 
 def test_act_checks_the_token_before_reading_the_body(client: TestClient) -> None:

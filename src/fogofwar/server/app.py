@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.core.randomness import Streams
 from fogofwar.server.adapters import ADAPTERS, get_adapter
-from fogofwar.server.limits import BodyLimit, Limits, SocketGate
+from fogofwar.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
 from fogofwar.server.manager import Connection, GameManager, LiveGame
 from fogofwar.server.replay_api import router as replay_router
 from fogofwar.server.session import (
@@ -190,6 +190,11 @@ def create_app(
     @app.exception_handler(ClientError)
     async def client_error(_request: Request, exc: ClientError) -> JSONResponse:
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(BodyTooLarge)
+    async def body_too_large(_request: Request, exc: BodyTooLarge) -> JSONResponse:
+        error = ClientError(exc.code, exc.message, exc.status)
+        return JSONResponse(error.to_json(), status_code=exc.status, headers={"connection": "close"})
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

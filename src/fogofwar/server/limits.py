@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import h11
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -67,11 +68,15 @@ class Limits(BaseModel):
         return max(1, min(self.max_connections, soft - 64))
 
 
-class BodyTooLarge(Exception):
-    """A request body passed its route's cap (answered 413) or came too slowly (408)."""
+class BodyTooLarge(HTTPException):
+    """A request body passed its route's cap (answered 413) or came too slowly (408).
+
+    An HTTPException, because FastAPI turns any other error raised while it reads a body into a 400
+    and then lets the client send the rest; the app answers it in the project's error format with
+    `connection: close`, which ends the upload (`body_limit_handler`)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(status_code=status, detail=message, headers={"connection": "close"})
         self.status, self.code, self.message = status, code, message
 
 
