@@ -137,6 +137,8 @@ class SearchAgent(HeuristicAgent):
         self.guard_decay = 1.0  # how fast the danger to our flag falls with distance (power)
         self.marshal_value = 260.0  # material value of a marshal
         self.spy_value = 60.0  # our spy's worth while the enemy marshal lives
+        self.plan_room = 0.5  # strategy adds at most this share of what is left to win (or takes of what is left)
+        self.behaviour = 2.0  # how much an enemy piece's quiet move next to (or away from) ours says of its rank
         self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
         self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
@@ -148,6 +150,7 @@ class SearchAgent(HeuristicAgent):
             return
         super().start(game, player, rng)
         self._belief = BeliefTracker()
+        self._belief.behaviour_factor = self.behaviour
         self._active = isinstance(game, StrategoGame)
         self._limit = game.two_squares if isinstance(game, StrategoGame) else 0
         self._streak = None
@@ -190,7 +193,7 @@ class SearchAgent(HeuristicAgent):
             # it saturates softly at half the way to a sure win (or loss).
             tactic = tactics[action]
             plan = strategic[action] * min(1.0, tactic / w0)
-            room = 0.5 * ((1.0 - tactic) if plan > 0 else tactic)
+            room = self.plan_room * ((1.0 - tactic) if plan > 0 else tactic)
             plan = math.copysign(room * (1.0 - math.exp(-abs(plan) / room)), plan) if room > 0 else 0.0
             score = tactic + plan + self._rng.random() * 1e-9
             src, dst = divmod(action, 100)
@@ -808,6 +811,8 @@ _TUNABLE = (
     "share_power",
     "marshal_value",
     "guard_top",
+    "behaviour",
+    "plan_room",
 )
 
 
