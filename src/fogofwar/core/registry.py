@@ -21,13 +21,18 @@ def game_names() -> list[str]:
     return sorted(_GAMES)
 
 
-def make_game(name: str, **options: JSON) -> Game:
-    """Build the named game with its options; `GameError` names the known games otherwise."""
+def make_game(name: str, /, **options: JSON) -> Game:
+    """Build the named game with its options; `GameError` names the known games otherwise.
+
+    >>> make_game("chess")
+    Traceback (most recent call last):
+    ...
+    fogofwar.core.protocol.GameError: unknown game 'chess'; known games: admiral, lotr, stratego
+    """
     _load_builtin_games()
-    try:
-        factory = _GAMES[name]
-    except KeyError:
-        raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}") from None
+    factory = _GAMES.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
     return factory(**options)
 
 
