@@ -399,6 +399,60 @@ def _parse_options(pairs: list[str]) -> dict[str, JSON]:
     return out
 
 
+train_app = typer.Typer(help="Fit the learned parts of the computer players from real games.", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("belief")
+def train_belief(
+    archives: Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")],
+    held_out: Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")] = 10,
+    every: Annotated[int, typer.Option("--every", min=1, help="an example every Nth turn of each side")] = 10,
+    max_games: Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")] = 0,
+    max_held_out: Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N (0: all)")] = 0,
+    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 300,
+    out: Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")] = None,
+) -> None:
+    """The belief's learned part: how a piece's history changes the odds of its rank (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.agents.belief_model import weights_path
+    from fogofwar.agents.belief_training import examples, fit, gravon_games, prior_from, score, setup_counts, split
+
+    games = gravon_games(archives)
+    train, held = split(games, held_out)
+    if max_games:
+        train = train[:max_games]
+    if max_held_out:
+        held = held[:max_held_out]
+    if not train or not held:
+        console.print(f"train belief: {len(games)} classic games are too few to train and hold out", style="red")
+        raise typer.Exit(2)
+    console.print(f"{len(train)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    counts = setup_counts(train)
+    with prior_from(counts), Progress(console=console, transient=True) as bar:
+        task = bar.add_task("examples", total=len(train))
+        ex = examples(train, every, progress=lambda: bar.advance(task))
+        console.print(f"{len(ex):,} examples", markup=False)
+        weights = fit(ex, steps=steps, report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"))
+        task = bar.add_task("held-out games", total=2 * len(held))
+        before = score(held, None, every, progress=lambda: bar.advance(task))
+        after = score(held, weights, every, progress=lambda: bar.advance(task))
+    for name, s in (("without the learned part", before), ("with it", after)):
+        line = f"held out, {name}: log-loss {s.log_loss:.4f} nats, top-1 {100 * s.accuracy:.1f}% ({s.pieces:,} pieces)"
+        console.print(line, markup=False)
+    target = out or weights_path()
+    note = (
+        f"Learned part of the belief (fogofwar.agents.belief_model), written by `fogofwar train belief`:\n"
+        f"{len(train)} Gravon classic games, every {held_out}th of {len(games)} held out, an example every {every} "
+        f"turns, {steps} steps.\nHeld out: log-loss {before.log_loss:.4f} -> {after.log_loss:.4f} nats, "
+        f"top-1 {100 * before.accuracy:.1f}% -> {100 * after.accuracy:.1f}% over {after.pieces:,} pieces."
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(weights.to_toml(note), encoding="utf-8")
+    console.print(f"wrote {target}", markup=False)
+
+
 def main() -> None:
     app()
 

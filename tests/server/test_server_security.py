@@ -141,6 +141,7 @@ def test_every_post_route_refuses_an_oversized_body(client: TestClient) -> None:
 def test_a_chunked_body_past_the_cap_is_413_on_every_route(client: TestClient) -> None:
     """Without a Content-Length the cap bites while reading: FastAPI used to turn that into a 400 and keep
     reading what followed."""
+
     def chunks() -> Iterator[bytes]:
         for _ in range(2000):  # 2000 KiB: past every route's cap
             yield b" " * 1024

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from fogofwar.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.agents.setups import prior_by_square
 from fogofwar.stratego.board import NEIGHBOURS, parse_square
@@ -32,6 +33,12 @@ class BeliefTracker:
         self.bomb_neighbour_factor = 10.0
         self.evidence: dict[int, dict[int, float]] = {}  # current square -> likelihood factor by rank
         self.behaviour_factor = 2.0
+        self.moves: dict[int, int] = {}  # current square of an enemy piece -> how many moves it has made
+        self.first_moved: dict[int, int] = {}  # current square -> the enemy's turn number of its first move
+        self.enemy_turns = 0  # enemy moves seen so far
+        self.weights: BeliefWeights | None = None
+        """Learned likelihood factors by piece history (`fogofwar.agents.belief_model.learned_weights()`);
+        None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
 
     def update(self, data: dict[str, Any]) -> None:
         """Take in a play-phase observation (call it on every own turn)."""
@@ -95,10 +102,15 @@ class BeliefTracker:
         src, dst = parse_square(ev["from"]), parse_square(ev["to"])
         result = ev.get("result")
         if ev["player"] == enemy:
+            self.enemy_turns += 1
             start = self.origin.pop(src, src)
             seen = self.evidence.pop(src, None)
+            moves = self.moves.pop(src, 0) + 1
+            first = self.first_moved.pop(src, self.enemy_turns)
             if result in (None, "attacker_won"):
                 self.origin[dst] = start
+                self.moves[dst] = moves
+                self.first_moved[dst] = first
                 if seen is not None and result is None:
                     self.evidence[dst] = seen
         else:
@@ -107,6 +119,19 @@ class BeliefTracker:
             if result in ("attacker_won", "both_lost"):
                 self.origin.pop(dst, None)
                 self.evidence.pop(dst, None)
+                self.moves.pop(dst, None)
+                self.first_moved.pop(dst, None)
+
+    def history(self, sq: int, enemy: int) -> PieceHistory:
+        """What the enemy piece on `sq` has done, as the learned model reads it."""
+        start = self.origin.get(sq, sq)
+        return PieceHistory(
+            moves=self.moves.get(sq, 0),
+            first_moved=self.first_moved.get(sq),
+            start_row=row_from_owner(start, enemy),
+            row=row_from_owner(sq, enemy),
+            turns=self.enemy_turns,
+        )
 
     def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
         """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
@@ -132,6 +157,10 @@ class BeliefTracker:
                 for r, f in seen.items():
                     if r in row:
                         row[r] *= f
+            if self.weights is not None:
+                factors = self.weights.factors(self.history(sq, know.enemy))
+                for r in row:
+                    row[r] *= factors[r]
             if FLAG in row and bombs:
                 # Players wall their flag in with bombs: a bomb next door makes a flag likelier.
                 near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)

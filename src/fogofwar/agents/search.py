@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fogofwar.agents.belief import BeliefTracker
+from fogofwar.agents.belief_model import learned_weights
 from fogofwar.agents.heuristic import HeuristicAgent, attack_value
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
 from fogofwar.agents.lotr_search import LotrSearchAgent
@@ -138,6 +139,7 @@ class SearchAgent(HeuristicAgent):
         self.marshal_value = 260.0  # material value of a marshal
         self.spy_value = 60.0  # our spy's worth while the enemy marshal lives
         self.plan_room = 0.5  # strategy adds at most this share of what is left to win (or takes of what is left)
+        self.learned = 0.0  # 1: the belief's learned part (belief_model) on; off, it lost to Demon: docs/strength.md
         self.behaviour = 2.0  # how much an enemy piece's quiet move next to (or away from) ours says of its rank
         self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
         self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
@@ -151,6 +153,8 @@ class SearchAgent(HeuristicAgent):
         super().start(game, player, rng)
         self._belief = BeliefTracker()
         self._belief.behaviour_factor = self.behaviour
+        if self.learned:
+            self._belief.weights = learned_weights()
         self._active = isinstance(game, StrategoGame)
         self._limit = game.two_squares if isinstance(game, StrategoGame) else 0
         self._streak = None
@@ -813,6 +817,7 @@ _TUNABLE = (
     "guard_top",
     "behaviour",
     "plan_room",
+    "learned",
 )
 
 
