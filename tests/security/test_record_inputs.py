@@ -30,37 +30,13 @@ from fogofwar.core.match import play_match
 from fogofwar.core.protocol import RecordError
 from fogofwar.core.records import FORMAT, GameRecord
 from fogofwar.replay_check import GameCheck, check_files
-from fogofwar.stratego.board import parse_square
 from fogofwar.stratego.formats import gravon
 from fogofwar.stratego.formats.gravon import GravonGame, format_field, parse_gravon_xml, read_gravon
-from fogofwar.stratego.pieces import Rank
 from fogofwar.stratego.rules import StrategoGame
+from tiny_barrage import MOVES, PIECES
 
 runner = CliRunner()
 
-RED, BLUE = 0, 1
-PIECES = {
-    parse_square(name): piece
-    for name, piece in {
-        "A1": (RED, Rank.FLAG),
-        "B1": (RED, Rank.BOMB),
-        "C1": (RED, Rank.SPY),
-        "D1": (RED, Rank.MARSHAL),
-        "E1": (RED, Rank.GENERAL),
-        "F1": (RED, Rank.MINER),
-        "G1": (RED, Rank.SCOUT),
-        "K4": (RED, Rank.SCOUT),
-        "K7": (BLUE, Rank.FLAG),
-        "A10": (BLUE, Rank.BOMB),
-        "B10": (BLUE, Rank.SPY),
-        "C10": (BLUE, Rank.MARSHAL),
-        "D10": (BLUE, Rank.GENERAL),
-        "E10": (BLUE, Rank.MINER),
-        "F10": (BLUE, Rank.SCOUT),
-        "A7": (BLUE, Rank.SCOUT),
-    }.items()
-}
-MOVES = [("G1", "G2"), ("A7", "A6"), ("G2", "G3"), ("A6", "A5"), ("K4", "K7")]  # red takes the flag
 GOOD_XML = (
     f'<?xml version="1.0" encoding="UTF-8"?><stratego><game type="barrage"><field content="{format_field(PIECES)}"/>'
     + "".join(f'<move id="{i}" source="{a}" target="{b}"/>' for i, (a, b) in enumerate(MOVES, 1))

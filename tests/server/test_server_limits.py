@@ -5,6 +5,7 @@ socket. (Before: 450 connections sending a header byte every 5 s stayed open for
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import threading
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from fogofwar.server import create_app
 from fogofwar.server.limits import Limits, uvicorn_options
@@ -46,9 +48,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     sock.close()
 
 
-def _request(addr: str, raw: bytes) -> bytes:
+def _connect(addr: str, source: str) -> socket.socket:
+    """A TCP connection from loopback address `source`: each test its own, as the per-address counts are
+    the server's."""
     host, port = addr.split(":")
-    with socket.create_connection((host, int(port)), timeout=5) as s:
+    return socket.create_connection((host, int(port)), timeout=5, source_address=(source, 0))
+
+
+def _request(addr: str, raw: bytes, source: str = "127.0.0.2") -> bytes:
+    with _connect(addr, source) as s:
         s.sendall(raw)
         chunks = []
         while True:
@@ -91,8 +99,7 @@ def _closed_within(s: socket.socket, seconds: float) -> tuple[bool, bytes]:
 
 
 def test_a_request_head_that_never_ends_is_closed(server: str) -> None:
-    host, port = server.split(":")
-    s = socket.create_connection((host, int(port)))
+    s = _connect(server, "127.0.0.7")
     s.sendall(b"GET /api/meta HTTP/1.1\r\nhost: x\r\n")  # ... and never the blank line
     started = time.monotonic()
     closed, said = _closed_within(s, 5)
@@ -102,23 +109,40 @@ def test_a_request_head_that_never_ends_is_closed(server: str) -> None:
 
 
 def test_one_address_holds_a_bounded_number_of_connections(server: str) -> None:
-    host, port = server.split(":")
-    held = [socket.create_connection((host, int(port))) for _ in range(LIMITS.connections_per_ip)]
+    held = [_connect(server, "127.0.0.8") for _ in range(LIMITS.connections_per_ip)]
     for s in held:
         s.sendall(b"G")
-    extra = socket.create_connection((host, int(port)))
+    extra = _connect(server, "127.0.0.8")
     closed, said = _closed_within(extra, 3)
     assert closed and said.startswith(b"HTTP/1.1 503") and b"too many open connections" in said
     for s in held + [extra]:
         s.close()
-    time.sleep(0.2)
-    assert b'"games"' in _request(server, b"GET /api/meta HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+    meta = b"GET /api/meta HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"
+    deadline = time.monotonic() + 10  # until the server has counted the closed connections out
+    while b" 503 " in (answer := _request(server, meta, source="127.0.0.8")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert b'"games"' in answer
 
 
-async def _hello(addr: str, gid: str, token: str | None = None) -> tuple[Any, dict[str, Any]]:
-    ws = await connect(f"ws://{addr}/ws/games/{gid}")
-    await ws.send(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
-    return ws, json.loads(await ws.recv())
+async def _hello(
+    addr: str, gid: str, token: str | None = None, source: str = "127.0.0.1"
+) -> tuple[Any, dict[str, Any]]:
+    """A websocket from loopback address `source` (each test its own: the per-address counts are the server's)."""
+    ws = await connect(f"ws://{addr}/ws/games/{gid}", local_addr=(source, 0))
+    with contextlib.suppress(ConnectionClosed):  # a refused socket is closed at once, maybe before the hello
+        await ws.send(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+    return ws, json.loads(await ws.recv())  # the server's first word comes before its close
+
+
+async def _hello_once_free(addr: str, gid: str, source: str) -> tuple[Any, dict[str, Any]]:
+    """Say hello until the server has counted the closed sockets out (a close takes a moment under load)."""
+    deadline = time.monotonic() + 10
+    while True:
+        ws, msg = await _hello(addr, gid, source=source)
+        if msg["type"] == "state" or time.monotonic() > deadline:
+            return ws, msg
+        await ws.close()
+        await asyncio.sleep(0.1)
 
 
 def test_websockets_per_address_and_spectators_per_game_are_capped(server: str) -> None:
@@ -126,21 +150,21 @@ def test_websockets_per_address_and_spectators_per_game_are_capped(server: str) 
     gid, token = created["game"]["id"], created["seats"]["0"]
 
     async def scenario() -> None:
-        first = [await _hello(server, gid) for _ in range(LIMITS.spectators_per_game)]
+        src = "127.0.0.3"
+        first = [await _hello(server, gid, source=src) for _ in range(LIMITS.spectators_per_game)]
         assert all(msg["type"] == "state" for _ws, msg in first)
-        ws, msg = await _hello(server, gid)  # one spectator too many for this game
+        ws, msg = await _hello(server, gid, source="127.0.0.4")  # one spectator too many for this game
         assert msg["error"] == "busy" and "spectators" in msg["message"]
         await ws.close()
-        seat, msg = await _hello(server, gid, token)  # a seat is no spectator: the third socket of the address
+        seat, msg = await _hello(server, gid, token, source=src)  # a seat is no spectator: the address's third
         assert msg["type"] == "state"
-        ws, msg = await _hello(server, gid, token)  # a fourth socket from this address
+        ws, msg = await _hello(server, gid, token, source=src)  # a fourth socket from this address
         assert msg["error"] == "busy" and "from your address" in msg["message"]
         await ws.close()
         for w, _ in first:
             await w.close()
         await seat.close()
-        await asyncio.sleep(0.2)
-        again, msg = await _hello(server, gid)
+        again, msg = await _hello_once_free(server, gid, source=src)
         assert msg["type"] == "state"  # closed sockets are counted out
         await again.close()
 
@@ -151,8 +175,8 @@ def test_a_silent_socket_is_closed_and_one_that_pings_stays(server: str) -> None
     gid = _create(server)["game"]["id"]
 
     async def scenario() -> None:
-        silent, _ = await _hello(server, gid)
-        chatty, _ = await _hello(server, gid)
+        silent, _ = await _hello(server, gid, source="127.0.0.5")
+        chatty, _ = await _hello(server, gid, source="127.0.0.5")
         started = time.monotonic()
         while time.monotonic() - started < 1.6:
             await chatty.send(json.dumps({"type": "ping"}))

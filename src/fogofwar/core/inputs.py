@@ -23,6 +23,7 @@ from fogofwar.core.protocol import (
     GameError,
     IllegalActionError,
     InvalidArgumentError,
+    InvalidSetupError,
     NotationError,
     RecordError,
     State,
@@ -194,6 +195,52 @@ def json_list(
 
 
 # --- games and their options ---------------------------------------------------------------------------
+
+
+def grid_piece(
+    row: object,
+    *,
+    squares: int,
+    off_board: Callable[[int], str | None],
+    kinds: Sequence[int],
+    kind_word: str,
+    seat_names: Sequence[str],
+    square_name: Callable[[int], str],
+) -> tuple[int, int, int, bool, bool]:
+    """One piece of a crafted start on a square grid, (square, owner, kind, moved, revealed), each checked with
+    no coercion, so that the start `to_json` writes is the one given (Stratego and LOTR). `off_board(sq)` says
+    why a square holds no piece (a lake), or None; `kinds[owner]` is how many kinds that owner's army has.
+    Engines build positions by the thousand: a well-formed row is accepted at once, and the checks below
+    only run to explain a bad one."""
+    if type(row) is tuple and len(row) == 5:
+        sq, owner, kind, moved, revealed = row
+        if (
+            type(sq) is int
+            and type(owner) is int
+            and type(kind) is int
+            and type(moved) is bool
+            and type(revealed) is bool
+            and 0 <= sq < squares
+            and 0 <= owner <= 1
+            and 0 <= kind < kinds[owner]
+            and off_board(sq) is None
+        ):
+            return row
+    what = f"a piece (square, owner, {kind_word}, moved, revealed)"
+    sq, owner, kind, moved, revealed = json_list(row, what, InvalidSetupError, 5)
+    square = integer(sq, "a square", 0, squares - 1, InvalidSetupError)
+    why = off_board(square)
+    if why is not None:
+        raise InvalidSetupError(why)
+    on = f"the piece on {square_name(square)}"
+    owner_seat = seat(owner, seat_names, f"the owner of {on}", InvalidSetupError)
+    return (
+        square,
+        owner_seat,
+        integer(kind, f"the {kind_word} of {on}", 0, kinds[owner_seat] - 1, InvalidSetupError),
+        flag(moved, f"moved ({on})", InvalidSetupError),
+        flag(revealed, f"revealed ({on})", InvalidSetupError),
+    )
 
 
 def options_factory(cls: Callable[..., G], title: str) -> Callable[..., G]:

@@ -1416,36 +1416,21 @@ OPTION_NAMES = ("game", "captured_mode", "back_and_forth", "max_moves")
 
 
 def _start_piece(game: LotrGame, row: object) -> tuple[int, int, int, bool, bool]:
-    """One piece of a crafted start, (square, owner, kind, moved, revealed), each checked: no coercion, so
-    the start `to_json` writes is the one that was given. The search agent builds positions by the
-    thousand: a well-formed row is accepted at once, the checks below only explain a bad one."""
-    if type(row) is tuple and len(row) == 5:
-        sq, owner, kind, moved, revealed = row
-        if (
-            type(sq) is int
-            and type(owner) is int
-            and type(kind) is int
-            and type(moved) is bool
-            and type(revealed) is bool
-            and 0 <= sq < NUM_SQUARES
-            and sq not in game.forbidden
-            and 0 <= owner <= 1
-            and 0 <= kind < len(game.roster.armies[owner].kinds)
-        ):
-            return row
-    what = "a piece (square, owner, kind, moved, revealed)"
-    sq, owner, kind, moved, revealed = inputs.json_list(row, what, InvalidSetupError, 5)
-    square = inputs.integer(sq, "a square", 0, NUM_SQUARES - 1, InvalidSetupError)
-    if square in game.forbidden:
-        raise InvalidSetupError(f"square {square} ({square_name(square)}) is not a square off the Forbidden Zones")
-    on = f"the piece on {square_name(square)}"
-    seat = inputs.seat(owner, SIDE_NAMES, f"the owner of {on}", InvalidSetupError)
-    return (
-        square,
-        seat,
-        inputs.integer(kind, f"the kind of {on}", 0, len(game.army(seat).kinds) - 1, InvalidSetupError),
-        inputs.flag(moved, f"moved ({on})", InvalidSetupError),
-        inputs.flag(revealed, f"revealed ({on})", InvalidSetupError),
+    """One piece of a crafted start (see `inputs.grid_piece`)."""
+
+    def off_board(sq: int) -> str | None:
+        if sq in game.forbidden:
+            return f"square {sq} ({square_name(sq)}) is not a square off the Forbidden Zones"
+        return None
+
+    return inputs.grid_piece(
+        row,
+        squares=NUM_SQUARES,
+        off_board=off_board,
+        kinds=(len(game.army(0).kinds), len(game.army(1).kinds)),
+        kind_word="kind",
+        seat_names=SIDE_NAMES,
+        square_name=square_name,
     )
 
 

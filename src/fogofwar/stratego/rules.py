@@ -764,36 +764,20 @@ OPTION_NAMES = ("variant", "two_squares", "more_squares", "max_moves")
 """The options of `StrategoGame`, as `options` and a state's JSON write them."""
 
 
+def _lake(sq: int) -> str | None:
+    return f"square {sq} is not a land square: {square_name(sq)} is a lake" if sq in LAKES else None
+
+
 def _start_piece(row: object) -> tuple[int, int, int, bool, bool]:
-    """One piece of a crafted start, (square, owner, rank, moved, revealed), each checked: no coercion, so
-    the start `to_json` writes is the one that was given. Replays build positions by the thousand: a
-    well-formed row is accepted at once, the checks below only explain a bad one."""
-    if type(row) is tuple and len(row) == 5:
-        sq, owner, rank, moved, revealed = row
-        if (
-            type(sq) is int
-            and type(owner) is int
-            and type(rank) is int
-            and type(moved) is bool
-            and type(revealed) is bool
-            and 0 <= sq < NUM_SQUARES
-            and sq not in LAKES
-            and 0 <= owner <= 1
-            and FLAG <= rank <= BOMB
-        ):
-            return row
-    what = "a piece (square, owner, rank, moved, revealed)"
-    sq, owner, rank, moved, revealed = inputs.json_list(row, what, InvalidSetupError, 5)
-    square = inputs.integer(sq, "a square", 0, NUM_SQUARES - 1, InvalidSetupError)
-    if square in LAKES:
-        raise InvalidSetupError(f"square {square} is not a land square: {square_name(square)} is a lake")
-    on = f"the piece on {square_name(square)}"
-    return (
-        square,
-        inputs.seat(owner, PLAYER_NAMES, f"the owner of {on}", InvalidSetupError),
-        inputs.integer(rank, f"the rank of {on}", int(Rank.FLAG), int(Rank.BOMB), InvalidSetupError),
-        inputs.flag(moved, f"moved ({on})", InvalidSetupError),
-        inputs.flag(revealed, f"revealed ({on})", InvalidSetupError),
+    """One piece of a crafted start (see `inputs.grid_piece`)."""
+    return inputs.grid_piece(
+        row,
+        squares=NUM_SQUARES,
+        off_board=_lake,
+        kinds=(int(Rank.BOMB) + 1, int(Rank.BOMB) + 1),
+        kind_word="rank",
+        seat_names=PLAYER_NAMES,
+        square_name=square_name,
     )
 
 
