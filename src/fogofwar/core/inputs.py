@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import operator
 import reprlib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from fogofwar.core.protocol import (
@@ -197,50 +197,56 @@ def json_list(
 # --- games and their options ---------------------------------------------------------------------------
 
 
-def grid_piece(
-    row: object,
+def grid_pieces(
+    rows: Iterable[object],
     *,
     squares: int,
-    off_board: Callable[[int], str | None],
+    forbidden: Collection[int],
+    why_forbidden: Callable[[int], str],
     kinds: Sequence[int],
     kind_word: str,
     seat_names: Sequence[str],
     square_name: Callable[[int], str],
-) -> tuple[int, int, int, bool, bool]:
-    """One piece of a crafted start on a square grid, (square, owner, kind, moved, revealed), each checked with
-    no coercion, so that the start `to_json` writes is the one given (Stratego and LOTR). `off_board(sq)` says
-    why a square holds no piece (a lake), or None; `kinds[owner]` is how many kinds that owner's army has.
-    Engines build positions by the thousand: a well-formed row is accepted at once, and the checks below
-    only run to explain a bad one."""
-    if type(row) is tuple and len(row) == 5:
-        sq, owner, kind, moved, revealed = row
-        if (
-            type(sq) is int
-            and type(owner) is int
-            and type(kind) is int
-            and type(moved) is bool
-            and type(revealed) is bool
-            and 0 <= sq < squares
-            and 0 <= owner <= 1
-            and 0 <= kind < kinds[owner]
-            and off_board(sq) is None
-        ):
-            return row
-    what = f"a piece (square, owner, {kind_word}, moved, revealed)"
-    sq, owner, kind, moved, revealed = json_list(row, what, InvalidSetupError, 5)
-    square = integer(sq, "a square", 0, squares - 1, InvalidSetupError)
-    why = off_board(square)
-    if why is not None:
-        raise InvalidSetupError(why)
-    on = f"the piece on {square_name(square)}"
-    owner_seat = seat(owner, seat_names, f"the owner of {on}", InvalidSetupError)
-    return (
-        square,
-        owner_seat,
-        integer(kind, f"the {kind_word} of {on}", 0, kinds[owner_seat] - 1, InvalidSetupError),
-        flag(moved, f"moved ({on})", InvalidSetupError),
-        flag(revealed, f"revealed ({on})", InvalidSetupError),
-    )
+) -> list[tuple[int, int, int, bool, bool]]:
+    """The pieces of a crafted start on a square grid, each (square, owner, kind, moved, revealed) and checked
+    with no coercion, so that the start `to_json` writes is the one given (Stratego and LOTR).
+    `forbidden` squares hold no piece (`why_forbidden(sq)` says why: a lake); `kinds[owner]` is how many kinds
+    that owner's army has. Engines build positions by the thousand: a well-formed row is taken at once, and
+    the checks that explain a bad one run only for it."""
+    out: list[tuple[int, int, int, bool, bool]] = []
+    for row in rows:
+        if type(row) is tuple and len(row) == 5:
+            sq, owner, kind, moved, revealed = row
+            if (
+                type(sq) is int
+                and type(owner) is int
+                and type(kind) is int
+                and type(moved) is bool
+                and type(revealed) is bool
+                and 0 <= sq < squares
+                and sq not in forbidden
+                and 0 <= owner <= 1
+                and 0 <= kind < kinds[owner]
+            ):
+                out.append(row)
+                continue
+        what = f"a piece (square, owner, {kind_word}, moved, revealed)"
+        sq, owner, kind, moved, revealed = json_list(row, what, InvalidSetupError, 5)
+        square = integer(sq, "a square", 0, squares - 1, InvalidSetupError)
+        if square in forbidden:
+            raise InvalidSetupError(why_forbidden(square))
+        on = f"the piece on {square_name(square)}"
+        owner_seat = seat(owner, seat_names, f"the owner of {on}", InvalidSetupError)
+        out.append(
+            (
+                square,
+                owner_seat,
+                integer(kind, f"the {kind_word} of {on}", 0, kinds[owner_seat] - 1, InvalidSetupError),
+                flag(moved, f"moved ({on})", InvalidSetupError),
+                flag(revealed, f"revealed ({on})", InvalidSetupError),
+            )
+        )
+    return out
 
 
 def options_factory(cls: Callable[..., G], title: str) -> Callable[..., G]:

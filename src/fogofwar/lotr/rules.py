@@ -511,7 +511,7 @@ class LotrState(BoardStateBase[MoveEvent]):
             self._phase = "setup"
             self._player = 0
             return
-        self._start = [_start_piece(game, row) for row in start]
+        self._start = _start_pieces(game, start)
         for sq, owner, kind, moved, revealed in self._start:
             if self._board[sq]:
                 raise InvalidSetupError(f"two pieces on {square_name(sq)}")
@@ -1415,18 +1415,13 @@ OPTION_NAMES = ("game", "captured_mode", "back_and_forth", "max_moves")
 """The options of `LotrGame`, as `options` and a state's JSON write them."""
 
 
-def _start_piece(game: LotrGame, row: object) -> tuple[int, int, int, bool, bool]:
-    """One piece of a crafted start (see `inputs.grid_piece`)."""
-
-    def off_board(sq: int) -> str | None:
-        if sq in game.forbidden:
-            return f"square {sq} ({square_name(sq)}) is not a square off the Forbidden Zones"
-        return None
-
-    return inputs.grid_piece(
-        row,
+def _start_pieces(game: LotrGame, rows: Iterable[object]) -> list[tuple[int, int, int, bool, bool]]:
+    """The pieces of a crafted start, checked (see `inputs.grid_pieces`)."""
+    return inputs.grid_pieces(
+        rows,
         squares=NUM_SQUARES,
-        off_board=off_board,
+        forbidden=game.forbidden,
+        why_forbidden=lambda sq: f"square {sq} ({square_name(sq)}) is not a square off the Forbidden Zones",
         kinds=(len(game.army(0).kinds), len(game.army(1).kinds)),
         kind_word="kind",
         seat_names=SIDE_NAMES,

@@ -251,7 +251,7 @@ class StrategoState(BoardStateBase[MoveEvent]):
             self._phase = "setup"
             self._player = 0
         else:
-            self._start = [_start_piece(row) for row in start]
+            self._start = _start_pieces(start)
             for sq, owner, rank, moved, revealed in self._start:
                 if self._board[sq]:
                     raise InvalidSetupError(f"two pieces on {square_name(sq)}")
@@ -764,17 +764,19 @@ OPTION_NAMES = ("variant", "two_squares", "more_squares", "max_moves")
 """The options of `StrategoGame`, as `options` and a state's JSON write them."""
 
 
-def _lake(sq: int) -> str | None:
-    return f"square {sq} is not a land square: {square_name(sq)} is a lake" if sq in LAKES else None
+def _lake(sq: int) -> str:
+    return f"square {sq} is not a land square: {square_name(sq)} is a lake"
 
 
-def _start_piece(row: object) -> tuple[int, int, int, bool, bool]:
-    """One piece of a crafted start (see `inputs.grid_piece`)."""
-    return inputs.grid_piece(
-        row,
+def _start_pieces(rows: Iterable[object]) -> list[tuple[int, int, int, bool, bool]]:
+    """The pieces of a crafted start, checked (see `inputs.grid_pieces`)."""
+    ranks = int(Rank.BOMB) + 1
+    return inputs.grid_pieces(
+        rows,
         squares=NUM_SQUARES,
-        off_board=_lake,
-        kinds=(int(Rank.BOMB) + 1, int(Rank.BOMB) + 1),
+        forbidden=LAKES,
+        why_forbidden=_lake,
+        kinds=(ranks, ranks),
         kind_word="rank",
         seat_names=PLAYER_NAMES,
         square_name=square_name,
