@@ -256,6 +256,19 @@ def test_only_depth_charges_reach_a_submerged_boat() -> None:  # ADM-SUB-5
     assert state.legal_actions() == [COMMIT]
 
 
+def test_a_submerged_submarine_torpedoes_a_submerged_one() -> None:  # ADM-SUB-5, ADM-SUB-4
+    """Immunity is against surface units: a submerged boat's torpedoes reach a submerged enemy beside it,
+    a surfaced boat's do not."""
+    north = {"I-19": {"square": "D5", "submerged": True}}
+    below = attack({"Wahoo": {"square": "C5", "submerged": True}}, north, [["torpedo+anti_aircraft"], []])
+    assert targets(below, "Wahoo", "torpedo") == {"I-19"}
+    below.apply(torpedo(below, "Wahoo", "I-19"))
+    commit_both(below)
+    assert structure(below, 1, "I-19") < below.unit(1, "I-19").card.structure
+    above = attack({"Wahoo": "C5"}, north, [["torpedo+anti_aircraft"], []])
+    assert targets(above, "Wahoo", "torpedo") == set()
+
+
 def test_a_submarine_always_has_one_torpedo() -> None:  # ADM-SUB-6
     state = attack(
         {"Wahoo": {"square": "C5", "torpedoes": 0}, **FAR_SOUTH},

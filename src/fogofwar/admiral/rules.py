@@ -1312,8 +1312,8 @@ class AdmiralState:
             return f"{name} is in a fog bank: it cannot attack (ADM-TERR-4)"
         if self._in_fog(target):
             return f"{target.card.name} is in a fog bank: it cannot be attacked (ADM-TERR-4)"
-        if target.submerged:
-            return f"{target.card.name} is submerged: only depth charges reach it (ADM-SUB-5)"
+        if target.submerged and not (d.kind == "torpedo" and u.submerged):
+            return f"{target.card.name} is submerged: only depth charges and submerged torpedoes reach it (ADM-SUB-5)"
         if p == self._solo and (target.owner, target.slot) in self.doomed(p):
             return f"{target.card.name} already sinks by Admiral Stratego's orders: no longer a target (SOLO-ATK-4)"
         if d.kind == "fire":
@@ -2226,8 +2226,8 @@ class AdmiralState:
         r0, c0 = row_col(u.square)
         out = []
         for t in self._on_board(1 - u.owner):
-            if t.submerged or self._in_fog(t):
-                continue
+            if (t.submerged and not u.submerged) or self._in_fog(t):
+                continue  # a submerged boat is safe from surface units, not from another one (ADM-SUB-5)
             r1, c1 = row_col(t.square)
             if u.submerged:
                 if max(abs(r1 - r0), abs(c1 - c0)) > reach or t.square == u.square:
