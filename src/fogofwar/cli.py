@@ -136,7 +136,8 @@ def replay(
     """Replay recorded games through the rules engine; with --check, list what the rules contradict.
 
     A file or game that cannot be read is reported as a violation, with its reason, and the batch goes on."""
-    from fogofwar.replay_check import Summary, check_files, printable
+    from fogofwar.core.inputs import printable
+    from fogofwar.replay_check import Summary, check_files
 
     missing = [printable(str(f)) for f in files if not f.exists()]
     if missing:

@@ -96,11 +96,3 @@ def _failure(exc: Exception) -> str:
     except Exception:  # e.g. a message that holds an integer too long to print
         text = ""
     return f"the rules engine failed on this game ({type(exc).__name__}: {text[:200]})"
-
-
-def printable(text: str) -> str:
-    """`text` safe to print: characters that are not printable (a terminal escape in a zip member name, a lone
-    surrogate from a file name that is not UTF-8) are written as Python escapes."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)

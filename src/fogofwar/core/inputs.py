@@ -13,6 +13,7 @@ The checks stay off the hot paths: `apply` only calls `action_id` when `type(act
 from __future__ import annotations
 
 import inspect
+import math
 import operator
 import reprlib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -53,6 +54,74 @@ def show(value: object) -> str:
         return _SHORT.repr(value)
     except Exception:  # a caller's object whose __repr__ fails still gets a message
         return f"<{type(value).__name__}>"
+
+
+def printable(text: str) -> str:
+    """`text` safe to print or quote: characters that are not printable (a terminal escape in a file name, a
+    lone surrogate from bytes that are not UTF-8) are written as Python escapes.
+
+    >>> printable("a\\x1b[2Jb"), printable("ok")
+    ('a\\\\x1b[2Jb', 'ok')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def json_problem(data: object, *, max_depth: int, max_int_digits: int, root: str) -> str | None:
+    """What makes parsed JSON unfit to keep or echo, as "where: problem", or None: nesting deeper than
+    `max_depth`, an integer longer than `max_int_digits` digits, NaN or infinity, a string with a lone
+    surrogate (it could never be written back as UTF-8), an object key that is not a string, a value that
+    is not JSON. Walks without recursion, so any depth is safe; `root` names the whole value."""
+    limit = 10**max_int_digits
+    stack: list[tuple[object, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        problem: str | None = None
+        if isinstance(value, dict):
+            if depth > max_depth:
+                problem = f"nested deeper than {max_depth} levels"
+            else:
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        problem = f"an object key that is not a string ({show(key)})"
+                        break
+                    problem = _text_problem(key)
+                    if problem:
+                        break
+                    stack.append(
+                        (item, depth + 1, where if depth > 3 else f"{where}.{key[:30]}" if where else key[:30])
+                    )
+        elif isinstance(value, list):
+            if depth > max_depth:
+                problem = f"nested deeper than {max_depth} levels"
+            else:
+                stack.extend((item, depth + 1, where) for item in value)
+        elif isinstance(value, str):
+            problem = _text_problem(value)
+        elif isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, int):
+            if not -limit < value < limit:
+                digits = int(value.bit_length() * math.log10(2))
+                problem = f"an integer of about {digits:,} digits (the cap is {max_int_digits})"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                problem = f"{value!r} (NaN or Infinity) is not a JSON number"
+        else:
+            problem = f"a {type(value).__name__} is not a JSON value"
+        if problem:
+            return f"{printable(where or root)}: {problem}"
+    return None
+
+
+def _text_problem(text: str) -> str | None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"a string with a lone surrogate (U+{ord(text[exc.start]):04X}), which is not Unicode text"
+    return None
 
 
 def whole_number(value: object) -> int | None:

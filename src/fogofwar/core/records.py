@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from fogofwar.core import inputs
 from fogofwar.core.protocol import JSON, GameError, IllegalActionError, Outcome, RecordError, State, Termination
 from fogofwar.core.registry import game_names, make_game
 from fogofwar.core.state_json import outside_ending, start_of
@@ -225,54 +226,11 @@ def _describe(value: object) -> str:
 
 
 def _check_json(data: dict[str, Any]) -> None:
-    """Walk the whole record (without recursion) and refuse what JSON cannot hold or this program cannot use
-    safely: nesting deeper than `MAX_RECORD_DEPTH`, integers longer than `MAX_INT_DIGITS`, NaN or infinity,
-    strings that are not valid Unicode (lone surrogates: the record could not be written back as UTF-8),
-    object keys that are not strings, and anything that is not a JSON value."""
-    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
-    while stack:
-        value, depth, where = stack.pop()
-        if isinstance(value, dict):
-            if depth > MAX_RECORD_DEPTH:
-                _bad(where, f"nested deeper than {MAX_RECORD_DEPTH} levels")
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    _bad(where, f"an object key that is not a string ({_describe(key)})")
-                _check_text(key, where)
-                stack.append((item, depth + 1, where if depth > 3 else f"{where}.{key[:30]}" if where else key[:30]))
-        elif isinstance(value, list):
-            if depth > MAX_RECORD_DEPTH:
-                _bad(where, f"nested deeper than {MAX_RECORD_DEPTH} levels")
-            stack.extend((item, depth + 1, where) for item in value)
-        elif isinstance(value, str):
-            _check_text(value, where)
-        elif isinstance(value, bool) or value is None:
-            pass
-        elif isinstance(value, int):
-            if not -_INT_LIMIT < value < _INT_LIMIT:
-                _bad(where, f"{_describe(value)} (the cap is {MAX_INT_DIGITS})")
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                _bad(where, f"{value!r} (NaN or Infinity) is not a JSON number")
-        else:
-            _bad(where, f"{_describe(value)} is not a JSON value")
-
-
-def _check_text(text: str, where: str) -> None:
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            _bad(where, f"a string with a lone surrogate (U+{ord(text[exc.start]):04X}), which is not Unicode text")
-
-
-def _bad(where: str, problem: str) -> NoReturn:
-    raise RecordError(f"bad record: {_printable(where or 'the record')}: {problem}")
-
-
-def _printable(text: str) -> str:
-    """`text` with anything unprintable escaped, so that a hostile key cannot garble a message."""
-    return text if text.isprintable() else "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    """Refuse what JSON cannot hold or this program cannot use safely, anywhere in the record
+    (`inputs.json_problem`: too deep, integers too long, NaN, lone surrogates, keys that are not strings)."""
+    problem = inputs.json_problem(data, max_depth=MAX_RECORD_DEPTH, max_int_digits=MAX_INT_DIGITS, root="the record")
+    if problem:
+        raise RecordError(f"bad record: {problem}")
 
 
 def _object(data: dict[str, Any], key: str) -> dict[str, JSON]:

@@ -33,6 +33,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
+from fogofwar.core import inputs
 from fogofwar.core.protocol import (
     CHANCE,
     GameError,
@@ -67,24 +68,13 @@ def printable(text: str, limit: int) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def check_json_text(value: Any, what: str = "the message", depth: int = 0, max_depth: int = MAX_DEPTH) -> None:
-    """Refuse what JSON can carry but the server can neither store nor echo: a string with a lone UTF-16
-    surrogate (a `\\ud800` escape), or nesting deeper than `max_depth`. Raises `ClientError`."""
-    if depth > max_depth:
-        raise ClientError("malformed", f"{what} is nested deeper than {max_depth} levels")
-    if isinstance(value, str):
-        if not value.isascii():
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ClientError("malformed", f"{what} holds a lone UTF-16 surrogate, which is not text") from None
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            check_json_text(k, what, depth + 1, max_depth)
-            check_json_text(v, what, depth + 1, max_depth)
-    elif isinstance(value, list):
-        for v in value:
-            check_json_text(v, what, depth + 1, max_depth)
+def check_json_text(value: Any, what: str = "the message", max_depth: int = MAX_DEPTH) -> None:
+    """Refuse what JSON can carry but the server can neither store nor echo (`inputs.json_problem`: a lone
+    UTF-16 surrogate from a `\\ud800` escape, nesting deeper than `max_depth`, NaN, an integer of more
+    than 50 digits). Raises `ClientError`."""
+    problem = inputs.json_problem(value, max_depth=max_depth, max_int_digits=50, root=what)
+    if problem:
+        raise ClientError("malformed", problem)
 
 
 class ClientError(Exception):
