@@ -105,24 +105,32 @@ def positions(
             return
 
 
+def scored_pieces(
+    games: Iterable[GravonGame], weights: BeliefWeights | None, every: int, progress: Callable[[], None] | None
+) -> Iterator[tuple[BeliefTracker, int, int, dict[int, float], int]]:
+    """Every scored piece of these games: (the tracker, the enemy seat, the square, the belief's P(rank), the
+    true rank); a game the engine cannot replay ends where it fails. `progress` is called after each game."""
+    for game in games:
+        try:
+            for tracker, know, truth in positions(game, weights, every):
+                marginals = tracker.marginals(know)
+                for sq, rank in truth.items():
+                    yield tracker, know.enemy, sq, marginals.get(sq, {}), rank
+        except GameError:
+            pass
+        if progress is not None:
+            progress()
+
+
 def examples(games: Iterable[GravonGame], every: int, progress: Callable[[], None] | None = None) -> Examples:
     """Training examples from these games (the belief without the learned part)."""
     xs: list[list[float]] = []
     bases: list[list[float]] = []
     ys: list[int] = []
-    for game in games:
-        try:
-            for tracker, know, truth in positions(game, None, every):
-                marginals = tracker.marginals(know)
-                for sq, rank in truth.items():
-                    row = marginals.get(sq, {})
-                    xs.append(features(tracker.history(sq, know.enemy)))
-                    bases.append([math.log(row[r]) if row.get(r, 0.0) > 0 else -math.inf for r in range(RANKS)])
-                    ys.append(rank)
-        except GameError:
-            pass
-        if progress is not None:
-            progress()
+    for tracker, enemy, sq, row, rank in scored_pieces(games, None, every, progress):
+        xs.append(features(tracker.history(sq, enemy)))
+        bases.append([math.log(row[r]) if row.get(r, 0.0) > 0 else -math.inf for r in range(RANKS)])
+        ys.append(rank)
     return Examples(
         np.array(xs, dtype=np.float64).reshape(-1, len(FEATURES)),
         np.array(bases, dtype=np.float64).reshape(-1, RANKS),
@@ -193,20 +201,11 @@ def score(
 ) -> Score:
     """Log-loss and top-1 accuracy of the belief (with `weights`, or without the learned part) on these games."""
     s = Score()
-    for game in games:
-        try:
-            for tracker, know, truth in positions(game, weights, every):
-                marginals = tracker.marginals(know)
-                for sq, rank in truth.items():
-                    row = marginals.get(sq, {})
-                    s.pieces += 1
-                    s.loss -= math.log(max(row.get(rank, 0.0), 1e-6))
-                    if row and max(row, key=row.__getitem__) == rank:
-                        s.top1 += 1
-        except GameError:
-            pass
-        if progress is not None:
-            progress()
+    for _tracker, _enemy, _sq, row, rank in scored_pieces(games, weights, every, progress):
+        s.pieces += 1
+        s.loss -= math.log(max(row.get(rank, 0.0), 1e-6))
+        if row and max(row, key=row.__getitem__) == rank:
+            s.top1 += 1
     return s
 
 
