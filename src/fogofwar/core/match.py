@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from fogofwar.core.agents import Agent, AgentForfeit
 from fogofwar.core.protocol import CHANCE, Game, State, Termination
+from fogofwar.core.randomness import play_streams
 from fogofwar.core.records import GameRecord
 
 ActionHook = Callable[[State, int, int], None]
@@ -28,10 +28,9 @@ def play_match(
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
-    master = random.Random(seed)
-    chance_rng = random.Random(master.getrandbits(64))
+    chance_rng, *agent_rngs = play_streams(seed, "chance", *(f"agent {p}" for p in range(len(agents))))
     for player, agent in enumerate(agents):
-        agent.start(game, player, random.Random(master.getrandbits(64)))
+        agent.start(game, player, agent_rngs[player])
     if state is None:
         state = game.new_initial_state()
     count = 0
