@@ -17,6 +17,7 @@ and is enforced in one of three places:
 from __future__ import annotations
 
 import asyncio
+import json
 import resource
 from collections import Counter
 from typing import Any, ClassVar
@@ -28,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fogofwar.server.records_io import MAX_IMPORT_BYTES
-from fogofwar.server.session import MAX_MESSAGE_BYTES
+from fogofwar.server.session import MAX_MESSAGE_BYTES, ClientError
 
 KIB = 1024
 
@@ -81,9 +82,8 @@ class BodyTooLarge(HTTPException):
 
 
 def _error_response(status: int, code: str, message: str) -> tuple[Message, Message]:
-    import json
-
-    body = json.dumps({"type": "error", "error": code, "message": message}).encode()
+    """The ASGI messages of an error answer in the project's format (`ClientError.to_json`)."""
+    body = json.dumps(ClientError(code, message, status).to_json()).encode()
     start: Message = {
         "type": "http.response.start",
         "status": status,
