@@ -72,26 +72,25 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from local_server import HOST, free_port, stop_server, wait_until_up
 from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-HOST = "127.0.0.1"  # the only address this script ever talks to
+# HOST (local_server): the only address this script ever talks to
 SOURCES = [HOST]
 """The loopback addresses the attacking connections come from, in turn (--sources); set by `main`."""
 PROBE_SOURCE = "127.0.0.2"
@@ -112,12 +111,6 @@ ENDPOINTS = ("act", "games", "setup-preview", "import")
 
 
 # --- the server and its /proc figures ------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
 def fogofwar_command() -> str:
     here = Path(sys.executable).parent / "fogofwar"
     found = str(here) if here.exists() else shutil.which("fogofwar")
@@ -136,30 +129,8 @@ def start_server(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
     cmd = [fogofwar_command(), "serve", "--host", HOST, "--port", str(port), "--db", db]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with code {proc.returncode}: {log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    proc.wait()
-    raise SystemExit("the server did not start within 30 s")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    wait_until_up(proc, f"http://{HOST}:{port}", log)
+    return proc
 
 
 class ProcStats:
