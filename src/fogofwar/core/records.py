@@ -168,7 +168,7 @@ class GameRecord:
         try:
             data = json.loads(text.removeprefix("\ufeff"), parse_int=_parse_int, parse_constant=_parse_constant)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from None
+            raise RecordError(f"not JSON: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
         except RecursionError:
             raise RecordError(
                 f"not JSON this program reads: nested too deeply (the cap is {MAX_RECORD_DEPTH})"

@@ -30,7 +30,7 @@ from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
 from fogofwar.core.state_json import start_of
 from fogofwar.server.adapters import Adapter, get_adapter
-from fogofwar.server.session import ClientError, printable
+from fogofwar.server.session import ClientError
 from fogofwar.stratego.formats.gravon import (
     format_gravon_xml,
     gravon_from_record,
@@ -77,15 +77,7 @@ def record_from_upload(data: bytes, name: str = "the file") -> tuple[GameRecord,
 
 def _json_record(text: str, name: str) -> GameRecord:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{name}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise RecordError(f"{name}: JSON nested too deep to be a record") from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise RecordError(f"{name}: JSON this server does not read: {printable(str(exc), 200)}") from None
-    try:
-        return GameRecord.from_json(data)  # checks every part of it (depth, types, text)
+        return GameRecord.loads(text)  # checks every part of it (JSON, depth, integers, types, text)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
 
