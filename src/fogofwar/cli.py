@@ -38,8 +38,8 @@ def play(
         typer.Option(
             "--opponent",
             "-o",
-            help="agent name: random, heuristic, search (the default for Stratego and LOTR; Admiral: random, "
-            "--solo: stratego)",
+            help="agent name: random, novice, heuristic, search (the default for Stratego and LOTR; `fogofwar "
+            "levels` lists the levels with their ratings); Admiral: random, --solo: stratego",
         ),
     ] = None,
     color: Annotated[
@@ -329,6 +329,23 @@ def arena(
             highlight=False,
         )
         raise typer.Exit(1)
+
+
+@app.command()
+def levels() -> None:
+    """The computer's levels for classic Stratego, weakest first, with their measured Elo and time a move."""
+    from rich.table import Table
+
+    from fogofwar.agents.levels import levels as all_levels
+
+    table = Table(title="Computer levels (Elo: Demon of Ignorance level 1 = 1500; docs/strength.md)")
+    for column in ("level", "--opponent", "Elo", "s a move", "how it plays"):
+        table.add_column(column)
+    for level in all_levels():
+        elo = "not measured" if level.elo is None else str(round(level.elo))
+        secs = "" if level.seconds is None else f"{level.seconds:.2f}"
+        table.add_row(level.label, level.name, elo, secs, level.blurb)
+    console.print(table)
 
 
 @app.command("ucc-bot")

@@ -293,7 +293,16 @@ class TerminalGame(ConsoleSession):
         return 1 - self.human
 
     def opponent_words(self) -> str:
-        return "the other player" if self.agent is None else f"the computer '{self.agent.name}'"
+        """'the computer 'search', Strong (Elo 1376)': a level shows its label and measured rating."""
+        if self.agent is None:
+            return "the other player"
+        from fogofwar.agents.levels import level_named
+
+        try:
+            level = level_named(self.agent.name)
+        except KeyError:
+            return f"the computer '{self.agent.name}'"
+        return f"the computer '{self.agent.name}', {level.title()}"
 
     # -- the whole game
     def title(self) -> str:

@@ -36,7 +36,7 @@ def _random_position(variant: str, seed: int, plies: int) -> tuple[StrategoGame,
     return game, state
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "search:guesses=4"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "search:guesses=4", "search:guesses=4,depth=3,nodes=20000"])
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 120))
 @settings(max_examples=15, deadline=None)
 def test_agents_only_return_legal_actions(name: str, seed: int, plies: int) -> None:
@@ -110,8 +110,10 @@ def test_matches_between_agents_are_reproducible() -> None:
 
 
 def test_search_spec_errors_are_clear() -> None:
-    with pytest.raises(GameError, match="unknown option 'depth'"):
-        make_agent("search:depth=3")
+    with pytest.raises(GameError, match="unknown option 'width'"):
+        make_agent("search:width=3")
+    with pytest.raises(GameError, match="depth must be a whole number"):
+        make_agent("search:depth=deep")
     assert isinstance(make_agent("search:time=0.2"), SearchAgent)
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from fogofwar.agents.levels import levels
+
 pytestmark = pytest.mark.browser
 
 VIEWPORT = {"width": 1280, "height": 800}
@@ -60,7 +62,10 @@ def test_play_a_barrage_game_against_the_computer(browser: Any, live_server: str
     page.screenshot(path=str(screenshots / "lobby.png"))
     # The computer players are offered by strength, each with a line on how it plays.
     labels = page.locator("#agent option").all_inner_texts()
-    assert labels == ["Beginner (random)", "Club (heuristic)", "Strong (search)"]
+    assert len(labels) == len(levels())
+    for label, level in zip(labels, levels(), strict=True):  # each with its measured rating, when there is one
+        assert label.startswith(level.label)
+        assert level.elo is None or label.endswith(f"Elo {round(level.elo)}")
     assert page.get_attribute("#agent option[value=search]", "title")
     create_in_lobby(page, live_server, "random", max_moves=30)
     page.wait_for_selector("#setup:not([hidden])")

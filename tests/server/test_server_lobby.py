@@ -17,13 +17,16 @@ def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) ->
     assert {"classic", "barrage", "duel"} <= set(names)
     barrage = next(v for v in stratego["variants"] if v["name"] == "barrage")
     assert barrage["army_size"] == 8 and barrage["samples"] == ["sample"]
-    assert set(meta["agents"]) == {"random", "heuristic", "search", "stratego"}  # never `ucc`: it runs a program
+    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "stratego"}  # never `ucc`
     agents = {g["name"]: set(g["agents"]) for g in meta["games"]}
     assert agents == {
-        "stratego": {"random", "heuristic", "search"},
+        "stratego": {"random", "novice", "heuristic", "search"},
         "lotr": {"random", "heuristic", "search"},
         "admiral": {"random", "stratego"},
     }
+    levels = {level["name"]: level for level in meta["levels"]}
+    assert {"random", "novice", "heuristic", "search"} <= set(levels)
+    assert levels["search"]["label"] == "Strong" and "elo" in levels["search"]
 
 
 def test_create_against_the_computer_returns_one_token(client: TestClient) -> None:

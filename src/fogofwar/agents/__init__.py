@@ -1,13 +1,40 @@
 """Computer players, registered by name in `fogofwar.core.agents` (random is built in)."""
 
+import functools
+
 from fogofwar.agents.lotr_heuristic import GameHeuristicAgent
 from fogofwar.agents.ucc import UccBotAgent
-from fogofwar.core.agents import register_agent
+from fogofwar.core.agents import Agent, register_agent
 
-register_agent("heuristic", lambda arg: GameHeuristicAgent())  # classic Stratego or LOTR, by the game
+register_agent("heuristic", GameHeuristicAgent.from_spec)  # classic Stratego or LOTR, by the game
 register_agent("ucc", UccBotAgent.from_spec)
 
 from fogofwar.agents.search import _parse_spec  # noqa: E402
 
 register_agent("search", _parse_spec)
 register_agent("stratego", lambda arg: __import__("fogofwar.admiral.solo", fromlist=["_"]).StrategoAgent.from_spec(arg))
+
+
+def _register_levels() -> None:
+    """Every level whose name is no agent yet plays as its spec (`novice` is `heuristic:blunder=0.5`)."""
+    from fogofwar.agents.levels import levels
+    from fogofwar.core.agents import agent_names
+
+    known = set(agent_names())
+    for level in levels():
+        if level.name not in known:
+            register_agent(level.name, functools.partial(_level_agent, level.name, level.spec))
+
+
+def _level_agent(name: str, spec: str, arg: str) -> Agent:
+    """The level's agent, named after the level (so records and tables say `novice`), with `arg`'s options
+    after the level's own."""
+    from fogofwar.core.agents import make_agent
+
+    base, _, own = spec.partition(":")
+    agent = make_agent(base + ":" + ",".join(filter(None, (own, arg))))
+    agent.name = name
+    return agent
+
+
+_register_levels()

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fogofwar.agents.heuristic import HeuristicAgent
-from fogofwar.core.protocol import Game, Observation
+from fogofwar.core.protocol import Game, GameError, Observation
 from fogofwar.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
 from fogofwar.lotr.rules import PLACE_BASE, LotrGame
@@ -660,12 +660,34 @@ class GameHeuristicAgent:
 
     name = "heuristic"
 
-    def __init__(self) -> None:
+    def __init__(self, blunder: float = 0.0) -> None:
         self._impl: HeuristicAgent | LotrHeuristicAgent = HeuristicAgent()
+        self.blunder = blunder
+        """Chance of a random legal move instead of the heuristic's in play (a weaker level: `novice`)."""
+        self._rng = random.Random(0)
+
+    @classmethod
+    def from_spec(cls, arg: str) -> GameHeuristicAgent:
+        """`heuristic` or `heuristic:blunder=0.3`; `GameError` names a bad option."""
+        blunder = 0.0
+        for part in filter(None, arg.split(",")):
+            key, _, value = part.partition("=")
+            if key != "blunder":
+                raise GameError(f"heuristic: unknown option {key!r}; use blunder=P (0 to 1)")
+            try:
+                blunder = float(value)
+            except ValueError:
+                raise GameError(f"heuristic: blunder must be a number from 0 to 1, not {value!r}") from None
+            if not 0.0 <= blunder <= 1.0:
+                raise GameError(f"heuristic: blunder must be from 0 to 1, not {blunder}")
+        return cls(blunder)
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         self._impl = LotrHeuristicAgent() if isinstance(game, LotrGame) else HeuristicAgent()
         self._impl.start(game, player, rng)
+        self._rng = rng
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        if self.blunder and observation.data.get("phase") != "setup" and self._rng.random() < self.blunder:
+            return self._rng.choice(list(legal_actions))
         return self._impl.act(observation, legal_actions)

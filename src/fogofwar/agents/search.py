@@ -38,8 +38,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.belief_model import learned_weights
+from fogofwar.agents.deep_kernel import root_values
 from fogofwar.agents.heuristic import HeuristicAgent, attack_value
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
 from fogofwar.agents.lotr_search import LotrSearchAgent
@@ -106,6 +109,8 @@ class _Context:
     mobile: list[int]  # squares of enemy pieces that may move
     flag_near: frozenset[int]  # squares next to our flag
     flag: int  # our flag's square, -1 if none
+    own_val: list[float]  # material value of our pieces by rank
+    enemy_val: list[float]  # material value of enemy pieces by rank
 
     def win(self, own_loss: float = 0.0, enemy_loss: float = 0.0) -> float:
         return _win_chance(self.own - own_loss, self.enemy - enemy_loss, self.sharpness)
@@ -141,6 +146,13 @@ class SearchAgent(HeuristicAgent):
         self.plan_room = 0.5  # strategy adds at most this share of what is left to win (or takes of what is left)
         self.learned = 0.0  # 1: the belief's learned part (belief_model) on; off, it lost to Demon: docs/strength.md
         self.behaviour = 2.0  # how much an enemy piece's quiet move next to (or away from) ours says of its rank
+        self.depth = 0  # plies of the compiled look-ahead (deep_kernel); 0: the one-reply look-ahead below
+        self.nodes = 400_000  # node budget a move of the compiled look-ahead (it deepens while the budget lasts)
+        self.quiescence = 6  # capture plies after the compiled look-ahead's full-width plies
+        self.bold = 7  # in the compiled look-ahead, our pieces above this rank never attack a piece never seen to move
+        self.blend = 1.0  # share of the compiled look-ahead in the tactics; the rest is the one-reply look-ahead's
+        self.reveal = 0.0  # weight of the material each side still hides (compiled look-ahead only)
+        self.spy_fear = 4.0  # the spy is this much likelier near our revealed marshal (compiled look-ahead only)
         self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
         self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
@@ -185,13 +197,21 @@ class SearchAgent(HeuristicAgent):
         captured_mine = Counter(RANK_OF_NAME[n] for n in data["captured"][know.player])
         captured_enemy = Counter(RANK_OF_NAME[n] for n in data["captured"][know.enemy])
         ctx = self._context(know, captured_mine, captured_enemy)
-        tactics = self._tactics(know, marginals, ctx, legal_actions)
+        if self.depth > 0:
+            tactics = self._deep_tactics(know, marginals, ctx, legal_actions)
+            if self.blend < 1.0:
+                shallow = self._tactics(know, marginals, ctx, legal_actions)
+                b = self.blend
+                tactics = {a: b * v + (1.0 - b) * shallow[a] for a, v in tactics.items()}
+        else:
+            tactics = self._tactics(know, marginals, ctx, legal_actions)
         strategic = self._strategic(know, marginals, ctx, legal_actions)
         board_key = tuple(-1 if c is None else c.owner * 16 + (15 if c.rank is None else c.rank) for c in know.cells)
         keys: dict[int, int] = {}
-        best, best_score = legal_actions[0], float("-inf")
+        candidates = self._bold_filter(know, legal_actions) if self.depth > 0 else legal_actions
+        best, best_score = candidates[0], float("-inf")
         w0 = ctx.win()
-        for action in legal_actions:
+        for action in candidates:
             # Strategy pays off later, if the game goes on (not in the lines where the move loses
             # the flag at once), and never takes the win chance past what is left to win or lose:
             # it saturates softly at half the way to a sure win (or loss).
@@ -212,6 +232,26 @@ class SearchAgent(HeuristicAgent):
         self._last = {dst: src}
         self._streak = (dst, *_extend_streak(self._streak, src, dst))
         return best
+
+    def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
+        """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
+        there costs too much), unless nothing else is left."""
+        out = []
+        for action in legal_actions:
+            src, dst = divmod(action, 100)
+            mover, target = know.cells[src], know.cells[dst]
+            if (
+                mover is not None
+                and mover.rank is not None
+                and mover.rank > self.bold
+                and target is not None
+                and target.owner == know.enemy
+                and target.rank is None
+                and not target.moved
+            ):
+                continue
+            out.append(action)
+        return out or legal_actions
 
     def _context(self, know: Knowledge, captured_mine: Counter[int], captured_enemy: Counter[int]) -> _Context:
         me, enemy = know.player, know.enemy
@@ -275,6 +315,8 @@ class SearchAgent(HeuristicAgent):
             mobile=mobile,
             flag_near=frozenset(NEIGHBOURS[flags[0]]) if flags else frozenset(),
             flag=flags[0] if flags else -1,
+            own_val=own_val,
+            enemy_val=enemy_val,
         )
 
     # --- tactics: many guesses, a short look ahead in each --------------------------------------------
@@ -441,6 +483,88 @@ class SearchAgent(HeuristicAgent):
                 best, best_net = v, v[1] - v[0]
         board[frm], board[at] = saved_frm, saved_at
         return best
+
+    def _deep_tactics(
+        self,
+        know: Knowledge,
+        marginals: dict[int, dict[int, float]],
+        ctx: _Context,
+        legal_actions: Sequence[int],
+    ) -> dict[int, float]:
+        """Win chance of each move by the compiled alpha-beta in sampled worlds (`deep_kernel`), deepened
+        one ply at a time while the node budget lasts; the deepest search that finished counts."""
+        marginals = self._fear_the_spy(know, marginals)
+        worlds = np.zeros((max(1, self.guesses), 100), np.int64)
+        for w in range(worlds.shape[0]):
+            guess = self._belief.sample(know, marginals, self._rng)
+            row = worlds[w]
+            row[:] = ctx.base
+            for sq, r in guess.items():
+                row[sq] = -(r + 1)
+        shy = np.zeros(100, np.int64)
+        hid = np.zeros(100, np.int64)
+        for sq, c in enumerate(know.cells):
+            if c is None:
+                continue
+            if c.owner == know.enemy:
+                hid[sq] = c.rank is None
+                shy[sq] = c.rank is None and not c.moved
+            else:
+                hid[sq] = not c.revealed
+        roots = np.array(legal_actions, np.int64)
+        own_val = np.array(ctx.own_val, np.float64)
+        enemy_val = np.array(ctx.enemy_val, np.float64)
+        best: np.ndarray | None = None
+        left = int(self.nodes)
+        for depth in range(1, int(self.depth) + 1):
+            out, used, aborted = root_values(
+                worlds,
+                shy,
+                hid,
+                roots,
+                own_val,
+                enemy_val,
+                ctx.sharpness,
+                _MARGIN,
+                depth,
+                int(self.quiescence),
+                left,
+                int(self.bold),
+                float(self.reveal),
+            )
+            if aborted:
+                break
+            best = out
+            left -= int(used)
+            if left <= 0:
+                break
+        if best is None:
+            return self._tactics(know, marginals, ctx, legal_actions)
+        means = best.mean(axis=0)
+        return {a: float(means[i]) for i, a in enumerate(legal_actions)}
+
+    def _fear_the_spy(self, know: Knowledge, marginals: dict[int, dict[int, float]]) -> dict[int, dict[int, float]]:
+        """Marginals with the spy `spy_fear` times likelier next to (or two steps from) our revealed marshal.
+
+        Demon of Ignorance took our revealed marshal with its unmoved spy in 8 of 20 games: an opponent that
+        knows where our marshal is keeps its spy where the marshal is going, which setup statistics miss."""
+        if self.spy_fear == 1.0 or know.unknown_pool.get(SPY, 0) <= 0:
+            return marginals
+        marshals = [
+            sq
+            for sq, c in enumerate(know.cells)
+            if c is not None and c.owner == know.player and c.rank == MARSHAL and c.revealed
+        ]
+        if not marshals:
+            return marginals
+        out = dict(marginals)
+        for sq, row in marginals.items():
+            if SPY in row and min(_PATH[m][sq] for m in marshals) <= 2:
+                new = dict(row)
+                new[SPY] *= self.spy_fear
+                total = sum(new.values())
+                out[sq] = {r: p / total for r, p in new.items()}
+        return out
 
     # --- what the opponent sees of us ---------------------------------------------------------------
     def _perceived_scores(
@@ -818,6 +942,13 @@ _TUNABLE = (
     "behaviour",
     "plan_room",
     "learned",
+    "depth",
+    "nodes",
+    "quiescence",
+    "bold",
+    "spy_fear",
+    "reveal",
+    "blend",
 )
 
 
@@ -825,19 +956,27 @@ def _parse_spec(arg: str) -> SearchAgent:
     kwargs: dict[str, float | int] = {}
     tuning: dict[str, float] = {}
     lotr_guesses: int | None = None
+    integers = ("guesses", "guard_top", "depth", "nodes", "quiescence", "bold")
     for part in filter(None, arg.split(",")):
         key, _, value = part.partition("=")
+        if key != "time" and key not in _TUNABLE and key != "guesses":
+            raise GameError(
+                f"search: unknown option {key!r}; use guesses=N, time=SECONDS or one of {', '.join(_TUNABLE)}"
+            )
+        try:
+            number: float = int(value) if key in integers else float(value)
+        except ValueError:
+            kind = "a whole number" if key in integers else "a number"
+            raise GameError(f"search: {key} must be {kind}, not {value!r}") from None
+        if not math.isfinite(number) or number < 0 or (key in integers and number > 10**9):
+            raise GameError(f"search: {key} must be from 0 to 1e9, not {value!r}")
         if key == "guesses":
-            kwargs["guesses"] = int(value)
-            lotr_guesses = int(value)
+            kwargs["guesses"] = int(number)
+            lotr_guesses = int(number)
         elif key == "time":
-            kwargs["seconds"] = float(value)
-        elif key in _TUNABLE:
-            tuning[key] = float(value)
-            if key == "guard_top":
-                tuning[key] = int(value)
+            kwargs["seconds"] = number
         else:
-            raise GameError(f"search: unknown option {key!r}; use guesses=N or time=SECONDS")
+            tuning[key] = number
     agent = SearchAgent(**kwargs)  # type: ignore[arg-type]
     agent.lotr_guesses = lotr_guesses
     for key, val in tuning.items():

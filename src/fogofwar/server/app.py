@@ -44,6 +44,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from fogofwar.agents.levels import levels
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.core.randomness import Streams
 from fogofwar.server.adapters import ADAPTERS, get_adapter
@@ -227,6 +228,7 @@ def create_app(
         return {
             "games": [a.describe() for a in ADAPTERS.values()],
             "agents": manager_of(request).agents(),
+            "levels": [level.describe() for level in levels()],
             "opponents": ["hotseat", "invite"],
             "max_message_bytes": MAX_MESSAGE_BYTES,
         }

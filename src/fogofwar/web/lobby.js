@@ -4,6 +4,7 @@ import { allStoredGames, api, capitalize, el, saveGame, SEAT_NAMES, timeAgo } fr
 
 const $ = (id) => document.getElementById(id);
 let games = {}; // game name -> its description from /api/meta
+let levels = {}; // agent name -> its level from /api/meta: label, blurb, measured Elo and seconds a move
 
 // The first seat moves (or deploys) first in every game.
 const SIDES = {
@@ -18,8 +19,20 @@ const AGENT_LABELS = {
   random: ["Beginner (random)", "plays random legal moves"],
   heuristic: ["Club (heuristic)", "rules of thumb, with a memory of what it has seen"],
   search: ["Strong (search)", "looks ahead over many guesses of your hidden army"],
+  novice: ["Novice (heuristic, half random)", "rules of thumb, but every other move at random"],
   stratego: ["Admiral Stratego", "the solo mode's computer admiral, under the solo rules"],
 };
+
+/** [label, line on how it plays] of a computer player. The levels' ratings are measured on classic
+ * Stratego, so they show there only (LOTR's `search` is another player with the same name). */
+function agentLabel(a, game) {
+  const level = levels[a];
+  if (!level) return AGENT_LABELS[a] || [a, ""];
+  const rated = game === "stratego" && level.elo !== null && level.elo !== undefined;
+  const secs = level.seconds ? `, about ${level.seconds < 0.1 ? "<0.1" : level.seconds.toFixed(1)} s a move` : "";
+  return [rated ? `${level.label} · Elo ${level.elo}` : AGENT_LABELS[a]?.[0] || level.label,
+    rated ? `${level.blurb}${secs}` : AGENT_LABELS[a]?.[1] || level.blurb];
+}
 
 function seatName(g, seat) {
   const names = games[g.game]?.seats || SEAT_NAMES;
@@ -60,6 +73,7 @@ function replayLink(g, cls) {
 async function loadMeta() {
   const meta = await api("/api/meta");
   games = Object.fromEntries(meta.games.map((g) => [g.name, g]));
+  for (const level of meta.levels || []) levels[level.name] = level;
   $("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, g.title || capitalize(g.name))));
   $("game").value = "stratego";
   $("game").addEventListener("change", chooseGame);
@@ -81,7 +95,7 @@ function chooseGame() {
   const agent = $("agent");
   const keep = agent.value;
   agent.replaceChildren(...game.agents.map((a) => {
-    const [label, how] = AGENT_LABELS[a] || [a, ""];
+    const [label, how] = agentLabel(a, name);
     const option = el("option", { value: a }, label);
     option.title = how;
     return option;

@@ -1,0 +1,115 @@
+r"""Rate the computer's levels on one Elo scale from the series that were played (issue 13).
+
+Reads the `arena.json` of any number of arena or strength runs (`fogofwar arena ... --out DIR`,
+`benchmarks/strength.py ... --out DIR`), pools every game, and fits Bradley-Terry Elo ratings by maximum
+likelihood (`fogofwar.arena.fit_elo`, draws half a point) with 95% bootstrap intervals, anchored so that the
+`--anchor` player has the given rating (Demon of Ignorance level 1 = 1500 by default). A player is known by its
+spec: a spec that is a level's spec (`src/fogofwar/agents/data/levels.toml`) counts as that level, so a level
+played under another name still counts; any other player by its name in the run (demon1, demon5).
+
+    .venv/bin/python benchmarks/levels.py RUN_DIR [RUN_DIR ...] [--anchor demon1=1500] [--write]
+
+`--write` puts each level's rating and mean seconds a move into levels.toml (the lobby and `fogofwar levels`
+show them). Players with too few games get wide intervals: the table says so; read them before writing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from fogofwar.agents.levels import LEVELS_FILE, levels
+from fogofwar.arena import anchor, bootstrap_elo, fit_elo
+
+
+def player_keys(run: dict[str, object]) -> dict[str, str]:
+    """name in the run -> the player's key: a level's name when its spec is the level's; else its name, unless
+    that is a level's name (a level played with other options: then the spec, so it is not taken for the level)."""
+    by_spec = {level.spec: level.name for level in levels()}
+    names = {level.name for level in levels()}
+    out = {}
+    settings = run["settings"]
+    assert isinstance(settings, dict)
+    for player in settings["players"]:
+        name, spec = player["name"], player["spec"]
+        out[name] = by_spec.get(spec) or (spec if name in names else name)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", type=Path, help="arena or strength output folders (with arena.json)")
+    ap.add_argument("--anchor", default="demon1=1500", help="PLAYER=RATING (default demon1=1500)")
+    ap.add_argument("--write", action="store_true", help="write the levels' ratings and seconds into levels.toml")
+    args = ap.parse_args()
+    anchor_name, _, anchor_value = args.anchor.partition("=")
+    names: list[str] = []
+    scores: dict[tuple[int, int], list[float]] = defaultdict(list)
+    think: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])  # key -> [seconds, moves]
+    for run_dir in args.runs:
+        run = json.loads((run_dir / "arena.json").read_text(encoding="utf-8"))
+        keys = player_keys(run)
+        for game in run["games"]:
+            if game.get("error"):
+                continue
+            red, blue = keys[game["red"]], keys[game["blue"]]
+            for key in (red, blue):
+                if key not in names:
+                    names.append(key)
+            i, j = names.index(red), names.index(blue)
+            winner = game.get("winner")
+            s = 0.5 if winner is None else (1.0 if keys[winner] == red else 0.0)
+            scores[(i, j)].append(s)
+            think[red][0] += float(game.get("red_think") or 0.0)
+            think[red][1] += float(game.get("red_moves") or 0)
+            think[blue][0] += float(game.get("blue_think") or 0.0)
+            think[blue][1] += float(game.get("blue_moves") or 0)
+    if anchor_name not in names:
+        print(f"levels: no games of the anchor {anchor_name!r}; players: {', '.join(names)}", file=sys.stderr)
+        return 2
+    triples = [(i, j, s) for (i, j), ss in scores.items() for s in ss]
+    k = names.index(anchor_name)
+    shift = float(anchor_value or 0)
+    ratings = [r + shift for r in anchor(fit_elo(len(names), triples), [k])]
+    intervals = [(lo + shift, hi + shift) for lo, hi in bootstrap_elo(len(names), scores, anchors=[k])]
+    games = defaultdict(int)
+    for (i, j), ss in scores.items():
+        games[i] += len(ss)
+        games[j] += len(ss)
+    width = max(12, *(len(n) for n in names))
+    print(f"{'player':{width}} {'games':>5} {'Elo':>6}   95% interval   s a move")
+    for n in sorted(range(len(names)), key=lambda n: -ratings[n]):
+        secs, moves = think[names[n]]
+        per = secs / moves if moves else 0.0
+        lo, hi = intervals[n]
+        print(f"{names[n]:{width}} {games[n]:5d} {ratings[n]:6.0f}   {lo:5.0f} to {hi:5.0f}   {per:.3f}")
+    if args.write:
+        path = Path(__file__).resolve().parents[1] / "src" / "fogofwar" / "agents" / LEVELS_FILE
+        text = path.read_text(encoding="utf-8")
+        for level in levels():
+            if level.name in names:
+                n = names.index(level.name)
+                secs, moves = think[level.name]
+                text = _set_fields(text, level.name, round(ratings[n]), round(secs / moves, 3) if moves else None)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+def _set_fields(text: str, name: str, elo: int, seconds: float | None) -> str:
+    """The TOML text with `elo` and `seconds` of the level `name` set (its other lines kept)."""
+    blocks = re.split(r"(?m)^(?=\[\[level\]\])", text)
+    for b, block in enumerate(blocks):
+        if re.search(rf'(?m)^name = "{re.escape(name)}"$', block):
+            block = re.sub(r"(?m)^(elo|seconds) = .*\n", "", block).rstrip("\n") + "\n"
+            block += f"elo = {elo}\n" + (f"seconds = {seconds}\n" if seconds is not None else "") + "\n"
+            blocks[b] = block
+    return "".join(blocks).rstrip("\n") + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,483 @@
+"""The compiled look-ahead of `search`: alpha-beta in each sampled world, every root move valued exactly.
+
+Why: the Python look-ahead sees one enemy reply and our recapture; Demon of Ignorance (the yardstick of
+docs/strength.md) wins by what two or three moves do: a chase that corners a revealed piece, two threats at
+once, a trade that opens a way. This is perfect-information Monte Carlo (PIMC): each sampled world gives
+every enemy piece a rank, and in that world a negamax alpha-beta search with a capture-only quiescence runs
+from each of our legal moves; the caller averages the values over the worlds. Values are win chances from
+material (the same logistic curve as the Python agent; flags are no material), 1 for taking the flag, 0 for
+losing it or having no move left.
+
+PIMC's known flaw: in each world both sides see everything, so nothing is bluffed and the enemy "knows" our
+hidden ranks. Two corrections keep its worst habits out: our strong pieces never attack a piece never seen
+to move (`bold`: in some world it is a bomb, and the average undervalues that risk), and the evaluation may
+weigh the material each side still hides (`reveal`).
+
+Board codes: 0 empty; +(rank + 1) our piece; -(rank + 1) an enemy piece (ranks 0..11 of `knowledge`).
+Lakes never appear: the neighbour and ray tables of `fogofwar.sim.tables` step around them.
+Repetition rules are not searched (the root's legal moves already keep them); a search is a few plies.
+
+Deterministic: no clock is read inside; the caller bounds the work with a node budget, and a search that
+exceeds it reports so and its values are discarded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fogofwar.sim.tables import BOMB, FLAG, MARSHAL, MINER, NB, NB_N, RAY, RAY_N, SCOUT, SPY
+
+MAX_PLY = 24
+MAX_MOVES = 256
+_INF = 1e9
+_WIN = 1.0  # value of a won position for the side to move, in negamax units (-1..1)
+
+# The search state, in one int64 array so the kernel's arguments stay few.
+NODES, LIMIT, ABORTED = 0, 1, 2
+
+TT_BITS = 18
+TT_SIZE = 1 << TT_BITS
+EXACT, LOWER, UPPER = 1, 2, 3
+_ZRNG = np.random.default_rng(20261124)  # fixed: the keys only need to differ, not to be secret
+ZKEY = _ZRNG.integers(-(2**62), 2**62, size=(100, 25), dtype=np.int64)
+"""ZKEY[sq, code + 12]: Zobrist keys of the kernel's board codes (the transposition table's hash)."""
+ZSIDE = np.int64(_ZRNG.integers(1, 2**62))
+
+
+@njit(cache=True)
+def _result(a, d):  # type: ignore[no-untyped-def]
+    """0: the attacker wins and moves in; 1: the defender stays; 2: both die (reference `battle`)."""
+    if d == FLAG:
+        return 0
+    if d == BOMB:
+        return 0 if a == MINER else 1
+    if a == SPY and d == MARSHAL:
+        return 0
+    if a == d:
+        return 2
+    return 0 if a > d else 1
+
+
+@njit(cache=True)
+def _eval(own, enemy, own_hid, enemy_hid, reveal, sharp, margin, side):  # type: ignore[no-untyped-def]
+    """Negamax value (-1..1) for `side` (+1 us, -1 them) of the material on both sides, plus `reveal` times
+    the material each side still hides from the other (a piece known is a piece the other side can hunt)."""
+    total = own + enemy
+    x = sharp * (own - enemy + reveal * (own_hid - enemy_hid)) / total if total > 0 else 0.0
+    w = margin + (1.0 - 2.0 * margin) / (1.0 + np.exp(-x))
+    return (2.0 * w - 1.0) * side
+
+
+@njit(cache=True)
+def _gen(board, shy, side, out, scores, own_val, enemy_val, captures_only, bold):  # type: ignore[no-untyped-def]
+    """Moves of `side` into out (src * 100 + dst), with ordering scores; returns their number.
+
+    Our pieces above rank `bold` never attack a shy piece (one we have never seen move or fight): a bomb
+    there costs a general or the marshal, which no sampled world's average may risk (docs/strength.md)."""
+    n = 0
+    for src in range(100):
+        c = board[src] * side
+        if c <= 0:
+            continue
+        r = c - 1
+        if r == FLAG or r == BOMB:  # noqa: SIM109  (plain comparisons compile best)
+            continue
+        if r == SCOUT:
+            for d in range(4):
+                for k in range(RAY_N[src, d]):
+                    dst = RAY[src, d, k]
+                    t = board[dst] * side
+                    if t == 0:
+                        if not captures_only:
+                            out[n] = src * 100 + dst
+                            scores[n] = 0.0
+                            n += 1
+                        continue
+                    if t < 0 and not (side > 0 and r > bold and shy[dst]):
+                        out[n] = src * 100 + dst
+                        scores[n] = _capture_score(r, -t - 1, side, own_val, enemy_val)
+                        n += 1
+                    break
+        else:
+            for j in range(NB_N[src]):
+                dst = NB[src, j]
+                t = board[dst] * side
+                if t > 0:
+                    continue
+                if t == 0:
+                    if captures_only:
+                        continue
+                    out[n] = src * 100 + dst
+                    scores[n] = 0.0
+                else:
+                    if side > 0 and r > bold and shy[dst]:
+                        continue
+                    out[n] = src * 100 + dst
+                    scores[n] = _capture_score(r, -t - 1, side, own_val, enemy_val)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _capture_score(a, d, side, own_val, enemy_val):  # type: ignore[no-untyped-def]
+    """Material the attacker's side gains by the battle (for ordering); the flag first of all."""
+    if d == FLAG:
+        return 1e6
+    mine = own_val if side > 0 else enemy_val
+    theirs = enemy_val if side > 0 else own_val
+    res = _result(a, d)
+    if res == 0:
+        return 1000.0 + theirs[d]
+    if res == 2:
+        return 1000.0 + theirs[d] - mine[a]
+    return -mine[a]
+
+
+@njit  # not cached: numba segfaults loading a recursive function from its cache
+def _search(
+    board,
+    shy,
+    hid,
+    side,
+    depth,
+    qdepth,
+    alpha,
+    beta,
+    own,
+    enemy,
+    own_hid,
+    enemy_hid,
+    ply,
+    st,
+    moves,
+    scores,
+    own_val,
+    enemy_val,
+    sharp,
+    margin,
+    killers,
+    history,
+    h,
+    tt_key,
+    tt_val,
+    tt_info,
+    bold,
+    reveal,
+):  # type: ignore[no-untyped-def]
+    """Negamax alpha-beta; depth <= 0 is the quiescence (captures, or standing pat). `h` is the position's
+    Zobrist hash (side to move included); full-width nodes keep their result in the transposition table
+    (tt_info: depth << 20 | bound << 16 | best move)."""
+    st[NODES] += 1
+    if st[NODES] > st[LIMIT]:
+        st[ABORTED] = 1
+        return 0.0
+    quiet = depth <= 0
+    slot = h & (TT_SIZE - 1)
+    tt_move = -1
+    alpha0 = alpha
+    if not quiet and tt_key[slot] == h:
+        info = tt_info[slot]
+        tt_move = info & 0xFFFF
+        if (info >> 20) >= depth:
+            bound = (info >> 16) & 0xF
+            v = tt_val[slot]
+            if bound == EXACT:
+                return v
+            if bound == LOWER and v > alpha:
+                alpha = v
+            elif bound == UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
+    if quiet:
+        stand = _eval(own, enemy, own_hid, enemy_hid, reveal, sharp, margin, side)
+        if stand >= beta or qdepth <= 0 or ply >= MAX_PLY - 1:
+            return stand
+        if stand > alpha:
+            alpha = stand
+    mv = moves[ply]
+    sc = scores[ply]
+    n = _gen(board, shy, side, mv, sc, own_val, enemy_val, quiet, bold)
+    if n == 0:
+        if quiet:
+            return alpha
+        return -_WIN  # no move left: the side to move loses
+    if not quiet:
+        k0 = killers[ply, 0]
+        k1 = killers[ply, 1]
+        for i in range(n):
+            m = mv[i]
+            if m == tt_move:
+                sc[i] = 1e7
+            elif sc[i] == 0.0:
+                if m == k0:
+                    sc[i] = 500.0
+                elif m == k1:
+                    sc[i] = 400.0
+                else:
+                    sc[i] = history[m] * 1e-6
+    best = -_INF
+    best_move = -1
+    for i in range(n):
+        # selection sort step: the best remaining move first
+        bi = i
+        for j in range(i + 1, n):
+            if sc[j] > sc[bi]:
+                bi = j
+        if bi != i:
+            tm = mv[i]
+            mv[i] = mv[bi]
+            mv[bi] = tm
+            ts = sc[i]
+            sc[i] = sc[bi]
+            sc[bi] = ts
+        m = mv[i]
+        src = m // 100
+        dst = m % 100
+        mover = board[src]
+        target = board[dst]
+        a = abs(mover) - 1
+        nown = own
+        nenemy = enemy
+        nown_hid = own_hid
+        nenemy_hid = enemy_hid
+        nh = h ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
+        hid_src = hid[src]
+        hid_dst = hid[dst]
+        if target != 0:
+            d = abs(target) - 1
+            if d == FLAG:
+                return _WIN
+            # a battle shows both ranks
+            if side > 0:
+                nown_hid -= own_val[a] * hid_src
+                nenemy_hid -= enemy_val[d] * hid_dst
+            else:
+                nenemy_hid -= enemy_val[a] * hid_src
+                nown_hid -= own_val[d] * hid_dst
+            hid[dst] = 0
+            res = _result(a, d)
+            board[src] = 0
+            if res == 0:
+                board[dst] = mover
+                if side > 0:
+                    nenemy -= enemy_val[d]
+                else:
+                    nown -= own_val[d]
+            elif res == 1:
+                if side > 0:
+                    nown -= own_val[a]
+                else:
+                    nenemy -= enemy_val[a]
+            else:
+                board[dst] = 0
+                if side > 0:
+                    nown -= own_val[a]
+                    nenemy -= enemy_val[d]
+                else:
+                    nenemy -= enemy_val[a]
+                    nown -= own_val[d]
+        else:
+            board[src] = 0
+            board[dst] = mover
+            hid[dst] = hid_src
+        hid[src] = 0
+        nh ^= ZKEY[dst, board[dst] + 12]
+        shy_src = shy[src]
+        shy_dst = shy[dst]
+        shy[src] = 0
+        shy[dst] = 0
+        v = -_search(
+            board,
+            shy,
+            hid,
+            -side,
+            depth - 1,
+            qdepth - 1 if quiet else qdepth,
+            -beta,
+            -alpha,
+            nown,
+            nenemy,
+            nown_hid,
+            nenemy_hid,
+            ply + 1,
+            st,
+            moves,
+            scores,
+            own_val,
+            enemy_val,
+            sharp,
+            margin,
+            killers,
+            history,
+            nh,
+            tt_key,
+            tt_val,
+            tt_info,
+            bold,
+            reveal,
+        )
+        board[src] = mover
+        board[dst] = target
+        hid[src] = hid_src
+        hid[dst] = hid_dst
+        shy[src] = shy_src
+        shy[dst] = shy_dst
+        if st[ABORTED]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = m
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if target == 0 and not quiet:
+                if killers[ply, 0] != m:
+                    killers[ply, 1] = killers[ply, 0]
+                    killers[ply, 0] = m
+                history[m] += depth * depth
+            break
+    if quiet:
+        return alpha if best < alpha else best
+    bound = EXACT
+    if best <= alpha0:
+        bound = UPPER
+    elif best >= beta:
+        bound = LOWER
+    tt_key[slot] = h
+    tt_val[slot] = best
+    tt_info[slot] = (depth << 20) | (bound << 16) | (best_move & 0xFFFF)
+    return best
+
+
+@njit  # calls the recursive _search, so not cached either (about 3 s to compile, once a process)
+def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, depth, qdepth, node_limit, bold, reveal):  # type: ignore[no-untyped-def]
+    """Win chance (0..1) of each root move in each world: out[w, i], searched `depth` plies deep (the root
+    move included) with a full window for each root move, so that every value is exact, not a bound.
+    `shy[sq]` is 1 where an enemy piece has never moved or fought; our pieces above rank `bold` do not
+    attack those (11: no restriction). `hid[sq]` is 1 where a piece's rank is not known to the other side;
+    `reveal` weighs the material each side still hides (0: material alone). The root moves are searched
+    as given.
+
+    Returns (out, nodes, aborted): aborted is 1 when the node budget ran out (out is then incomplete)."""
+    n_worlds = worlds.shape[0]
+    n_roots = roots.shape[0]
+    out = np.zeros((n_worlds, n_roots))
+    st = np.zeros(3, np.int64)
+    st[LIMIT] = node_limit
+    moves = np.zeros((MAX_PLY, MAX_MOVES), np.int64)
+    scores = np.zeros((MAX_PLY, MAX_MOVES))
+    killers = np.full((MAX_PLY, 2), -1, np.int64)
+    history = np.zeros(10000, np.int64)
+    tt_key = np.zeros(TT_SIZE, np.int64)
+    tt_val = np.zeros(TT_SIZE)
+    tt_info = np.zeros(TT_SIZE, np.int64)
+    for w in range(n_worlds):
+        board = worlds[w].copy()
+        shy_w = shy.copy()
+        hid_w = hid.copy()
+        own = 0.0
+        enemy = 0.0
+        own_hid = 0.0
+        enemy_hid = 0.0
+        for sq in range(100):
+            c = board[sq]
+            if c > 0 and c - 1 != FLAG:
+                own += own_val[c - 1]
+                own_hid += own_val[c - 1] * hid_w[sq]
+            elif c < 0 and -c - 1 != FLAG:
+                enemy += enemy_val[-c - 1]
+                enemy_hid += enemy_val[-c - 1] * hid_w[sq]
+        killers[:, :] = -1
+        history[:] = 0
+        h0 = np.int64(0)
+        for sq in range(100):
+            h0 ^= ZKEY[sq, board[sq] + 12]
+        for i in range(n_roots):
+            m = roots[i]
+            src = m // 100
+            dst = m % 100
+            mover = board[src]
+            target = board[dst]
+            a = mover - 1
+            nown = own
+            nenemy = enemy
+            nown_hid = own_hid
+            nenemy_hid = enemy_hid
+            hid_src = hid_w[src]
+            hid_dst = hid_w[dst]
+            won = False
+            if target != 0:
+                d = -target - 1
+                if d == FLAG:
+                    won = True
+                else:
+                    nown_hid -= own_val[a] * hid_src
+                    nenemy_hid -= enemy_val[d] * hid_dst
+                    hid_w[dst] = 0
+                    res = _result(a, d)
+                    board[src] = 0
+                    if res == 0:
+                        board[dst] = mover
+                        nenemy -= enemy_val[d]
+                    elif res == 1:
+                        nown -= own_val[a]
+                    else:
+                        board[dst] = 0
+                        nown -= own_val[a]
+                        nenemy -= enemy_val[d]
+            else:
+                board[src] = 0
+                board[dst] = mover
+                hid_w[dst] = hid_src
+            hid_w[src] = 0
+            shy_src = shy_w[src]
+            shy_dst = shy_w[dst]
+            shy_w[src] = 0
+            shy_w[dst] = 0
+            if won:
+                v = _WIN
+            else:
+                nh = h0 ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
+                nh ^= ZKEY[dst, board[dst] + 12]
+                v = -_search(
+                    board,
+                    shy_w,
+                    hid_w,
+                    -1,
+                    depth - 1,
+                    qdepth,
+                    -_INF,
+                    _INF,
+                    nown,
+                    nenemy,
+                    nown_hid,
+                    nenemy_hid,
+                    1,
+                    st,
+                    moves,
+                    scores,
+                    own_val,
+                    enemy_val,
+                    sharp,
+                    margin,
+                    killers,
+                    history,
+                    nh,
+                    tt_key,
+                    tt_val,
+                    tt_info,
+                    bold,
+                    reveal,
+                )
+            board[src] = mover
+            board[dst] = target
+            hid_w[src] = hid_src
+            hid_w[dst] = hid_dst
+            shy_w[src] = shy_src
+            shy_w[dst] = shy_dst
+            if st[ABORTED]:
+                return out, st[NODES], 1
+            out[w, i] = 0.5 * (v + 1.0)
+    return out, st[NODES], 0
