@@ -134,6 +134,47 @@ def _capture_score(a, d, side, own_val, enemy_val):  # type: ignore[no-untyped-d
     return -mine[a]
 
 
+@njit(cache=True)
+def _play(board, shy, hid, src, dst, side, own, enemy, own_hid, enemy_hid, own_val, enemy_val):  # type: ignore[no-untyped-def]
+    """Make `side`'s move src-dst (not onto a flag): the battle if any, who stays, what each side loses and
+    hides. Returns (own, enemy, own_hid, enemy_hid) after it; the caller undoes it by restoring the squares
+    src and dst of board, shy and hid."""
+    mover = board[src]
+    target = board[dst]
+    a = abs(mover) - 1
+    hid_src = hid[src]
+    board[src] = 0
+    hid[src] = 0
+    shy[src] = 0
+    shy[dst] = 0  # whatever stands there now has moved or fought
+    if target == 0:
+        board[dst] = mover
+        hid[dst] = hid_src
+        return own, enemy, own_hid, enemy_hid
+    d = abs(target) - 1
+    # a battle shows both ranks
+    mine = own_val if side > 0 else enemy_val
+    theirs = enemy_val if side > 0 else own_val
+    lost_mine = mine[a] * hid_src
+    lost_theirs = theirs[d] * hid[dst]
+    hid[dst] = 0
+    res = _result(a, d)
+    dead_mine = 0.0
+    dead_theirs = 0.0
+    if res == 0:
+        board[dst] = mover
+        dead_theirs = theirs[d]
+    elif res == 1:
+        dead_mine = mine[a]
+    else:
+        board[dst] = 0
+        dead_mine = mine[a]
+        dead_theirs = theirs[d]
+    if side > 0:
+        return own - dead_mine, enemy - dead_theirs, own_hid - lost_mine, enemy_hid - lost_theirs
+    return own - dead_theirs, enemy - dead_mine, own_hid - lost_theirs, enemy_hid - lost_mine
+
+
 @njit  # not cached: numba segfaults loading a recursive function from its cache
 def _search(
     board,
@@ -149,25 +190,16 @@ def _search(
     own_hid,
     enemy_hid,
     ply,
-    st,
-    moves,
-    scores,
-    own_val,
-    enemy_val,
-    sharp,
-    margin,
-    killers,
-    history,
     h,
-    tt_key,
-    tt_val,
-    tt_info,
-    bold,
-    reveal,
+    work,
+    rules,
 ):  # type: ignore[no-untyped-def]
     """Negamax alpha-beta; depth <= 0 is the quiescence (captures, or standing pat). `h` is the position's
     Zobrist hash (side to move included); full-width nodes keep their result in the transposition table
-    (tt_info: depth << 20 | bound << 16 | best move)."""
+    (tt_info: depth << 20 | bound << 16 | best move). `work` holds the scratch arrays of one `root_values`
+    call, `rules` the values and weights of the evaluation (see there)."""
+    st, moves, scores, killers, history, tt_key, tt_val, tt_info = work
+    own_val, enemy_val, sharp, margin, bold, reveal = rules
     st[NODES] += 1
     if st[NODES] > st[LIMIT]:
         st[ABORTED] = 1
@@ -237,57 +269,17 @@ def _search(
         dst = m % 100
         mover = board[src]
         target = board[dst]
-        a = abs(mover) - 1
-        nown = own
-        nenemy = enemy
-        nown_hid = own_hid
-        nenemy_hid = enemy_hid
-        nh = h ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
+        if target != 0 and abs(target) - 1 == FLAG:
+            return _WIN
         hid_src = hid[src]
         hid_dst = hid[dst]
-        if target != 0:
-            d = abs(target) - 1
-            if d == FLAG:
-                return _WIN
-            # a battle shows both ranks
-            if side > 0:
-                nown_hid -= own_val[a] * hid_src
-                nenemy_hid -= enemy_val[d] * hid_dst
-            else:
-                nenemy_hid -= enemy_val[a] * hid_src
-                nown_hid -= own_val[d] * hid_dst
-            hid[dst] = 0
-            res = _result(a, d)
-            board[src] = 0
-            if res == 0:
-                board[dst] = mover
-                if side > 0:
-                    nenemy -= enemy_val[d]
-                else:
-                    nown -= own_val[d]
-            elif res == 1:
-                if side > 0:
-                    nown -= own_val[a]
-                else:
-                    nenemy -= enemy_val[a]
-            else:
-                board[dst] = 0
-                if side > 0:
-                    nown -= own_val[a]
-                    nenemy -= enemy_val[d]
-                else:
-                    nenemy -= enemy_val[a]
-                    nown -= own_val[d]
-        else:
-            board[src] = 0
-            board[dst] = mover
-            hid[dst] = hid_src
-        hid[src] = 0
-        nh ^= ZKEY[dst, board[dst] + 12]
         shy_src = shy[src]
         shy_dst = shy[dst]
-        shy[src] = 0
-        shy[dst] = 0
+        nh = h ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
+        nown, nenemy, nown_hid, nenemy_hid = _play(
+            board, shy, hid, src, dst, side, own, enemy, own_hid, enemy_hid, own_val, enemy_val
+        )
+        nh ^= ZKEY[dst, board[dst] + 12]
         v = -_search(
             board,
             shy,
@@ -302,21 +294,9 @@ def _search(
             nown_hid,
             nenemy_hid,
             ply + 1,
-            st,
-            moves,
-            scores,
-            own_val,
-            enemy_val,
-            sharp,
-            margin,
-            killers,
-            history,
             nh,
-            tt_key,
-            tt_val,
-            tt_info,
-            bold,
-            reveal,
+            work,
+            rules,
         )
         board[src] = mover
         board[dst] = target
@@ -373,6 +353,8 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
     tt_key = np.zeros(TT_SIZE, np.int64)
     tt_val = np.zeros(TT_SIZE)
     tt_info = np.zeros(TT_SIZE, np.int64)
+    work = (st, moves, scores, killers, history, tt_key, tt_val, tt_info)
+    rules = (own_val, enemy_val, sharp, margin, bold, reveal)
     for w in range(n_worlds):
         board = worlds[w].copy()
         shy_w = shy.copy()
@@ -400,45 +382,17 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
             dst = m % 100
             mover = board[src]
             target = board[dst]
-            a = mover - 1
-            nown = own
-            nenemy = enemy
-            nown_hid = own_hid
-            nenemy_hid = enemy_hid
+            won = target != 0 and -target - 1 == FLAG
             hid_src = hid_w[src]
             hid_dst = hid_w[dst]
-            won = False
-            if target != 0:
-                d = -target - 1
-                if d == FLAG:
-                    won = True
-                else:
-                    nown_hid -= own_val[a] * hid_src
-                    nenemy_hid -= enemy_val[d] * hid_dst
-                    hid_w[dst] = 0
-                    res = _result(a, d)
-                    board[src] = 0
-                    if res == 0:
-                        board[dst] = mover
-                        nenemy -= enemy_val[d]
-                    elif res == 1:
-                        nown -= own_val[a]
-                    else:
-                        board[dst] = 0
-                        nown -= own_val[a]
-                        nenemy -= enemy_val[d]
-            else:
-                board[src] = 0
-                board[dst] = mover
-                hid_w[dst] = hid_src
-            hid_w[src] = 0
             shy_src = shy_w[src]
             shy_dst = shy_w[dst]
-            shy_w[src] = 0
-            shy_w[dst] = 0
             if won:
                 v = _WIN
             else:
+                nown, nenemy, nown_hid, nenemy_hid = _play(
+                    board, shy_w, hid_w, src, dst, 1, own, enemy, own_hid, enemy_hid, own_val, enemy_val
+                )
                 nh = h0 ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
                 nh ^= ZKEY[dst, board[dst] + 12]
                 v = -_search(
@@ -455,21 +409,9 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
                     nown_hid,
                     nenemy_hid,
                     1,
-                    st,
-                    moves,
-                    scores,
-                    own_val,
-                    enemy_val,
-                    sharp,
-                    margin,
-                    killers,
-                    history,
                     nh,
-                    tt_key,
-                    tt_val,
-                    tt_info,
-                    bold,
-                    reveal,
+                    work,
+                    rules,
                 )
             board[src] = mover
             board[dst] = target
