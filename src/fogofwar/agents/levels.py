@@ -3,8 +3,8 @@
 Why a data file: the lobby, the terminal and the rating fit (`benchmarks/levels.py`) must agree on what each
 level is and how strong it measured, and a rating is a measurement that changes when an agent does, not code.
 
->>> [level.name for level in levels()][:3]
-['random', 'heuristic', 'search']
+>>> [level.label for level in levels()]
+['Beginner', 'Novice', 'Club', 'Strong']
 >>> level_named("search").label
 'Strong'
 """
