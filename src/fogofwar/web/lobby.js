@@ -29,7 +29,8 @@ function agentLabel(a, game) {
   const level = levels[a];
   if (!level) return AGENT_LABELS[a] || [a, ""];
   const rated = game === "stratego" && level.elo !== null && level.elo !== undefined;
-  const secs = level.seconds ? `, about ${level.seconds < 0.1 ? "<0.1" : level.seconds.toFixed(1)} s a move` : "";
+  const known = level.seconds !== null && level.seconds !== undefined;
+  const secs = !known ? "" : level.seconds < 0.1 ? "; under 0.1 s a move" : `; about ${level.seconds.toFixed(1)} s a move`;
   return [rated ? `${level.label} · Elo ${level.elo}` : AGENT_LABELS[a]?.[0] || level.label,
     rated ? `${level.blurb}${secs}` : AGENT_LABELS[a]?.[1] || level.blurb];
 }
