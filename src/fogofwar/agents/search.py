@@ -42,7 +42,6 @@ import numpy as np
 
 from fogofwar.agents.belief import BeliefTracker
 from fogofwar.agents.belief_model import learned_weights
-from fogofwar.agents.deep_kernel import root_values
 from fogofwar.agents.heuristic import HeuristicAgent, attack_value
 from fogofwar.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SCOUT, SPY, VALUE, Knowledge
 from fogofwar.agents.lotr_search import LotrSearchAgent
@@ -492,7 +491,12 @@ class SearchAgent(HeuristicAgent):
         legal_actions: Sequence[int],
     ) -> dict[int, float]:
         """Win chance of each move by the compiled alpha-beta in sampled worlds (`deep_kernel`), deepened
-        one ply at a time while the node budget lasts; the deepest search that finished counts."""
+        one ply at a time while the node budget lasts; the deepest search that finished counts.
+
+        The kernel (and numba) is imported here, not at the top: only `search:depth=N` needs it, and every
+        front end that lists the agents imports this module."""
+        from fogofwar.agents.deep_kernel import root_values
+
         marginals = self._fear_the_spy(know, marginals)
         worlds = np.zeros((max(1, self.guesses), 100), np.int64)
         for w in range(worlds.shape[0]):
