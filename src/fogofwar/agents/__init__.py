@@ -2,9 +2,10 @@
 
 import functools
 
+from fogofwar.agents.levels import levels
 from fogofwar.agents.lotr_heuristic import GameHeuristicAgent
 from fogofwar.agents.ucc import UccBotAgent
-from fogofwar.core.agents import Agent, register_agent
+from fogofwar.core.agents import Agent, agent_names, make_agent, register_agent
 
 register_agent("heuristic", GameHeuristicAgent.from_spec)  # classic Stratego or LOTR, by the game
 register_agent("ucc", UccBotAgent.from_spec)
@@ -17,9 +18,6 @@ register_agent("stratego", lambda arg: __import__("fogofwar.admiral.solo", froml
 
 def _register_levels() -> None:
     """Every level whose name is no agent yet plays as its spec (`novice` is `heuristic:blunder=0.5`)."""
-    from fogofwar.agents.levels import levels
-    from fogofwar.core.agents import agent_names
-
     known = set(agent_names())
     for level in levels():
         if level.name not in known:
@@ -29,8 +27,6 @@ def _register_levels() -> None:
 def _level_agent(name: str, spec: str, arg: str) -> Agent:
     """The level's agent, named after the level (so records and tables say `novice`), with `arg`'s options
     after the level's own."""
-    from fogofwar.core.agents import make_agent
-
     base, _, own = spec.partition(":")
     agent = make_agent(base + ":" + ",".join(filter(None, (own, arg))))
     agent.name = name

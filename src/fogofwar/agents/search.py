@@ -234,20 +234,13 @@ class SearchAgent(HeuristicAgent):
 
     def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
         """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
-        there costs too much), unless nothing else is left."""
+        there costs too much), unless nothing else is left: the rule the kernel keeps below the root."""
+        shy = _shy_squares(know)
         out = []
         for action in legal_actions:
             src, dst = divmod(action, 100)
-            mover, target = know.cells[src], know.cells[dst]
-            if (
-                mover is not None
-                and mover.rank is not None
-                and mover.rank > self.bold
-                and target is not None
-                and target.owner == know.enemy
-                and target.rank is None
-                and not target.moved
-            ):
+            mover = know.cells[src]
+            if dst in shy and mover is not None and mover.rank is not None and mover.rank > self.bold:
                 continue
             out.append(action)
         return out or legal_actions
@@ -332,10 +325,7 @@ class SearchAgent(HeuristicAgent):
         for _ in range(max(1, self.guesses)):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            guess = self._belief.sample(know, marginals, self._rng)
-            board = ctx.base.copy()
-            for sq, r in guess.items():
-                board[sq] = -(r + 1)
+            board = self._world(know, marginals, ctx)
             mobile = [sq for sq in ctx.mobile if board[sq] not in (-1 - FLAG, -1 - BOMB)]
             for action in legal_actions:
                 totals[action] += self._play_out(board, ctx, mobile, action)
@@ -498,23 +488,13 @@ class SearchAgent(HeuristicAgent):
         from fogofwar.agents.deep_kernel import root_values
 
         marginals = self._fear_the_spy(know, marginals)
-        worlds = np.zeros((max(1, self.guesses), 100), np.int64)
-        for w in range(worlds.shape[0]):
-            guess = self._belief.sample(know, marginals, self._rng)
-            row = worlds[w]
-            row[:] = ctx.base
-            for sq, r in guess.items():
-                row[sq] = -(r + 1)
+        worlds = np.array([self._world(know, marginals, ctx) for _ in range(max(1, self.guesses))], np.int64)
         shy = np.zeros(100, np.int64)
+        shy[list(_shy_squares(know))] = 1
         hid = np.zeros(100, np.int64)
         for sq, c in enumerate(know.cells):
-            if c is None:
-                continue
-            if c.owner == know.enemy:
-                hid[sq] = c.rank is None
-                shy[sq] = c.rank is None and not c.moved
-            else:
-                hid[sq] = not c.revealed
+            if c is not None:
+                hid[sq] = c.rank is None if c.owner == know.enemy else not c.revealed
         roots = np.array(legal_actions, np.int64)
         own_val = np.array(ctx.own_val, np.float64)
         enemy_val = np.array(ctx.enemy_val, np.float64)
@@ -546,6 +526,13 @@ class SearchAgent(HeuristicAgent):
             return self._tactics(know, marginals, ctx, legal_actions)
         means = best.mean(axis=0)
         return {a: float(means[i]) for i, a in enumerate(legal_actions)}
+
+    def _world(self, know: Knowledge, marginals: dict[int, dict[int, float]], ctx: _Context) -> list[int]:
+        """One sampled world: `ctx.base` (our pieces, the enemy's known ones) with a guess of every hidden rank."""
+        board = ctx.base.copy()
+        for sq, r in self._belief.sample(know, marginals, self._rng).items():
+            board[sq] = -(r + 1)
+        return board
 
     def _fear_the_spy(self, know: Knowledge, marginals: dict[int, dict[int, float]]) -> dict[int, dict[int, float]]:
         """Marginals with the spy `spy_fear` times likelier next to (or two steps from) our revealed marshal.
@@ -776,6 +763,15 @@ def _setup_safety(placement: dict[int, Rank], player: int) -> float:
     return score
 
 
+def _shy_squares(know: Knowledge) -> set[int]:
+    """Squares of enemy pieces never seen to move or fight (their rank unknown, unmoved): maybe bombs."""
+    return {
+        sq
+        for sq, c in enumerate(know.cells)
+        if c is not None and c.owner == know.enemy and c.rank is None and not c.moved
+    }
+
+
 def _flag_lanes(board: list[int], flag: int) -> dict[int, list[int]]:
     """Empty squares in open line with our flag, two or more away: a scout there can strike the flag.
     Each maps to the squares between it and the flag (where a piece of ours would block)."""
@@ -963,7 +959,7 @@ def _parse_spec(arg: str) -> SearchAgent:
     integers = ("guesses", "guard_top", "depth", "nodes", "quiescence", "bold")
     for part in filter(None, arg.split(",")):
         key, _, value = part.partition("=")
-        if key != "time" and key not in _TUNABLE and key != "guesses":
+        if key not in ("guesses", "time", *_TUNABLE):
             raise GameError(
                 f"search: unknown option {key!r}; use guesses=N, time=SECONDS or one of {', '.join(_TUNABLE)}"
             )
