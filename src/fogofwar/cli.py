@@ -471,6 +471,71 @@ def train_belief(
     console.print(f"wrote {target}", markup=False)
 
 
+@train_app.command("policy")
+def train_policy(
+    archives: Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")],
+    held_out: Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")] = 10,
+    max_games: Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")] = 0,
+    max_held_out: Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")] = 0,
+    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 12000,
+    batch: Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")] = 256,
+    width: Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")] = 48,
+    blocks: Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the fit")] = 0,
+    minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")] = 0,
+    out: Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")] = None,
+) -> None:
+    """The move policy: which move a person would play here, learned from Gravon games (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.agents.belief_training import gravon_games, split
+    from fogofwar.agents.policy_model import weights_path
+    from fogofwar.agents.policy_training import positions, train, uniform_score
+
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        console.print("train policy needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
+        raise typer.Exit(2) from None
+    games = gravon_games(archives)
+    train_games, held = split(games, held_out)
+    if max_games:
+        train_games = train_games[:max_games]
+    if max_held_out:
+        held = held[:max_held_out]
+    if not train_games or not held:
+        console.print(f"train policy: {len(games)} classic games are too few to train and hold out", style="red")
+        raise typer.Exit(2)
+    console.print(f"{len(train_games)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("positions", total=len(train_games) + len(held))
+        data = positions(train_games, progress=lambda n: bar.advance(task, n))
+        held_pos = positions(held, progress=lambda n: bar.advance(task, n))
+        console.print(f"{len(data):,} training positions, {len(held_pos):,} held out", markup=False)
+        fit = bar.add_task("fit", total=steps)
+
+        def report(step: int, loss: float) -> None:
+            bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
+
+        policy, held_score = train(
+            data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    floor = uniform_score(held_pos)
+    console.print(f"held out, a random legal move: {floor.line()}", markup=False)
+    console.print(f"held out, the net: {held_score.line()}", markup=False)
+    note = (
+        f"Move policy (fogofwar.agents.policy_model), written by `fogofwar train policy`: {len(train_games)} Gravon "
+        f"classic games ({len(data):,} positions), every {held_out}th of {len(games)} held out; width {width}, "
+        f"{blocks} blocks, {steps} steps of {batch}, seed {seed}. Held out: {held_score.line()} "
+        f"(a random legal move: {floor.line()})."
+    )
+    target = out or weights_path()
+    policy = type(policy)(policy.convs, policy.head, note)
+    policy.save(target)
+    console.print(f"wrote {target}", markup=False)
+
+
 def main() -> None:
     app()
 

@@ -36,7 +36,18 @@ def _random_position(variant: str, seed: int, plies: int) -> tuple[StrategoGame,
     return game, state
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "search:guesses=4", "search:guesses=4,depth=3,nodes=20000"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "random",
+        "heuristic",
+        "search:guesses=4",
+        "search:guesses=4,depth=3,nodes=20000",
+        "search:guesses=4,prior=0.01",
+        "policy",
+        "policy:temperature=1",
+    ],
+)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 120))
 @settings(max_examples=15, deadline=None)
 def test_agents_only_return_legal_actions(name: str, seed: int, plies: int) -> None:

@@ -10,9 +10,11 @@ from fogofwar.core.agents import Agent, agent_names, make_agent, register_agent
 register_agent("heuristic", GameHeuristicAgent.from_spec)  # classic Stratego or LOTR, by the game
 register_agent("ucc", UccBotAgent.from_spec)
 
+from fogofwar.agents.policy_agent import PolicyAgent  # noqa: E402
 from fogofwar.agents.search import _parse_spec  # noqa: E402
 
 register_agent("search", _parse_spec)
+register_agent("policy", PolicyAgent.from_spec)  # the learned move policy alone (classic Stratego)
 register_agent("stratego", lambda arg: __import__("fogofwar.admiral.solo", fromlist=["_"]).StrategoAgent.from_spec(arg))
 
 

@@ -37,6 +37,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -152,6 +153,8 @@ class SearchAgent(HeuristicAgent):
         self.blend = 1.0  # share of the compiled look-ahead in the tactics; the rest is the one-reply look-ahead's
         self.reveal = 0.0  # weight of the material each side still hides (compiled look-ahead only)
         self.spy_fear = 4.0  # the spy is this much likelier near our revealed marshal (compiled look-ahead only)
+        self.prior = 0.0  # weight of log P(move) of the learned move policy (policy_model) in a move's score; 0: off
+        self.prior_floor = 1e-3  # the policy's probabilities are taken as at least this (a bound on the penalty)
         self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
         self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
@@ -210,6 +213,7 @@ class SearchAgent(HeuristicAgent):
         candidates = self._bold_filter(know, legal_actions) if self.depth > 0 else legal_actions
         best, best_score = candidates[0], float("-inf")
         w0 = ctx.win()
+        prior = self._policy_prior(data, candidates)
         for action in candidates:
             # Strategy pays off later, if the game goes on (not in the lines where the move loses
             # the flag at once), and never takes the win chance past what is left to win or lose:
@@ -219,6 +223,8 @@ class SearchAgent(HeuristicAgent):
             room = self.plan_room * ((1.0 - tactic) if plan > 0 else tactic)
             plan = math.copysign(room * (1.0 - math.exp(-abs(plan) / room)), plan) if room > 0 else 0.0
             score = tactic + plan + self._rng.random() * 1e-9
+            if prior:
+                score += self.prior * math.log(max(self.prior_floor, prior.get(action, 0.0)))
             src, dst = divmod(action, 100)
             if know.cells[dst] is None:
                 keys[action] = key = hash((board_key, src, dst))
@@ -231,6 +237,17 @@ class SearchAgent(HeuristicAgent):
         self._last = {dst: src}
         self._streak = (dst, *_extend_streak(self._streak, src, dst))
         return best
+
+    def _policy_prior(self, data: dict[str, Any], candidates: Sequence[int]) -> dict[int, float]:
+        """P(move) of the learned policy over the candidates, or {} when `prior` is 0 (or no net ships)."""
+        if self.prior <= 0:
+            return {}
+        from fogofwar.agents.policy_model import shipped_policy
+
+        net = shipped_policy()
+        if net is None:
+            return {}
+        return net.move_probabilities(data, get_variant(str(data["variant"])), candidates)
 
     def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
         """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
@@ -949,6 +966,8 @@ _TUNABLE = (
     "spy_fear",
     "reveal",
     "blend",
+    "prior",
+    "prior_floor",
 )
 
 

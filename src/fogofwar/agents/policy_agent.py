@@ -1,0 +1,69 @@
+"""`policy`: a Stratego player that plays the move the learned policy (`policy_model`) finds likeliest.
+
+It looks no move ahead: it plays as the people of its training games would, on average. It is the
+yardstick for the net itself (how strong is imitation alone) and shows that the shipped weights load and
+play legal moves. Options: `temperature=T` samples moves from P(move) ** (1 / T) instead of taking the
+likeliest (seeded by the game's random source). Setups come from the search player's guarded setups.
+In games other than classic Stratego it plays as `heuristic`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from fogofwar.agents.heuristic import HeuristicAgent
+from fogofwar.agents.policy_model import shipped_policy
+from fogofwar.agents.search import guarded_setup
+from fogofwar.core.protocol import Game, GameError, Observation
+from fogofwar.stratego.rules import PLACE_BASE, StrategoGame
+from fogofwar.stratego.variants import get_variant
+
+
+class PolicyAgent(HeuristicAgent):
+    name = "policy"
+
+    def __init__(self, temperature: float = 0.0) -> None:
+        super().__init__(noise=0.05)
+        self.temperature = temperature
+        self._active = False
+
+    @classmethod
+    def from_spec(cls, arg: str) -> PolicyAgent:
+        temperature = 0.0
+        for part in filter(None, arg.split(",")):
+            key, _, value = part.partition("=")
+            if key != "temperature":
+                raise GameError(f"policy: unknown option {key!r}; use temperature=T")
+            try:
+                temperature = float(value)
+            except ValueError:
+                raise GameError(f"policy: temperature must be a number, not {value!r}") from None
+            if not math.isfinite(temperature) or not 0 <= temperature <= 100:
+                raise GameError(f"policy: temperature must be from 0 to 100, not {value!r}")
+        return cls(temperature)
+
+    def start(self, game: Game, player: int, rng: random.Random) -> None:
+        super().start(game, player, rng)
+        self._active = isinstance(game, StrategoGame) and shipped_policy() is not None
+
+    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+        if not self._setup:
+            placement = guarded_setup(get_variant(str(data["variant"])), self._player, self._rng)
+            self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
+        return super()._setup_action(data, legal)
+
+    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        data = observation.data
+        net = shipped_policy()
+        if data["phase"] == "setup" or not self._active or net is None:
+            return super().act(observation, legal_actions)
+        probs = net.move_probabilities(data, get_variant(str(data["variant"])), legal_actions)
+        if not probs:
+            return super().act(observation, legal_actions)
+        moves = sorted(probs)
+        if self.temperature <= 0:
+            return max(moves, key=lambda a: (probs[a], -a))
+        weights = [probs[a] ** (1.0 / self.temperature) for a in moves]
+        return self._rng.choices(moves, weights=weights)[0]

@@ -1,0 +1,145 @@
+"""The learned move policy: P(move | what the mover sees), a small convolutional net run in numpy.
+
+The net reads the observation planes of `fogofwar.sim.planes` (only what the seat may know), turned
+round for blue so that every position is seen from the mover's side (its back row at the bottom), and
+scores each move as one of 36 moves from its square: four directions times one to nine squares. Only
+legal moves get probability. It was fitted to the moves people played on Gravon (`fogofwar train policy`,
+`fogofwar.agents.policy_training`; model card in docs/strength.md) and ships as a small `.npz` file.
+
+Inference is plain numpy (no PyTorch at play time): a few 3x3 convolutions on a 10x10 board cost well
+under a millisecond.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fogofwar.sim.planes import NUM_PLANES, UNACCOUNTED, planes_from_observation
+from fogofwar.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
+from fogofwar.stratego.board import SIZE
+from fogofwar.stratego.variants import Variant
+
+F32 = npt.NDArray[np.float32]
+I64 = npt.NDArray[np.int64]
+
+HEADS = 36
+"""Move slots a square: direction (north, east, south, west: up the board is north for the mover) x distance 1..9."""
+
+_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # (row step, column step), row 0 being the mover's back row
+
+
+def _slot_of_compact() -> I64:
+    """For each compact move id (red's view), its index in the net's flat output (slot * 100 + from-square)."""
+    out = np.full(NUM_COMPACT_ACTIONS, -1, np.int64)
+    for i, move in enumerate(MOVE_OF_COMPACT):
+        src, dst = divmod(int(move), 100)
+        (r0, c0), (r1, c1) = divmod(src, SIZE), divmod(dst, SIZE)
+        dr, dc = r1 - r0, c1 - c0
+        dist = abs(dr) + abs(dc)
+        d = _DIRS.index(((dr > 0) - (dr < 0), (dc > 0) - (dc < 0)))
+        out[i] = (d * 9 + dist - 1) * SIZE * SIZE + src
+    return out
+
+
+SLOT_OF_COMPACT: I64 = _slot_of_compact()
+"""compact id (as red sees the board) -> index into the net's (36 * 100) outputs."""
+
+FLIP_COMPACT: I64 = np.array(
+    [COMPACT_OF_MOVE[(99 - m // 100) * 100 + 99 - m % 100] for m in MOVE_OF_COMPACT.tolist()], np.int64
+)
+"""compact id -> the compact id of the same move with the board turned round (blue's view <-> red's)."""
+
+PLANE_SCALE: F32 = np.ones(NUM_PLANES, np.float32)
+PLANE_SCALE[UNACCOUNTED:] = 1.0 / 8.0  # the unaccounted-for counts (0..8) scaled into 0..1
+
+
+def oriented_planes(planes: F32, player: int) -> F32:
+    """Planes (.., NUM_PLANES, 10, 10) turned round for blue (player 1), so the mover's home is at row 0."""
+    return planes if player == 0 else np.ascontiguousarray(planes[..., ::-1, ::-1])
+
+
+def oriented_move(move: int, player: int) -> int:
+    """A reference move id as the mover's oriented board has it (turned round for blue)."""
+    return move if player == 0 else (99 - move // 100) * 100 + 99 - move % 100
+
+
+@dataclass(frozen=True)
+class PolicyNet:
+    """Weights of the net: `convs` are (weight (out, in, 3, 3), bias (out,)) pairs with ReLU after each,
+    every conv after the first adds its input (a residual block of one conv); `head` is a 1x1 conv to 36."""
+
+    convs: tuple[tuple[F32, F32], ...]
+    head: tuple[F32, F32]
+    note: str = ""
+
+    def logits(self, planes: F32) -> F32:
+        """(B, 36 * 100) move-slot scores for oriented planes (B, NUM_PLANES, 10, 10)."""
+        x = planes * PLANE_SCALE[None, :, None, None]
+        for i, (w, b) in enumerate(self.convs):
+            y = np.maximum(_conv3x3(x, w, b), 0.0)
+            x = y if i == 0 else x + y
+        w, b = self.head
+        out = np.einsum("bchw,oc->bohw", x, w[:, :, 0, 0], optimize=True) + b[None, :, None, None]
+        return out.reshape(out.shape[0], -1).astype(np.float32)
+
+    def move_probabilities(self, data: Mapping[str, Any], variant: Variant, legal: Sequence[int]) -> dict[int, float]:
+        """P(move) over the legal reference move ids of the seat in `data` (an `Observation.data`)."""
+        player = int(data["player"])
+        planes = oriented_planes(planes_from_observation(data, variant)[None], player)
+        flat = self.logits(planes)[0]
+        moves = [a for a in legal if a < 10000]
+        if not moves:
+            return {}
+        idx = np.array([SLOT_OF_COMPACT[COMPACT_OF_MOVE[oriented_move(a, player)]] for a in moves], np.int64)
+        z = flat[idx].astype(np.float64)
+        z -= z.max()
+        p = np.exp(z)
+        p /= p.sum()
+        return {a: float(q) for a, q in zip(moves, p, strict=True)}
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, Any] = {"note": np.array(self.note)}
+        for i, (w, b) in enumerate(self.convs):
+            arrays[f"conv{i}_w"], arrays[f"conv{i}_b"] = w, b
+        arrays["head_w"], arrays["head_b"] = self.head
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> PolicyNet:
+        with np.load(path, allow_pickle=False) as z:
+            n = sum(1 for k in z.files if k.endswith("_w") and k.startswith("conv"))
+            convs = tuple((z[f"conv{i}_w"].astype(np.float32), z[f"conv{i}_b"].astype(np.float32)) for i in range(n))
+            head = (z["head_w"].astype(np.float32), z["head_b"].astype(np.float32))
+            note = str(z["note"]) if "note" in z.files else ""
+        if not convs or convs[0][0].shape[1] != NUM_PLANES or head[0].shape[0] != HEADS:
+            raise ValueError(f"{path}: not a policy net for {NUM_PLANES} planes and {HEADS} move slots")
+        return cls(convs, head, note)
+
+
+def _conv3x3(x: F32, w: F32, b: F32) -> F32:
+    """A 3x3 convolution with zero padding 1 (x: (B, C, 10, 10), w: (O, C, 3, 3))."""
+    bsz, c, h, wd = x.shape
+    pad = np.zeros((bsz, c, h + 2, wd + 2), np.float32)
+    pad[:, :, 1:-1, 1:-1] = x
+    cols = np.lib.stride_tricks.sliding_window_view(pad, (3, 3), axis=(2, 3))  # (B, C, H, W, 3, 3)
+    return np.einsum("bchwij,ocij->bohw", cols, w, optimize=True) + b[None, :, None, None]
+
+
+def weights_path() -> Path:
+    return Path(__file__).parent / "data" / "policy_net.npz"
+
+
+@cache
+def shipped_policy() -> PolicyNet | None:
+    """The shipped net, loaded once per process; None when the package has none."""
+    path = weights_path()
+    return PolicyNet.load(path) if path.exists() else None

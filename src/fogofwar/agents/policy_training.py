@@ -1,0 +1,253 @@
+"""Fit the move policy (`policy_model`) to the moves people played on Gravon, and score it on held-out games.
+
+Positions come from replaying Gravon classic games in the batched simulator (`fogofwar.sim.BatchSim`, the
+reference rules compiled), many games side by side: at every move, the mover's planes (only what it may
+know), its legal moves and the move it played. Every `held_out`-th game is kept out of the fit; the
+top-1 accuracy and log-loss printed for those games say how well the net predicts moves it never saw.
+
+Training uses PyTorch (CPU, or a GPU when one is present) and is seeded; the result is exported to the
+numpy weights `policy_model.PolicyNet` reads, so play needs no PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from fogofwar.agents.policy_model import FLIP_COMPACT, HEADS, PLANE_SCALE, SLOT_OF_COMPACT, PolicyNet
+from fogofwar.core.protocol import GameError, RecordError
+from fogofwar.sim.batch import BatchSim, piece_codes
+from fogofwar.sim.planes import NUM_PLANES
+from fogofwar.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTIONS
+from fogofwar.stratego.formats.gravon import GravonGame
+
+U8 = npt.NDArray[np.uint8]
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass
+class Positions:
+    """Positions seen by the mover, oriented (blue's turned round); moves are compact ids in that view."""
+
+    planes: U8  # (N, NUM_PLANES, 10, 10); the unaccounted-for planes hold counts 0..8
+    legal: U8  # (N, ceil(NUM_COMPACT_ACTIONS / 8)) packed bits: the legal compact ids
+    move: I64  # (N,) the compact id played
+
+    def __len__(self) -> int:
+        return int(self.move.shape[0])
+
+    def legal_mask(self, rows: I64 | slice) -> npt.NDArray[np.bool_]:
+        return np.unpackbits(self.legal[rows], axis=1, count=NUM_COMPACT_ACTIONS).astype(np.bool_)
+
+
+def positions(
+    games: Sequence[GravonGame],
+    batch: int = 256,
+    max_positions: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Positions:
+    """Every move of these games (a game the rules cannot replay stops at its first illegal move).
+    `progress(games_done)` is called as games finish."""
+    planes: list[U8] = []
+    legal: list[U8] = []
+    moves: list[I64] = []
+    total = 0
+    for start in range(0, len(games), batch):
+        chunk = games[start : start + batch]
+        p, lg, mv = _chunk_positions(chunk)
+        planes.append(p)
+        legal.append(lg)
+        moves.append(mv)
+        total += len(mv)
+        if progress is not None:
+            progress(len(chunk))
+        if max_positions and total >= max_positions:
+            break
+    out = Positions(
+        np.concatenate(planes) if planes else np.zeros((0, NUM_PLANES, 10, 10), np.uint8),
+        np.concatenate(legal) if legal else np.zeros((0, (NUM_COMPACT_ACTIONS + 7) // 8), np.uint8),
+        np.concatenate(moves) if moves else np.zeros(0, np.int64),
+    )
+    if max_positions and len(out) > max_positions:
+        out = Positions(out.planes[:max_positions], out.legal[:max_positions], out.move[:max_positions])
+    return out
+
+
+def _chunk_positions(games: Sequence[GravonGame]) -> tuple[U8, U8, I64]:
+    setups: list[npt.NDArray[np.uint8]] = []
+    lines: list[list[int]] = []
+    for g in games:
+        try:
+            codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
+            line = [src * 100 + dst for src, dst in g.move_squares()]
+        except (RecordError, GameError, ValueError):
+            continue
+        setups.append(codes)
+        lines.append(line)
+    if not lines:
+        return np.zeros((0, NUM_PLANES, 10, 10), np.uint8), np.zeros((0, 171), np.uint8), np.zeros(0, np.int64)
+    n = len(lines)
+    sim = BatchSim("classic", n_envs=n, max_moves=0)
+    sim.reset(setups=np.stack(setups))
+    alive = np.ones(n, np.bool_)
+    planes: list[U8] = []
+    legal: list[U8] = []
+    moves: list[I64] = []
+    for ply in range(max(len(line) for line in lines)):
+        alive &= ~sim.done
+        alive &= np.array([ply < len(line) for line in lines])
+        if not alive.any():
+            break
+        idx = np.flatnonzero(alive)
+        acts = np.full(n, -1, np.int64)
+        acts[idx] = [lines[i][ply] for i in idx]
+        mask = sim.legal_mask(compact=True)
+        compact = np.where(acts >= 0, COMPACT_OF_MOVE[np.clip(acts, 0, 9999)], -1)
+        ok = (compact >= 0) & mask[np.arange(n), np.maximum(compact, 0)]
+        alive &= ok  # an illegal move ends that game's replay here
+        idx = np.flatnonzero(alive)
+        if not len(idx):
+            break
+        player = sim.to_move
+        obs = sim.observe(player)
+        for p in (0, 1):
+            rows = idx[player[idx] == p]
+            if not len(rows):
+                continue
+            o = obs[rows]
+            m = mask[rows]
+            c = compact[rows]
+            if p == 1:
+                o = o[:, :, ::-1, ::-1]
+                m = m[:, FLIP_COMPACT]  # m[i] in the turned view = the mask at the move it turns from
+                c = FLIP_COMPACT[c]
+            planes.append(o.astype(np.uint8))
+            legal.append(np.packbits(m, axis=1))
+            moves.append(c.astype(np.int64))
+        step = np.where(alive, acts, -1)
+        sim.step(step, envs=alive)
+    return np.concatenate(planes), np.concatenate(legal), np.concatenate(moves)
+
+
+# --- training (PyTorch) -----------------------------------------------------------------------
+
+
+@dataclass
+class Score:
+    positions: int
+    log_loss: float  # mean -log P(move played), nats
+    top1: float  # share of positions where the most likely move is the one played
+
+    def line(self) -> str:
+        return f"top-1 {100 * self.top1:.1f}%, log-loss {self.log_loss:.3f} nats over {self.positions:,} positions"
+
+
+def _torch_net(width: int, blocks: int):  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            first = nn.Conv2d(NUM_PLANES, width, 3, padding=1)
+            self.convs = nn.ModuleList([first] + [nn.Conv2d(width, width, 3, padding=1) for _ in range(blocks)])
+            self.head = nn.Conv2d(width, HEADS, 1)
+            self.register_buffer("scale", torch.tensor(PLANE_SCALE).view(1, -1, 1, 1))
+            self.register_buffer("slots", torch.tensor(SLOT_OF_COMPACT))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = x * cast(torch.Tensor, self.scale)
+            for i, conv in enumerate(self.convs):
+                y = torch.relu(conv(x))
+                x = y if i == 0 else x + y
+            out: torch.Tensor = self.head(x).flatten(1)
+            return out[:, cast(torch.Tensor, self.slots)]  # (B, NUM_COMPACT_ACTIONS)
+
+    return Net()
+
+
+def train(
+    data: Positions,
+    held: Positions,
+    width: int = 48,
+    blocks: int = 5,
+    steps: int = 4000,
+    batch: int = 256,
+    lr: float = 2e-3,
+    seed: int = 0,
+    seconds: float | None = None,
+    report: Callable[[int, float], None] | None = None,
+) -> tuple[PolicyNet, Score]:
+    """Fit the net (Adam, cosine decay, seeded) and return it in numpy form with its held-out score.
+    `seconds` stops the fit early when the time is up (the decay is then cut short)."""
+    import torch
+
+    torch.manual_seed(seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    net = _torch_net(width, blocks).to(device)
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, steps))
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    running = math.nan
+    for step in range(1, steps + 1):
+        rows = np.sort(rng.integers(0, len(data), size=min(batch, len(data))))
+        x = torch.from_numpy(data.planes[rows].astype(np.float32)).to(device)
+        mask = torch.from_numpy(data.legal_mask(rows)).to(device)
+        y = torch.from_numpy(data.move[rows]).to(device)
+        logits = net(x).masked_fill(~mask, -1e9)
+        loss = torch.nn.functional.cross_entropy(logits, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        value = loss.item()
+        running = value if math.isnan(running) else 0.98 * running + 0.02 * value
+        if report is not None and (step % 100 == 0 or step == steps):
+            report(step, running)
+        if seconds is not None and time.perf_counter() - start > seconds:
+            break
+    policy = export(net)
+    return policy, score(policy, held)
+
+
+def export(net) -> PolicyNet:  # type: ignore[no-untyped-def]
+    """The torch net's weights as a numpy `PolicyNet`."""
+
+    def arr(t) -> npt.NDArray[np.float32]:  # type: ignore[no-untyped-def]
+        return np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32))
+
+    convs = tuple((arr(c.weight), arr(c.bias)) for c in net.convs)
+    return PolicyNet(convs, (arr(net.head.weight), arr(net.head.bias)))
+
+
+def score(policy: PolicyNet, held: Positions, batch: int = 512) -> Score:
+    """Top-1 accuracy and log-loss of the numpy net on these positions (legal moves only)."""
+    hits = 0
+    nll = 0.0
+    for start in range(0, len(held), batch):
+        rows = np.arange(start, min(len(held), start + batch))
+        flat = policy.logits(held.planes[rows].astype(np.float32))[:, SLOT_OF_COMPACT].astype(np.float64)
+        mask = held.legal_mask(rows)
+        flat[~mask] = -np.inf
+        flat -= flat.max(axis=1, keepdims=True)
+        logp = flat - np.log(np.exp(flat).sum(axis=1, keepdims=True))
+        y = held.move[rows]
+        nll -= float(logp[np.arange(len(rows)), y].sum())
+        hits += int((flat.argmax(axis=1) == y).sum())
+    n = max(1, len(held))
+    return Score(len(held), nll / n, hits / n)
+
+
+def uniform_score(held: Positions) -> Score:
+    """The same figures for a player that picks a legal move at random (the floor to beat)."""
+    counts = np.unpackbits(held.legal, axis=1, count=NUM_COMPACT_ACTIONS).sum(axis=1).astype(np.float64)
+    n = max(1, len(held))
+    counts = np.maximum(counts, 1)
+    return Score(len(held), float(np.log(counts).sum()) / n, float((1.0 / counts).sum()) / n)
