@@ -38,7 +38,7 @@ def play(
         typer.Option(
             "--opponent",
             "-o",
-            help="agent name: random, novice, heuristic, search (the default for Stratego and LOTR; `fogofwar "
+            help="agent name: random, novice, heuristic, search (the default for Stratego and LOTR), expert (`fogofwar "
             "levels` lists the levels with their ratings); Admiral: random, --solo: stratego",
         ),
     ] = None,

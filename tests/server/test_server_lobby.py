@@ -17,15 +17,15 @@ def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) ->
     assert {"classic", "barrage", "duel"} <= set(names)
     barrage = next(v for v in stratego["variants"] if v["name"] == "barrage")
     assert barrage["army_size"] == 8 and barrage["samples"] == ["sample"]
-    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "stratego"}  # never `ucc`
+    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "expert", "stratego"}  # never `ucc`
     agents = {g["name"]: set(g["agents"]) for g in meta["games"]}
     assert agents == {
-        "stratego": {"random", "novice", "heuristic", "search"},
+        "stratego": {"random", "novice", "heuristic", "search", "expert"},
         "lotr": {"random", "heuristic", "search"},
         "admiral": {"random", "stratego"},
     }
     levels = {level["name"]: level for level in meta["levels"]}
-    assert {"random", "novice", "heuristic", "search"} <= set(levels)
+    assert {"random", "novice", "heuristic", "search", "expert"} <= set(levels)
     assert levels["search"]["label"] == "Strong" and "elo" in levels["search"]
 
 

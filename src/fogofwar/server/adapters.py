@@ -114,7 +114,7 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
 
     name = "stratego"
     seat_names: tuple[str, ...] = PLAYER_NAMES
-    agents: tuple[str, ...] = ("random", "novice", "heuristic", "search")
+    agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "expert")
 
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
         known = {"variant", "two_squares", "more_squares", "max_moves"}

@@ -43,7 +43,7 @@ from fogofwar.server.store import Event, GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.server")
 
-WEB_AGENTS = ("random", "novice", "heuristic", "search", "stratego")
+WEB_AGENTS = ("random", "novice", "heuristic", "search", "expert", "stratego")
 """Agents a web client may pick (each game lists those that play it). Never `ucc`: its spec names a
 program to run."""
 MAX_EXPLANATION_CHARS = 500

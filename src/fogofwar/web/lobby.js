@@ -19,6 +19,7 @@ const AGENT_LABELS = {
   random: ["Beginner (random)", "plays random legal moves"],
   heuristic: ["Club (heuristic)", "rules of thumb, with a memory of what it has seen"],
   search: ["Strong (search)", "looks ahead over many guesses of your hidden army"],
+  expert: ["Expert (search and a learned policy)", "the strong player, guided by a net that learned from people's games"],
   novice: ["Novice (heuristic, half random)", "rules of thumb, but every other move at random"],
   stratego: ["Admiral Stratego", "the solo mode's computer admiral, under the solo rules"],
 };
