@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from fogofwar.core.protocol import JSON
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES
+
+if TYPE_CHECKING:
+    from fogofwar.stratego.formats.gravon import GravonGame
 
 app = typer.Typer(
     add_completion=False,
@@ -421,32 +424,47 @@ train_app = typer.Typer(help="Fit the learned parts of the computer players from
 app.add_typer(train_app, name="train")
 
 
+# The options both `train` commands take.
+_Archives = Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")]
+_HeldOut = Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")]
+_MaxGames = Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")]
+_MaxHeldOut = Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")]
+_WeightsOut = Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")]
+
+
+def _gravon_split(
+    what: str, archives: list[Path], held_out: int, max_games: int, max_held_out: int
+) -> tuple[list[GravonGame], list[GravonGame], list[GravonGame]]:
+    """(all classic games, training games, held-out games: every `held_out`-th), cut to the maxima (0: all)."""
+    from fogofwar.agents.belief_training import gravon_games, split
+
+    games = gravon_games(archives)
+    train, held = split(games, held_out)
+    train, held = train[: max_games or None], held[: max_held_out or None]
+    if not train or not held:
+        console.print(f"train {what}: {len(games)} classic games are too few to train and hold out", style="red")
+        raise typer.Exit(2)
+    console.print(f"{len(train)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    return games, train, held
+
+
 @train_app.command("belief")
 def train_belief(
-    archives: Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")],
-    held_out: Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")] = 10,
+    archives: _Archives,
+    held_out: _HeldOut = 10,
     every: Annotated[int, typer.Option("--every", min=1, help="an example every Nth turn of each side")] = 10,
-    max_games: Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")] = 0,
-    max_held_out: Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N (0: all)")] = 0,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
     steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 300,
-    out: Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")] = None,
+    out: _WeightsOut = None,
 ) -> None:
     """The belief's learned part: how a piece's history changes the odds of its rank (writes its weights)."""
     from rich.progress import Progress
 
     from fogofwar.agents.belief_model import weights_path
-    from fogofwar.agents.belief_training import examples, fit, gravon_games, prior_from, score, setup_counts, split
+    from fogofwar.agents.belief_training import examples, fit, prior_from, score, setup_counts
 
-    games = gravon_games(archives)
-    train, held = split(games, held_out)
-    if max_games:
-        train = train[:max_games]
-    if max_held_out:
-        held = held[:max_held_out]
-    if not train or not held:
-        console.print(f"train belief: {len(games)} classic games are too few to train and hold out", style="red")
-        raise typer.Exit(2)
-    console.print(f"{len(train)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    games, train, held = _gravon_split("belief", archives, held_out, max_games, max_held_out)
     counts = setup_counts(train)
     with prior_from(counts), Progress(console=console, transient=True) as bar:
         task = bar.add_task("examples", total=len(train))
@@ -473,22 +491,21 @@ def train_belief(
 
 @train_app.command("policy")
 def train_policy(
-    archives: Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")],
-    held_out: Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")] = 10,
-    max_games: Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")] = 0,
-    max_held_out: Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")] = 0,
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
     steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 12000,
     batch: Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")] = 256,
     width: Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")] = 48,
     blocks: Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")] = 5,
     seed: Annotated[int, typer.Option("--seed", help="seed of the fit")] = 0,
     minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")] = 0,
-    out: Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")] = None,
+    out: _WeightsOut = None,
 ) -> None:
     """The move policy: which move a person would play here, learned from Gravon games (writes its weights)."""
     from rich.progress import Progress
 
-    from fogofwar.agents.belief_training import gravon_games, split
     from fogofwar.agents.policy_model import weights_path
     from fogofwar.agents.policy_training import positions, train, uniform_score
 
@@ -497,16 +514,7 @@ def train_policy(
     except ImportError:
         console.print("train policy needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
         raise typer.Exit(2) from None
-    games = gravon_games(archives)
-    train_games, held = split(games, held_out)
-    if max_games:
-        train_games = train_games[:max_games]
-    if max_held_out:
-        held = held[:max_held_out]
-    if not train_games or not held:
-        console.print(f"train policy: {len(games)} classic games are too few to train and hold out", style="red")
-        raise typer.Exit(2)
-    console.print(f"{len(train_games)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    games, train_games, held = _gravon_split("policy", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("positions", total=len(train_games) + len(held))
         data = positions(train_games, progress=lambda n: bar.advance(task, n))

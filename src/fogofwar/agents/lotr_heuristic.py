@@ -30,7 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fogofwar.agents.heuristic import HeuristicAgent
-from fogofwar.core.protocol import Game, GameError, Observation
+from fogofwar.agents.spec_options import number_option
+from fogofwar.core.protocol import Game, Observation
 from fogofwar.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
 from fogofwar.lotr.rules import PLACE_BASE, LotrGame
@@ -669,17 +670,7 @@ class GameHeuristicAgent:
     @classmethod
     def from_spec(cls, arg: str) -> GameHeuristicAgent:
         """`heuristic` or `heuristic:blunder=0.3`; `GameError` names a bad option."""
-        blunder = 0.0
-        for part in filter(None, arg.split(",")):
-            key, _, value = part.partition("=")
-            if key != "blunder":
-                raise GameError(f"heuristic: unknown option {key!r}; use blunder=P (0 to 1)")
-            try:
-                blunder = float(value)
-            except ValueError:
-                raise GameError(f"heuristic: blunder must be a number from 0 to 1, not {value!r}") from None
-            if not 0.0 <= blunder <= 1.0:
-                raise GameError(f"heuristic: blunder must be from 0 to 1, not {blunder}")
+        blunder = number_option("heuristic", arg, "blunder", 0.0, 1.0, 0.0, "P")
         return cls(blunder)
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:

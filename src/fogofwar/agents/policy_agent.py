@@ -9,14 +9,14 @@ In games other than classic Stratego it plays as `heuristic`.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 
 from fogofwar.agents.heuristic import HeuristicAgent
 from fogofwar.agents.policy_model import shipped_policy
 from fogofwar.agents.search import guarded_setup
-from fogofwar.core.protocol import Game, GameError, Observation
+from fogofwar.agents.spec_options import number_option
+from fogofwar.core.protocol import Game, Observation
 from fogofwar.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.stratego.variants import get_variant
 
@@ -31,18 +31,7 @@ class PolicyAgent(HeuristicAgent):
 
     @classmethod
     def from_spec(cls, arg: str) -> PolicyAgent:
-        temperature = 0.0
-        for part in filter(None, arg.split(",")):
-            key, _, value = part.partition("=")
-            if key != "temperature":
-                raise GameError(f"policy: unknown option {key!r}; use temperature=T")
-            try:
-                temperature = float(value)
-            except ValueError:
-                raise GameError(f"policy: temperature must be a number, not {value!r}") from None
-            if not math.isfinite(temperature) or not 0 <= temperature <= 100:
-                raise GameError(f"policy: temperature must be from 0 to 100, not {value!r}")
-        return cls(temperature)
+        return cls(number_option("policy", arg, "temperature", 0.0, 100.0, 0.0, "T"))
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
