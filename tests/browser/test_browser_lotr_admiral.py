@@ -166,7 +166,7 @@ def test_a_few_turns_of_admiral_against_the_computer(browser: Any, live_server: 
             shots["movement"] = True
             page.click("#filter-clear")
         if (
-            "ATTACK" in phase.upper()
+            "ATTACK ASSIGNMENT" in phase.upper()  # not the air phases ("Air attack", ...): they have no draft
             and page.locator("#action-groups button[data-kind]:not([data-kind=commit])").count()
         ):
             # Secret orders: an order joins the draft, is taken back, given again, then committed.
