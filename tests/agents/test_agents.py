@@ -299,3 +299,16 @@ def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marsha
     for t in (plain, tracker):
         t.update(data)
     assert tracker.marginals(know)[e5][SPY] > plain.marginals(know)[e5][SPY]
+
+
+def test_listing_the_agents_does_not_import_numba() -> None:
+    """Every front end imports the agents to list them; numba (the compiled look-ahead, the policy net's
+    simulator tables) costs a second or more to import and is loaded only by the agents that use it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fogofwar.agents, fogofwar.core.agents as a; a.make_agent('policy'); print('numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

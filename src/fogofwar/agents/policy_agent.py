@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fogofwar.agents.heuristic import HeuristicAgent
-from fogofwar.agents.policy_model import shipped_policy
 from fogofwar.agents.search import guarded_setup
 from fogofwar.agents.spec_options import number_option
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.stratego.variants import get_variant
+
+if TYPE_CHECKING:
+    from fogofwar.agents.policy_model import PolicyNet
 
 
 class PolicyAgent(HeuristicAgent):
@@ -27,7 +30,7 @@ class PolicyAgent(HeuristicAgent):
     def __init__(self, temperature: float = 0.0) -> None:
         super().__init__(noise=0.05)
         self.temperature = temperature
-        self._active = False
+        self._net: PolicyNet | None = None  # the shipped net in classic Stratego; None: play as `heuristic`
 
     @classmethod
     def from_spec(cls, arg: str) -> PolicyAgent:
@@ -35,7 +38,11 @@ class PolicyAgent(HeuristicAgent):
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
-        self._active = isinstance(game, StrategoGame) and shipped_policy() is not None
+        # Imported here, not at the top: the model needs the simulator's tables, which import numba, and
+        # every front end that lists the agents imports this module.
+        from fogofwar.agents.policy_model import shipped_policy
+
+        self._net = shipped_policy() if isinstance(game, StrategoGame) else None
 
     def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
         if not self._setup:
@@ -45,10 +52,9 @@ class PolicyAgent(HeuristicAgent):
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = observation.data
-        net = shipped_policy()
-        if data["phase"] == "setup" or not self._active or net is None:
+        if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
-        probs = net.move_probabilities(data, get_variant(str(data["variant"])), legal_actions)
+        probs = self._net.move_probabilities(data, get_variant(str(data["variant"])), legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
         moves = sorted(probs)
