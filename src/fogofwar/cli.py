@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -539,8 +540,7 @@ def train_policy(
         f"(a random legal move: {floor.line()})."
     )
     target = out or weights_path()
-    policy = type(policy)(policy.convs, policy.head, note)
-    policy.save(target)
+    dataclasses.replace(policy, note=note).save(target)
     console.print(f"wrote {target}", markup=False)
 
 

@@ -54,32 +54,35 @@ def positions(
 ) -> Positions:
     """Every move of these games (a game the rules cannot replay stops at its first illegal move).
     `progress(games_done)` is called as games finish."""
-    planes: list[U8] = []
-    legal: list[U8] = []
-    moves: list[I64] = []
+    parts: list[Positions] = []
     total = 0
     for start in range(0, len(games), batch):
         chunk = games[start : start + batch]
-        p, lg, mv = _chunk_positions(chunk)
-        planes.append(p)
-        legal.append(lg)
-        moves.append(mv)
-        total += len(mv)
+        parts.append(_chunk_positions(chunk))
+        total += len(parts[-1])
         if progress is not None:
             progress(len(chunk))
         if max_positions and total >= max_positions:
             break
-    out = Positions(
-        np.concatenate(planes) if planes else np.zeros((0, NUM_PLANES, 10, 10), np.uint8),
-        np.concatenate(legal) if legal else np.zeros((0, (NUM_COMPACT_ACTIONS + 7) // 8), np.uint8),
-        np.concatenate(moves) if moves else np.zeros(0, np.int64),
-    )
+    out = _joined(parts)
     if max_positions and len(out) > max_positions:
         out = Positions(out.planes[:max_positions], out.legal[:max_positions], out.move[:max_positions])
     return out
 
 
-def _chunk_positions(games: Sequence[GravonGame]) -> tuple[U8, U8, I64]:
+def _joined(parts: Sequence[Positions]) -> Positions:
+    """These positions one after the other (none: an empty `Positions`)."""
+    if not parts:
+        empty = np.zeros((0, NUM_PLANES, 10, 10), np.uint8)
+        return Positions(empty, np.zeros((0, (NUM_COMPACT_ACTIONS + 7) // 8), np.uint8), np.zeros(0, np.int64))
+    return Positions(
+        np.concatenate([p.planes for p in parts]),
+        np.concatenate([p.legal for p in parts]),
+        np.concatenate([p.move for p in parts]),
+    )
+
+
+def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
     setups: list[npt.NDArray[np.uint8]] = []
     lines: list[list[int]] = []
     for g in games:
@@ -91,17 +94,15 @@ def _chunk_positions(games: Sequence[GravonGame]) -> tuple[U8, U8, I64]:
         setups.append(codes)
         lines.append(line)
     if not lines:
-        return np.zeros((0, NUM_PLANES, 10, 10), np.uint8), np.zeros((0, 171), np.uint8), np.zeros(0, np.int64)
+        return _joined([])
     n = len(lines)
     sim = BatchSim("classic", n_envs=n, max_moves=0)
     sim.reset(setups=np.stack(setups))
     alive = np.ones(n, np.bool_)
-    planes: list[U8] = []
-    legal: list[U8] = []
-    moves: list[I64] = []
-    for ply in range(max(len(line) for line in lines)):
-        alive &= ~sim.done
-        alive &= np.array([ply < len(line) for line in lines])
+    lengths = np.array([len(line) for line in lines])
+    parts: list[Positions] = []
+    for ply in range(int(lengths.max())):
+        alive &= ~sim.done & (ply < lengths)
         if not alive.any():
             break
         idx = np.flatnonzero(alive)
@@ -127,12 +128,9 @@ def _chunk_positions(games: Sequence[GravonGame]) -> tuple[U8, U8, I64]:
                 o = o[:, :, ::-1, ::-1]
                 m = m[:, FLIP_COMPACT]  # m[i] in the turned view = the mask at the move it turns from
                 c = FLIP_COMPACT[c]
-            planes.append(o.astype(np.uint8))
-            legal.append(np.packbits(m, axis=1))
-            moves.append(c.astype(np.int64))
-        step = np.where(alive, acts, -1)
-        sim.step(step, envs=alive)
-    return np.concatenate(planes), np.concatenate(legal), np.concatenate(moves)
+            parts.append(Positions(o.astype(np.uint8), np.packbits(m, axis=1), c.astype(np.int64)))
+        sim.step(np.where(alive, acts, -1), envs=alive)
+    return _joined(parts)
 
 
 # --- training (PyTorch) -----------------------------------------------------------------------
