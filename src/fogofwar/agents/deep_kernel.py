@@ -171,6 +171,24 @@ def _play(board, shy, hid, src, dst, side, own, enemy, own_hid, enemy_hid, own_v
     return own - dead_theirs, enemy - dead_mine, own_hid - lost_theirs, enemy_hid - lost_mine
 
 
+@njit(cache=True)
+def _child_hash(h, board, src, dst, mover, target):  # type: ignore[no-untyped-def]
+    """The Zobrist key after `mover` went from `src` to `dst` (where `target` stood; the battle's result is
+    on board[dst]), the other side to move."""
+    return h ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12] ^ ZKEY[dst, board[dst] + 12]
+
+
+@njit(cache=True)
+def _undo(board, shy, hid, src, dst, mover, target, shy_src, shy_dst, hid_src, hid_dst):  # type: ignore[no-untyped-def]
+    """Put back the two squares `_play` changed."""
+    board[src] = mover
+    board[dst] = target
+    hid[src] = hid_src
+    hid[dst] = hid_dst
+    shy[src] = shy_src
+    shy[dst] = shy_dst
+
+
 @njit  # not cached: numba segfaults loading a recursive function from its cache
 def _search(
     board,
@@ -282,11 +300,10 @@ def _search(
         hid_dst = hid[dst]
         shy_src = shy[src]
         shy_dst = shy[dst]
-        nh = h ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
         nown, nenemy, nown_hid, nenemy_hid = _play(
             board, shy, hid, src, dst, side, own, enemy, own_hid, enemy_hid, own_val, enemy_val
         )
-        nh ^= ZKEY[dst, board[dst] + 12]
+        nh = _child_hash(h, board, src, dst, mover, target)
         v = -_search(
             board,
             shy,
@@ -317,12 +334,7 @@ def _search(
             bold,
             reveal,
         )
-        board[src] = mover
-        board[dst] = target
-        hid[src] = hid_src
-        hid[dst] = hid_dst
-        shy[src] = shy_src
-        shy[dst] = shy_dst
+        _undo(board, shy, hid, src, dst, mover, target, shy_src, shy_dst, hid_src, hid_dst)
         if st[ABORTED]:
             return 0.0
         if v > best:
@@ -410,8 +422,7 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
                 nown, nenemy, nown_hid, nenemy_hid = _play(
                     board, shy_w, hid_w, src, dst, 1, own, enemy, own_hid, enemy_hid, own_val, enemy_val
                 )
-                nh = h0 ^ ZSIDE ^ ZKEY[src, mover + 12] ^ ZKEY[dst, target + 12] ^ ZKEY[src, 12]
-                nh ^= ZKEY[dst, board[dst] + 12]
+                nh = _child_hash(h0, board, src, dst, mover, target)
                 v = -_search(
                     board,
                     shy_w,
@@ -442,12 +453,7 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
                     bold,
                     reveal,
                 )
-            board[src] = mover
-            board[dst] = target
-            hid_w[src] = hid_src
-            hid_w[dst] = hid_dst
-            shy_w[src] = shy_src
-            shy_w[dst] = shy_dst
+            _undo(board, shy_w, hid_w, src, dst, mover, target, shy_src, shy_dst, hid_src, hid_dst)
             if st[ABORTED]:
                 return out, st[NODES], 1
             out[w, i] = 0.5 * (v + 1.0)
