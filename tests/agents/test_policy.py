@@ -123,7 +123,7 @@ def test_probabilities_cover_exactly_the_legal_moves() -> None:
     final, _ = _random_game(4, 30)
     player = final.current_player()
     legal = final.legal_actions()
-    probs = _tiny_net().move_probabilities(final.observation(player).data, final.game.variant, legal)
+    probs = _tiny_net().move_probabilities(final.observation(player).data, legal)
     assert set(probs) == set(legal)
     assert abs(sum(probs.values()) - 1.0) < 1e-9 and min(probs.values()) > 0
 
@@ -145,7 +145,7 @@ def test_the_shipped_net_loads_and_predicts_a_sensible_move() -> None:
     assert sum(w.nbytes + b.nbytes for w, b in net.convs) < 20 * 2**20
     final, _ = _random_game(6, 20)
     player = final.current_player()
-    probs = net.move_probabilities(final.observation(player).data, final.game.variant, final.legal_actions())
+    probs = net.move_probabilities(final.observation(player).data, final.legal_actions())
     assert max(probs.values()) > 1.5 / len(probs)  # it prefers some moves: not a uniform net
 
 
@@ -164,7 +164,7 @@ def test_search_with_the_prior_still_plays_and_can_be_pulled_by_it() -> None:
     obs, legal = final.observation(player), final.legal_actions()
     net = shipped_policy()
     assert net is not None
-    probs = net.move_probabilities(obs.data, final.game.variant, legal)
+    probs = net.move_probabilities(obs.data, legal)
     agent = make_agent("search:guesses=4,prior=1000")
     agent.start(final.game, player, random.Random(0))
     assert agent.act(obs, legal) == max(probs, key=lambda a: probs[a])

@@ -54,7 +54,7 @@ class PolicyAgent(HeuristicAgent):
         data = observation.data
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
-        probs = self._net.move_probabilities(data, get_variant(str(data["variant"])), legal_actions)
+        probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
         moves = sorted(probs)

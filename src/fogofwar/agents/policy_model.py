@@ -24,7 +24,7 @@ import numpy.typing as npt
 from fogofwar.sim.planes import NUM_PLANES, UNACCOUNTED, planes_from_observation
 from fogofwar.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
 from fogofwar.stratego.board import SIZE
-from fogofwar.stratego.variants import Variant
+from fogofwar.stratego.variants import get_variant
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
@@ -89,10 +89,10 @@ class PolicyNet:
         out = np.einsum("bchw,oc->bohw", x, w[:, :, 0, 0], optimize=True) + b[None, :, None, None]
         return out.reshape(out.shape[0], -1).astype(np.float32)
 
-    def move_probabilities(self, data: Mapping[str, Any], variant: Variant, legal: Sequence[int]) -> dict[int, float]:
-        """P(move) over the legal reference move ids of the seat in `data` (an `Observation.data`)."""
+    def move_probabilities(self, data: Mapping[str, Any], legal: Sequence[int]) -> dict[int, float]:
+        """P(move) over the legal reference move ids of the seat in `data` (a Stratego `Observation.data`)."""
         player = int(data["player"])
-        planes = oriented_planes(planes_from_observation(data, variant)[None], player)
+        planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"])))[None], player)
         flat = self.logits(planes)[0]
         moves = [a for a in legal if a < 10000]
         if not moves:

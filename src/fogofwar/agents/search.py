@@ -247,7 +247,7 @@ class SearchAgent(HeuristicAgent):
         net = shipped_policy()
         if net is None:
             return {}
-        return net.move_probabilities(data, get_variant(str(data["variant"])), candidates)
+        return net.move_probabilities(data, candidates)
 
     def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
         """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
