@@ -51,9 +51,13 @@ def _slot_of_compact() -> I64:
 SLOT_OF_COMPACT: I64 = _slot_of_compact()
 """compact id (as red sees the board) -> index into the net's (36 * 100) outputs."""
 
-FLIP_COMPACT: I64 = np.array(
-    [COMPACT_OF_MOVE[(99 - m // 100) * 100 + 99 - m % 100] for m in MOVE_OF_COMPACT.tolist()], np.int64
-)
+
+def oriented_move(move: int, player: int) -> int:
+    """A reference move id as the mover's oriented board has it (turned round for blue)."""
+    return move if player == 0 else (99 - move // 100) * 100 + 99 - move % 100
+
+
+FLIP_COMPACT: I64 = np.array([COMPACT_OF_MOVE[oriented_move(m, 1)] for m in MOVE_OF_COMPACT.tolist()], np.int64)
 """compact id -> the compact id of the same move with the board turned round (blue's view <-> red's)."""
 
 PLANE_SCALE: F32 = np.ones(NUM_PLANES, np.float32)
@@ -63,11 +67,6 @@ PLANE_SCALE[UNACCOUNTED:] = 1.0 / 8.0  # the unaccounted-for counts (0..8) scale
 def oriented_planes(planes: F32, player: int) -> F32:
     """Planes (.., NUM_PLANES, 10, 10) turned round for blue (player 1), so the mover's home is at row 0."""
     return planes if player == 0 else np.ascontiguousarray(planes[..., ::-1, ::-1])
-
-
-def oriented_move(move: int, player: int) -> int:
-    """A reference move id as the mover's oriented board has it (turned round for blue)."""
-    return move if player == 0 else (99 - move // 100) * 100 + 99 - move % 100
 
 
 @dataclass(frozen=True)
@@ -91,12 +90,12 @@ class PolicyNet:
 
     def move_probabilities(self, data: Mapping[str, Any], legal: Sequence[int]) -> dict[int, float]:
         """P(move) over the legal reference move ids of the seat in `data` (a Stratego `Observation.data`)."""
-        player = int(data["player"])
-        planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"])))[None], player)
-        flat = self.logits(planes)[0]
         moves = [a for a in legal if a < 10000]
         if not moves:
             return {}
+        player = int(data["player"])
+        planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"])))[None], player)
+        flat = self.logits(planes)[0]
         idx = np.array([SLOT_OF_COMPACT[COMPACT_OF_MOVE[oriented_move(a, player)]] for a in moves], np.int64)
         z = flat[idx].astype(np.float64)
         z -= z.max()
