@@ -14,13 +14,12 @@ const SIDES = {
 };
 const DEFAULT_AGENT = { stratego: "heuristic", lotr: "heuristic", admiral: "stratego" };
 // The computer players by strength, as the lobby names them (the value sent stays the agent's name),
-// with a line on how each plays.
+// with a line on how each plays; the levels that are no agent of their own (novice, expert) are named by
+// their entry in /api/meta's levels only.
 const AGENT_LABELS = {
   random: ["Beginner (random)", "plays random legal moves"],
   heuristic: ["Club (heuristic)", "rules of thumb, with a memory of what it has seen"],
   search: ["Strong (search)", "looks ahead over many guesses of your hidden army"],
-  expert: ["Expert (search and a learned policy)", "the strong player, guided by a net that learned from people's games"],
-  novice: ["Novice (heuristic, half random)", "rules of thumb, but every other move at random"],
   stratego: ["Admiral Stratego", "the solo mode's computer admiral, under the solo rules"],
 };
 
