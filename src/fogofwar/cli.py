@@ -544,6 +544,63 @@ def train_policy(
     console.print(f"wrote {target}", markup=False)
 
 
+@train_app.command("belief-net")
+def train_belief_net(
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    every: Annotated[int, typer.Option("--every", min=1, help="a position every Nth turn of each side")] = 5,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
+    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 6000,
+    batch: Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")] = 128,
+    width: Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")] = 32,
+    blocks: Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the fit")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="processes replaying the games")] = 2,
+    minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")] = 0,
+    out: _WeightsOut = None,
+) -> None:
+    """The belief net: the belief's P(rank) of each hidden piece corrected by the whole board (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.agents.belief_net import weights_path
+    from fogofwar.agents.belief_net_training import examples, score, train
+    from fogofwar.agents.belief_training import prior_from, setup_counts
+
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        console.print("train belief-net needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
+        raise typer.Exit(2) from None
+    games, train_games, held = _gravon_split("belief-net", archives, held_out, max_games, max_held_out)
+    with prior_from(setup_counts(train_games)), Progress(console=console, transient=True) as bar:
+        task = bar.add_task("positions", total=len(train_games) + len(held))
+        data = examples(train_games, every, jobs, progress=lambda n: bar.advance(task, n))
+        held_ex = examples(held, every, jobs, progress=lambda n: bar.advance(task, n))
+        console.print(f"{len(data):,} training positions, {len(held_ex):,} held out", markup=False)
+        fit = bar.add_task("fit", total=steps)
+
+        def report(step: int, loss: float) -> None:
+            bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
+
+        net, after = train(
+            data, held_ex, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    before = score(None, held_ex)
+    console.print(f"held out, the belief alone: {before.line()}", markup=False)
+    console.print(f"held out, with the net: {after.line()}", markup=False)
+    note = (
+        f"Belief net (fogofwar.agents.belief_net), written by `fogofwar train belief-net`: {len(train_games)} Gravon "
+        f"classic games ({len(data):,} positions, every {every} turns of each side), every {held_out}th of "
+        f"{len(games)} held out; width {width}, {blocks} blocks, {steps} steps of {batch}, seed {seed}. "
+        f"Held out: {after.line()} (the belief alone: {before.line()})."
+    )
+    target = out or weights_path()
+    dataclasses.replace(net, note=note).save(target)
+    console.print(f"wrote {target}", markup=False)
+
+
 def main() -> None:
     app()
 

@@ -88,9 +88,10 @@ def _tiny_net(seed: int = 0) -> PolicyNet:
 
 def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
     torch = pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to compare with it")
-    from fogofwar.agents.policy_training import _torch_net
+    from fogofwar.agents.net_training import torch_net
+    from fogofwar.agents.policy_model import PLANE_SCALE
 
-    net = _torch_net(6, 1)
+    net = torch_net(NUM_PLANES, HEADS, 6, 1, PLANE_SCALE.tolist())
     tiny = _tiny_net()
     with torch.no_grad():
         for conv, (w, b) in zip(net.convs, tiny.convs, strict=True):
@@ -102,7 +103,7 @@ def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
     variant = final.game.variant
     x = np.stack([oriented_planes(planes_from_observation(final.observation(p).data, variant), p) for p in (0, 1)])
     with torch.no_grad():
-        want = net(torch.from_numpy(x)).numpy()
+        want = net(torch.from_numpy(x)).flatten(1).numpy()[:, SLOT_OF_COMPACT]
     got = tiny.logits(x)[:, SLOT_OF_COMPACT]
     assert np.allclose(got, want, atol=1e-4)
 

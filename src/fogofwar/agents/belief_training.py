@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -74,9 +75,9 @@ def prior_from(counts: tuple[tuple[int, ...], ...], variant: str = "classic") ->
 
 def positions(
     game: GravonGame, weights: BeliefWeights | None, every: int
-) -> Iterator[tuple[BeliefTracker, Knowledge, dict[int, int]]]:
-    """Replay a game; every `every` turns of each side: (that side's tracker, its knowledge, the true ranks
-    of the unknown enemy pieces by square)."""
+) -> Iterator[tuple[BeliefTracker, dict[str, Any], Knowledge, dict[int, int]]]:
+    """Replay a game; every `every` turns of each side: (that side's tracker, its observation, its knowledge,
+    the true ranks of the unknown enemy pieces by square)."""
     rules = StrategoGame(game.game_type, max_moves=0)
     state = rules.state_from_position([(sq, o, int(r)) for sq, o, r in game.pieces()], to_move=0)
     trackers = (BeliefTracker(), BeliefTracker())
@@ -98,7 +99,7 @@ def positions(
                 if piece is not None:
                     truth[sq] = int(piece[1])
             if truth:
-                yield trackers[player], know, truth
+                yield trackers[player], data, know, truth
         try:
             state.apply(src * 100 + dst)
         except GameError:
@@ -112,7 +113,7 @@ def scored_pieces(
     true rank); a game the engine cannot replay ends where it fails. `progress` is called after each game."""
     for game in games:
         try:
-            for tracker, know, truth in positions(game, weights, every):
+            for tracker, _data, know, truth in positions(game, weights, every):
                 marginals = tracker.marginals(know)
                 for sq, rank in truth.items():
                     yield tracker, know.enemy, sq, marginals.get(sq, {}), rank

@@ -16,17 +16,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from fogofwar.agents.convnet import F32, ConvNet
 from fogofwar.sim.planes import NUM_PLANES, UNACCOUNTED, planes_from_observation
 from fogofwar.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
 from fogofwar.stratego.board import SIZE
 from fogofwar.stratego.variants import get_variant
 
-F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
 
 HEADS = 36
@@ -70,23 +70,17 @@ def oriented_planes(planes: F32, player: int) -> F32:
 
 
 @dataclass(frozen=True)
-class PolicyNet:
-    """Weights of the net: `convs` are (weight (out, in, 3, 3), bias (out,)) pairs with ReLU after each,
-    every conv after the first adds its input (a residual block of one conv); `head` is a 1x1 conv to 36."""
+class PolicyNet(ConvNet):
+    """The shared conv net (`convnet.ConvNet`) with a head of 36 move slots a square."""
 
-    convs: tuple[tuple[F32, F32], ...]
-    head: tuple[F32, F32]
-    note: str = ""
+    inputs: ClassVar[int] = NUM_PLANES
+    outputs: ClassVar[int] = HEADS
+    kind: ClassVar[str] = "policy net"
 
     def logits(self, planes: F32) -> F32:
         """(B, 36 * 100) move-slot scores for oriented planes (B, NUM_PLANES, 10, 10)."""
-        x = planes * PLANE_SCALE[None, :, None, None]
-        for i, (w, b) in enumerate(self.convs):
-            y = np.maximum(_conv3x3(x, w, b), 0.0)
-            x = y if i == 0 else x + y
-        w, b = self.head
-        out = np.einsum("bchw,oc->bohw", x, w[:, :, 0, 0], optimize=True) + b[None, :, None, None]
-        return out.reshape(out.shape[0], -1).astype(np.float32)
+        out = self.forward(planes * PLANE_SCALE[None, :, None, None])
+        return out.reshape(out.shape[0], -1)
 
     def move_probabilities(self, data: Mapping[str, Any], legal: Sequence[int]) -> dict[int, float]:
         """P(move) over the legal reference move ids of the seat in `data` (a Stratego `Observation.data`)."""
@@ -102,35 +96,6 @@ class PolicyNet:
         p = np.exp(z)
         p /= p.sum()
         return {a: float(q) for a, q in zip(moves, p, strict=True)}
-
-    def save(self, path: Path) -> None:
-        arrays: dict[str, Any] = {"note": np.array(self.note)}
-        for i, (w, b) in enumerate(self.convs):
-            arrays[f"conv{i}_w"], arrays[f"conv{i}_b"] = w, b
-        arrays["head_w"], arrays["head_b"] = self.head
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    @classmethod
-    def load(cls, path: Path) -> PolicyNet:
-        with np.load(path, allow_pickle=False) as z:
-            n = sum(1 for k in z.files if k.endswith("_w") and k.startswith("conv"))
-            convs = tuple((z[f"conv{i}_w"].astype(np.float32), z[f"conv{i}_b"].astype(np.float32)) for i in range(n))
-            head = (z["head_w"].astype(np.float32), z["head_b"].astype(np.float32))
-            note = str(z["note"]) if "note" in z.files else ""
-        if not convs or convs[0][0].shape[1] != NUM_PLANES or head[0].shape[0] != HEADS:
-            raise ValueError(f"{path}: not a policy net for {NUM_PLANES} planes and {HEADS} move slots")
-        return cls(convs, head, note)
-
-
-def _conv3x3(x: F32, w: F32, b: F32) -> F32:
-    """A 3x3 convolution with zero padding 1 (x: (B, C, 10, 10), w: (O, C, 3, 3))."""
-    bsz, c, h, wd = x.shape
-    pad = np.zeros((bsz, c, h + 2, wd + 2), np.float32)
-    pad[:, :, 1:-1, 1:-1] = x
-    cols = np.lib.stride_tricks.sliding_window_view(pad, (3, 3), axis=(2, 3))  # (B, C, H, W, 3, 3)
-    return np.einsum("bchwij,ocij->bohw", cols, w, optimize=True) + b[None, :, None, None]
 
 
 def weights_path() -> Path:

@@ -11,15 +11,13 @@ numpy weights `policy_model.PolicyNet` reads, so play needs no PyTorch.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
+from fogofwar.agents.net_training import device, export, fit, torch_net
 from fogofwar.agents.policy_model import FLIP_COMPACT, HEADS, PLANE_SCALE, SLOT_OF_COMPACT, PolicyNet
 from fogofwar.core.protocol import GameError, RecordError
 from fogofwar.sim.batch import BatchSim, piece_codes
@@ -146,30 +144,6 @@ class Score:
         return f"top-1 {100 * self.top1:.1f}%, log-loss {self.log_loss:.3f} nats over {self.positions:,} positions"
 
 
-def _torch_net(width: int, blocks: int):  # type: ignore[no-untyped-def]
-    import torch
-    from torch import nn
-
-    class Net(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            first = nn.Conv2d(NUM_PLANES, width, 3, padding=1)
-            self.convs = nn.ModuleList([first] + [nn.Conv2d(width, width, 3, padding=1) for _ in range(blocks)])
-            self.head = nn.Conv2d(width, HEADS, 1)
-            self.register_buffer("scale", torch.tensor(PLANE_SCALE).view(1, -1, 1, 1))
-            self.register_buffer("slots", torch.tensor(SLOT_OF_COMPACT))
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            x = x * cast(torch.Tensor, self.scale)
-            for i, conv in enumerate(self.convs):
-                y = torch.relu(conv(x))
-                x = y if i == 0 else x + y
-            out: torch.Tensor = self.head(x).flatten(1)
-            return out[:, cast(torch.Tensor, self.slots)]  # (B, NUM_COMPACT_ACTIONS)
-
-    return Net()
-
-
 def train(
     data: Positions,
     held: Positions,
@@ -182,47 +156,25 @@ def train(
     seconds: float | None = None,
     report: Callable[[int, float], None] | None = None,
 ) -> tuple[PolicyNet, Score]:
-    """Fit the net (Adam, cosine decay, seeded) and return it in numpy form with its held-out score.
-    `seconds` stops the fit early when the time is up (the decay is then cut short)."""
+    """Fit the net (`net_training.fit`: Adam, cosine decay, seeded) and return it in numpy form with its
+    held-out score. `seconds` stops the fit early when the time is up."""
     import torch
 
     torch.manual_seed(seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    net = _torch_net(width, blocks).to(device)
-    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, steps))
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    running = math.nan
-    for step in range(1, steps + 1):
-        rows = np.sort(rng.integers(0, len(data), size=min(batch, len(data))))
-        x = torch.from_numpy(data.planes[rows].astype(np.float32)).to(device)
-        mask = torch.from_numpy(data.legal_mask(rows)).to(device)
-        y = torch.from_numpy(data.move[rows]).to(device)
-        logits = net(x).masked_fill(~mask, -1e9)
-        loss = torch.nn.functional.cross_entropy(logits, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        value = loss.item()
-        running = value if math.isnan(running) else 0.98 * running + 0.02 * value
-        if report is not None and (step % 100 == 0 or step == steps):
-            report(step, running)
-        if seconds is not None and time.perf_counter() - start > seconds:
-            break
-    policy = export(net)
+    dev = device()
+    net = torch_net(NUM_PLANES, HEADS, width, blocks, PLANE_SCALE.tolist()).to(dev)
+    slots = torch.from_numpy(SLOT_OF_COMPACT).to(dev)
+
+    def loss_of(rows: I64) -> torch.Tensor:
+        x = torch.from_numpy(data.planes[rows].astype(np.float32)).to(dev)
+        mask = torch.from_numpy(data.legal_mask(rows)).to(dev)
+        y = torch.from_numpy(data.move[rows]).to(dev)
+        logits = net(x).flatten(1)[:, slots].masked_fill(~mask, -1e9)
+        return torch.nn.functional.cross_entropy(logits, y)
+
+    fit(net, len(data), loss_of, steps, batch, lr, seed, seconds, report)
+    policy = export(net, PolicyNet)
     return policy, score(policy, held)
-
-
-def export(net) -> PolicyNet:  # type: ignore[no-untyped-def]
-    """The torch net's weights as a numpy `PolicyNet`."""
-
-    def arr(t) -> npt.NDArray[np.float32]:  # type: ignore[no-untyped-def]
-        return np.ascontiguousarray(t.detach().cpu().numpy().astype(np.float32))
-
-    convs = tuple((arr(c.weight), arr(c.bias)) for c in net.convs)
-    return PolicyNet(convs, (arr(net.head.weight), arr(net.head.bias)))
 
 
 def score(policy: PolicyNet, held: Positions, batch: int = 512) -> Score:

@@ -155,6 +155,7 @@ class SearchAgent(HeuristicAgent):
         self.spy_fear = 4.0  # the spy is this much likelier near our revealed marshal (compiled look-ahead only)
         self.prior = 0.0  # weight of log P(move) of the learned move policy (policy_model) in a move's score; 0: off
         self.prior_floor = 1e-3  # the policy's probabilities are taken as at least this (a bound on the penalty)
+        self.belief_net = 0.0  # share of the belief net's (belief_net) P(rank) in the marginals; 0: off, 1: the net's
         self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
         self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
@@ -195,7 +196,7 @@ class SearchAgent(HeuristicAgent):
             cell = know.cells[self._streak[0]]
             if cell is None or cell.owner != know.player:
                 self._streak = None  # the piece died in its battle
-        marginals = self._belief.marginals(know)
+        marginals = self._corrected(data, know, self._belief.marginals(know))
         captured_mine = Counter(RANK_OF_NAME[n] for n in data["captured"][know.player])
         captured_enemy = Counter(RANK_OF_NAME[n] for n in data["captured"][know.enemy])
         ctx = self._context(know, captured_mine, captured_enemy)
@@ -248,6 +249,21 @@ class SearchAgent(HeuristicAgent):
         if net is None:
             return {}
         return net.move_probabilities(data, candidates)
+
+    def _corrected(
+        self, data: dict[str, Any], know: Knowledge, marginals: dict[int, dict[int, float]]
+    ) -> dict[int, dict[int, float]]:
+        """The belief's marginals, mixed with the belief net's correction of them by the share `belief_net`."""
+        if self.belief_net <= 0:
+            return marginals
+        from fogofwar.agents.belief_net import shipped_belief_net
+
+        net = shipped_belief_net()
+        if net is None:
+            return marginals
+        better = net.marginals(data, self._belief, know, marginals)
+        w = min(1.0, self.belief_net)
+        return {sq: {r: (1.0 - w) * p + w * better[sq][r] for r, p in row.items()} for sq, row in marginals.items()}
 
     def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
         """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
@@ -968,6 +984,7 @@ _TUNABLE = (
     "blend",
     "prior",
     "prior_floor",
+    "belief_net",
 )
 
 
