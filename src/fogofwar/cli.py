@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -431,6 +432,31 @@ _HeldOut = Annotated[int, typer.Option("--held-out", min=2, help="every Nth game
 _MaxGames = Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")]
 _MaxHeldOut = Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")]
 _WeightsOut = Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")]
+_Steps = Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")]
+_Batch = Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")]
+_Width = Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")]
+_Blocks = Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")]
+_FitSeed = Annotated[int, typer.Option("--seed", help="seed of the fit")]
+_Minutes = Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")]
+
+
+def _need_torch(what: str) -> None:
+    """Exit with a clear message when PyTorch, which training needs, is not installed."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        console.print(f"train {what} needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
+        raise typer.Exit(2) from None
+
+
+def _fit_reporter(bar: Any, steps: int) -> Callable[[int, float], None]:
+    """A progress task for the fit and the callback that moves it (with the running loss)."""
+    fit = bar.add_task("fit", total=steps)
+
+    def report(step: int, loss: float) -> None:
+        bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
+
+    return report
 
 
 def _gravon_split(
@@ -456,7 +482,7 @@ def train_belief(
     every: Annotated[int, typer.Option("--every", min=1, help="an example every Nth turn of each side")] = 10,
     max_games: _MaxGames = 0,
     max_held_out: _MaxHeldOut = 0,
-    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 300,
+    steps: _Steps = 300,
     out: _WeightsOut = None,
 ) -> None:
     """The belief's learned part: how a piece's history changes the odds of its rank (writes its weights)."""
@@ -496,12 +522,12 @@ def train_policy(
     held_out: _HeldOut = 10,
     max_games: _MaxGames = 0,
     max_held_out: _MaxHeldOut = 0,
-    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 12000,
-    batch: Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")] = 256,
-    width: Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")] = 48,
-    blocks: Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")] = 5,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the fit")] = 0,
-    minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")] = 0,
+    steps: _Steps = 12000,
+    batch: _Batch = 256,
+    width: _Width = 48,
+    blocks: _Blocks = 5,
+    seed: _FitSeed = 0,
+    minutes: _Minutes = 0,
     out: _WeightsOut = None,
 ) -> None:
     """The move policy: which move a person would play here, learned from Gravon games (writes its weights)."""
@@ -510,22 +536,14 @@ def train_policy(
     from fogofwar.agents.policy_model import weights_path
     from fogofwar.agents.policy_training import positions, train, uniform_score
 
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        console.print("train policy needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
-        raise typer.Exit(2) from None
+    _need_torch("policy")
     games, train_games, held = _gravon_split("policy", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("positions", total=len(train_games) + len(held))
         data = positions(train_games, progress=lambda n: bar.advance(task, n))
         held_pos = positions(held, progress=lambda n: bar.advance(task, n))
         console.print(f"{len(data):,} training positions, {len(held_pos):,} held out", markup=False)
-        fit = bar.add_task("fit", total=steps)
-
-        def report(step: int, loss: float) -> None:
-            bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
-
+        report = _fit_reporter(bar, steps)
         policy, held_score = train(
             data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
             seconds=minutes * 60 if minutes else None, report=report,
@@ -551,13 +569,13 @@ def train_belief_net(
     every: Annotated[int, typer.Option("--every", min=1, help="a position every Nth turn of each side")] = 5,
     max_games: _MaxGames = 0,
     max_held_out: _MaxHeldOut = 0,
-    steps: Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")] = 6000,
-    batch: Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")] = 128,
-    width: Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")] = 32,
-    blocks: Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")] = 4,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the fit")] = 0,
+    steps: _Steps = 6000,
+    batch: _Batch = 128,
+    width: _Width = 32,
+    blocks: _Blocks = 4,
+    seed: _FitSeed = 0,
     jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="processes replaying the games")] = 2,
-    minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")] = 0,
+    minutes: _Minutes = 0,
     out: _WeightsOut = None,
 ) -> None:
     """The belief net: the belief's P(rank) of each hidden piece corrected by the whole board (writes its weights)."""
@@ -567,22 +585,14 @@ def train_belief_net(
     from fogofwar.agents.belief_net_training import examples, score, train
     from fogofwar.agents.belief_training import prior_from, setup_counts
 
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        console.print("train belief-net needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
-        raise typer.Exit(2) from None
+    _need_torch("belief-net")
     games, train_games, held = _gravon_split("belief-net", archives, held_out, max_games, max_held_out)
     with prior_from(setup_counts(train_games)), Progress(console=console, transient=True) as bar:
         task = bar.add_task("positions", total=len(train_games) + len(held))
         data = examples(train_games, every, jobs, progress=lambda n: bar.advance(task, n))
         held_ex = examples(held, every, jobs, progress=lambda n: bar.advance(task, n))
         console.print(f"{len(data):,} training positions, {len(held_ex):,} held out", markup=False)
-        fit = bar.add_task("fit", total=steps)
-
-        def report(step: int, loss: float) -> None:
-            bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
-
+        report = _fit_reporter(bar, steps)
         net, after = train(
             data, held_ex, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
             seconds=minutes * 60 if minutes else None, report=report,
