@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -16,6 +16,7 @@ from fogofwar.core.protocol import JSON
 from fogofwar.stratego.rules import DEFAULT_TWO_SQUARES
 
 if TYPE_CHECKING:
+    from fogofwar.agents.convnet import ConvNet
     from fogofwar.stratego.formats.gravon import GravonGame
 
 app = typer.Typer(
@@ -432,6 +433,7 @@ _HeldOut = Annotated[int, typer.Option("--held-out", min=2, help="every Nth game
 _MaxGames = Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")]
 _MaxHeldOut = Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")]
 _WeightsOut = Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")]
+_Sized = TypeVar("_Sized", bound=Sized)
 _Steps = Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")]
 _Batch = Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")]
 _Width = Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")]
@@ -457,6 +459,29 @@ def _fit_reporter(bar: Any, steps: int) -> Callable[[int, float], None]:
         bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
 
     return report
+
+
+def _training_positions(
+    bar: Any, make: Callable[[Sequence[GravonGame], Callable[[int], None]], _Sized], train: Sequence[GravonGame],
+    held: Sequence[GravonGame],
+) -> tuple[_Sized, _Sized]:  # fmt: skip
+    """The training and held-out positions `make(games, progress)` builds from these games, under one progress
+    task, and their counts printed."""
+    task = bar.add_task("positions", total=len(train) + len(held))
+
+    def advance(n: int) -> None:
+        bar.advance(task, n)
+
+    data, held_data = make(train, advance), make(held, advance)
+    console.print(f"{len(data):,} training positions, {len(held_data):,} held out", markup=False)
+    return data, held_data
+
+
+def _save_net(net: ConvNet, note: str, out: Path | None, default: Path) -> None:
+    """Write a fitted net with its note to `out` (else the package's weights file) and say where."""
+    target = out or default
+    dataclasses.replace(net, note=note).save(target)
+    console.print(f"wrote {target}", markup=False)
 
 
 def _gravon_split(
@@ -539,10 +564,7 @@ def train_policy(
     _need_torch("policy")
     games, train_games, held = _gravon_split("policy", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("positions", total=len(train_games) + len(held))
-        data = positions(train_games, progress=lambda n: bar.advance(task, n))
-        held_pos = positions(held, progress=lambda n: bar.advance(task, n))
-        console.print(f"{len(data):,} training positions, {len(held_pos):,} held out", markup=False)
+        data, held_pos = _training_positions(bar, lambda g, tick: positions(g, progress=tick), train_games, held)
         report = _fit_reporter(bar, steps)
         policy, held_score = train(
             data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
@@ -557,9 +579,7 @@ def train_policy(
         f"{blocks} blocks, {steps} steps of {batch}, seed {seed}. Held out: {held_score.line()} "
         f"(a random legal move: {floor.line()})."
     )
-    target = out or weights_path()
-    dataclasses.replace(policy, note=note).save(target)
-    console.print(f"wrote {target}", markup=False)
+    _save_net(policy, note, out, weights_path())
 
 
 @train_app.command("belief-net")
@@ -588,10 +608,7 @@ def train_belief_net(
     _need_torch("belief-net")
     games, train_games, held = _gravon_split("belief-net", archives, held_out, max_games, max_held_out)
     with prior_from(setup_counts(train_games)), Progress(console=console, transient=True) as bar:
-        task = bar.add_task("positions", total=len(train_games) + len(held))
-        data = examples(train_games, every, jobs, progress=lambda n: bar.advance(task, n))
-        held_ex = examples(held, every, jobs, progress=lambda n: bar.advance(task, n))
-        console.print(f"{len(data):,} training positions, {len(held_ex):,} held out", markup=False)
+        data, held_ex = _training_positions(bar, lambda g, tick: examples(g, every, jobs, tick), train_games, held)
         report = _fit_reporter(bar, steps)
         net, after = train(
             data, held_ex, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
@@ -606,9 +623,7 @@ def train_belief_net(
         f"{len(games)} held out; width {width}, {blocks} blocks, {steps} steps of {batch}, seed {seed}. "
         f"Held out: {after.line()} (the belief alone: {before.line()})."
     )
-    target = out or weights_path()
-    dataclasses.replace(net, note=note).save(target)
-    console.print(f"wrote {target}", markup=False)
+    _save_net(net, note, out, weights_path())
 
 
 def main() -> None:

@@ -17,8 +17,6 @@ from fogofwar.cli import app
 from fogofwar.core.agents import make_agent
 from fogofwar.stratego.rules import StrategoGame
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gravon"
-
 
 def test_features_read_a_pieces_history() -> None:
     early_runner = PieceHistory(moves=5, first_moved=3, start_row=3, row=7, turns=60)
@@ -78,12 +76,9 @@ def test_fit_learns_what_a_feature_says() -> None:
 
 
 @pytest.mark.data
-def test_train_belief_runs_on_a_tiny_budget(tmp_path: Path) -> None:
-    if not DATA.is_dir():
-        pytest.skip("../shared/data/gravon not found: the training smoke run needs the shared data")
-    archive = sorted(DATA.glob("*.zip"))[0]
+def test_train_belief_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path) -> None:
     out = tmp_path / "w.toml"
-    args = ["train", "belief", str(archive), "--max-games", "6", "--max-held-out", "2", "--steps", "5"]
+    args = ["train", "belief", str(gravon_archive), "--max-games", "6", "--max-held-out", "2", "--steps", "5"]
     result = CliRunner().invoke(app, [*args, "--every", "20", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "held out, with it: log-loss" in result.output

@@ -21,8 +21,6 @@ from fogofwar.core.agents import make_agent
 from fogofwar.stratego.rules import StrategoGame, StrategoState
 from fogofwar.stratego.setup import random_setup
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gravon"
-
 
 def _tracked_game(seed: int, plies: int) -> tuple[StrategoState, list[BeliefTracker]]:
     """A seeded random classic game with each seat's tracker fed every observation of its turns."""
@@ -140,13 +138,10 @@ def test_the_shipped_net_loads_and_search_plays_with_it() -> None:
 
 
 @pytest.mark.data
-def test_train_belief_net_runs_on_a_tiny_budget(tmp_path: Path) -> None:
+def test_train_belief_net_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path) -> None:
     pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
-    if not DATA.is_dir():
-        pytest.skip("../shared/data/gravon not found: the training smoke run needs the shared data")
-    archive = sorted(DATA.glob("*.zip"))[0]
     out = tmp_path / "b.npz"
-    args = ["train", "belief-net", str(archive), "--max-games", "4", "--max-held-out", "2", "--steps", "3"]
+    args = ["train", "belief-net", str(gravon_archive), "--max-games", "4", "--max-held-out", "2", "--steps", "3"]
     result = CliRunner().invoke(app, [*args, "--width", "8", "--blocks", "1", "--jobs", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "held out, with the net: log-loss" in result.output and "the belief alone" in result.output

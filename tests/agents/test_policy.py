@@ -31,8 +31,6 @@ from fogofwar.stratego.formats.gravon import gravon_from_state
 from fogofwar.stratego.rules import StrategoGame, StrategoState
 from fogofwar.stratego.setup import random_setup
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gravon"
-
 
 def _random_game(seed: int, plies: int) -> tuple[StrategoState, list[tuple[StrategoState, int]]]:
     """A seeded random classic game and (the state before, the move played) for each of its moves."""
@@ -172,13 +170,10 @@ def test_search_with_the_prior_still_plays_and_can_be_pulled_by_it() -> None:
 
 
 @pytest.mark.data
-def test_train_policy_runs_on_a_tiny_budget(tmp_path: Path) -> None:
+def test_train_policy_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path) -> None:
     pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
-    if not DATA.is_dir():
-        pytest.skip("../shared/data/gravon not found: the training smoke run needs the shared data")
-    archive = sorted(DATA.glob("*.zip"))[0]
     out = tmp_path / "p.npz"
-    args = ["train", "policy", str(archive), "--max-games", "6", "--max-held-out", "2", "--steps", "3"]
+    args = ["train", "policy", str(gravon_archive), "--max-games", "6", "--max-held-out", "2", "--steps", "3"]
     result = CliRunner().invoke(app, [*args, "--width", "8", "--blocks", "1", "--batch", "16", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "held out, the net: top-1" in result.output
