@@ -49,14 +49,16 @@ def positions(
     batch: int = 256,
     max_positions: int = 0,
     progress: Callable[[int], None] | None = None,
+    winners_only: bool = False,
 ) -> Positions:
-    """Every move of these games (a game the rules cannot replay stops at its first illegal move).
+    """Every move of these games (a game the rules cannot replay stops at its first illegal move); with
+    `winners_only`, only the moves of each game's winner (games without one give none).
     `progress(games_done)` is called as games finish."""
     parts: list[Positions] = []
     total = 0
     for start in range(0, len(games), batch):
         chunk = games[start : start + batch]
-        parts.append(_chunk_positions(chunk))
+        parts.append(_chunk_positions(chunk, winners_only))
         total += len(parts[-1])
         if progress is not None:
             progress(len(chunk))
@@ -80,10 +82,13 @@ def _joined(parts: Sequence[Positions]) -> Positions:
     )
 
 
-def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
+def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) -> Positions:
     setups: list[npt.NDArray[np.uint8]] = []
     lines: list[list[int]] = []
+    keep: list[int] = []  # the player whose moves count (2: both)
     for g in games:
+        if winners_only and g.winner not in (1, 2):
+            continue
         try:
             codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
             line = [src * 100 + dst for src, dst in g.move_squares()]
@@ -91,6 +96,7 @@ def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
             continue
         setups.append(codes)
         lines.append(line)
+        keep.append(g.winner - 1 if winners_only and g.winner is not None else 2)
     if not lines:
         return _joined([])
     n = len(lines)
@@ -98,6 +104,7 @@ def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
     sim.reset(setups=np.stack(setups))
     alive = np.ones(n, np.bool_)
     lengths = np.array([len(line) for line in lines])
+    wanted = np.array(keep)
     parts: list[Positions] = []
     for ply in range(int(lengths.max())):
         alive &= ~sim.done & (ply < lengths)
@@ -116,7 +123,7 @@ def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
         player = sim.to_move
         obs = sim.observe(player)
         for p in (0, 1):
-            rows = idx[player[idx] == p]
+            rows = idx[(player[idx] == p) & ((wanted[idx] == p) | (wanted[idx] == 2))]
             if not len(rows):
                 continue
             o = obs[rows]
