@@ -29,9 +29,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from fogofwar.admiral import AdmiralGame, AdmiralState
-from fogofwar.admiral.actions import NUM_ACTIONS
 from fogofwar.core.protocol import CHANCE, TERMINAL, IllegalActionError
+from fogofwar.games.admiral import AdmiralGame, AdmiralState
+from fogofwar.games.admiral.actions import NUM_ACTIONS
 
 MAX_LISTED = 20
 

@@ -1,4 +1,4 @@
-r"""Speed of the compiled look-ahead (`fogofwar.agents.deep_kernel`): nodes a second and the depth reached.
+r"""Speed of the compiled look-ahead (`...stratego.agents.deep_kernel`): nodes a second and the depth reached.
 
 Positions come from game records (e.g. an arena's OUT/games/*.json): every Nth move of each game, seen with full
 knowledge from the side to move (one "world" of the search). For each depth the table gives the time and nodes
@@ -15,9 +15,9 @@ import time
 
 import numpy as np
 
-from fogofwar.agents.deep_kernel import root_values
-from fogofwar.agents.knowledge import VALUE
 from fogofwar.core.records import GameRecord
+from fogofwar.games.stratego.agents.deep_kernel import root_values
+from fogofwar.games.stratego.agents.knowledge import VALUE
 
 
 def positions(paths: list[str], every: int, limit: int) -> list[tuple[np.ndarray, np.ndarray]]:

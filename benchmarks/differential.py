@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from fogofwar.sim.differential import DiffReport, compare_gravon, compare_random_games, gravon_files
+from fogofwar.games.stratego.sim.differential import DiffReport, compare_gravon, compare_random_games, gravon_files
 
 ROOT = Path(__file__).resolve().parents[1]
 GRAVON = ROOT.parent / "shared" / "data" / "gravon"

@@ -2,9 +2,9 @@ r"""Rate the computer's levels on one Elo scale from the series that were played
 
 Reads the `arena.json` of any number of arena or strength runs (`fogofwar arena ... --out DIR`,
 `benchmarks/strength.py ... --out DIR`), pools every game, and fits Bradley-Terry Elo ratings by maximum
-likelihood (`fogofwar.arena.fit_elo`, draws half a point) with 95% bootstrap intervals, anchored so that the
+likelihood (`fogofwar.tools.arena.fit_elo`, draws half a point) with 95% bootstrap intervals, anchored so that the
 `--anchor` player has the given rating (Demon of Ignorance level 1 = 1500 by default). A player is known by its
-spec: a spec that is a level's spec (`src/fogofwar/agents/data/levels.toml`) counts as that level, so a level
+spec: a spec that is a level's spec (`games/stratego/agents/data/levels.toml`) counts as that level, so a level
 played under another name still counts; any other player by its name in the run (demon1, demon5).
 
     .venv/bin/python benchmarks/levels.py RUN_DIR [RUN_DIR ...] [--anchor demon1=1500] [--write]
@@ -22,8 +22,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from fogofwar.agents.levels import LEVELS_FILE, levels
-from fogofwar.arena import anchor, bootstrap_elo, fit_elo
+from fogofwar.games.stratego.agents.levels import LEVELS_FILE, levels
+from fogofwar.tools.arena import anchor, bootstrap_elo, fit_elo
 
 
 def player_keys(run: dict[str, object]) -> dict[str, str]:

@@ -17,11 +17,11 @@ import argparse
 from multiprocessing import get_context
 from typing import Any
 
-from fogofwar.agents.knowledge import Knowledge
-from fogofwar.agents.search import SearchAgent
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
-from fogofwar.stratego.rules import StrategoGame, StrategoState
+from fogofwar.games.stratego.agents.knowledge import Knowledge
+from fogofwar.games.stratego.agents.search import SearchAgent
+from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 
 
 def _told(spec: str, state: StrategoState) -> Any:

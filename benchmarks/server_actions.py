@@ -31,9 +31,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from fogofwar.server.manager import Connection, GameManager
-from fogofwar.server.session import ClientError, Command
-from fogofwar.server.store import Store
+from fogofwar.frontends.server.manager import Connection, GameManager
+from fogofwar.frontends.server.session import ClientError, Command
+from fogofwar.frontends.server.store import Store
 
 
 class Encoder:

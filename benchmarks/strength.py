@@ -4,7 +4,7 @@ An independent program is the only honest measure of strength, so this plays N g
 rules by default, the variant's move cap) between one of our agents and a bot that speaks the UCC 2012 protocol
 (docs: the protocol notes ucc.md), with a progress bar, and prints and writes the W-D-L table (wins and losses by
 forfeit counted apart), the ending types and each side's seconds per move. It is the arena
-(`fogofwar.arena.run_arena`) with two players, so the games, seeds, records and tables are the arena's.
+(`fogofwar.tools.arena.run_arena`) with two players, so the games, seeds, records and tables are the arena's.
 
 Building Demon of Ignorance (braathwaate/stratego, GPL): ALWAYS in a scratch folder outside this repository, and
 never commit or copy its code here. Java 11+ (check `which javac java`; Debian: `apt-get update && apt-get install -y
@@ -64,7 +64,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from fogofwar.arena import (
+from fogofwar.core.protocol import JSON, GameError
+from fogofwar.tools.arena import (
     ArenaResult,
     ArenaSettings,
     Describe,
@@ -74,7 +75,6 @@ from fogofwar.arena import (
     run_arena,
     write_outputs,
 )
-from fogofwar.core.protocol import JSON, GameError
 
 UCC_RULES: dict[str, JSON] = {"two_squares": 0, "more_squares": False}
 """The original UCC manager's rules: no repetition rules at all (ucc.md, section 9)."""
@@ -87,7 +87,7 @@ def player_name(spec: str, given: str | None) -> str:
         return given
     agent, _, arg = spec.partition(":")
     if agent == "ucc" and arg:
-        from fogofwar.agents.ucc import parse_spec
+        from fogofwar.games.stratego.agents.ucc import parse_spec
 
         _, command = parse_spec(arg)
         words = shlex.split(command) if command else []

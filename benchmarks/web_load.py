@@ -41,7 +41,7 @@ from websockets.asyncio.client import connect
 
 SERVER = """
 import sys
-from fogofwar.server import Limits, serve
+from fogofwar.frontends.server import Limits, serve
 db, port, fsync = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 # Every client of the benchmark comes from 127.0.0.1: the per-address caps are raised to let them all in.
 limits = Limits(connections_per_ip=2000, sockets_per_ip=2000)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fogofwar.stratego.board import parse_square
-from fogofwar.stratego.pieces import Rank
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.grid.board import parse_square
 
 RED, BLUE = 0, 1
 PIECES = {

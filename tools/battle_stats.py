@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
-from fogofwar.stratego.rules import StrategoState
+from fogofwar.games.stratego.rules import StrategoState
 
 
 def battles(path: Path, player: str) -> tuple[Counter[tuple[str, str, str]], int]:

@@ -1,6 +1,6 @@
 """Derive setup statistics from the Gravon archives: how often each rank stands on each setup square.
 
-Writes src/fogofwar/stratego/data/setup_stats.toml (counts only, no game is copied). Squares are
+Writes src/fogofwar/games/stratego/data/setup_stats.toml (counts only, no game is copied). Squares are
 indexed as in setup strings: 0-9 the front row left to right from the owner's chair, then the
 next row back, 30-39 the back row. Run: python tools/make_setup_stats.py ../shared/data/gravon/*.zip
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from fogofwar.stratego.formats.gravon import read_gravon
-from fogofwar.stratego.setup import _row_squares
+from fogofwar.games.stratego.formats.gravon import read_gravon
+from fogofwar.games.stratego.setup import _row_squares
 
-OUT = Path(__file__).resolve().parents[1] / "src/fogofwar/stratego/data/setup_stats.toml"
+OUT = Path(__file__).resolve().parents[1] / "src/fogofwar/games/stratego/data/setup_stats.toml"
 VARIANTS = ("classic", "barrage")
 
 

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fogofwar.core.randomness import SECRET_BYTES, KeyedRandom, Streams, new_secret, play_streams, seed_secret
-from fogofwar.stratego.setup import random_setup
-from fogofwar.stratego.variants import get_variant
+from fogofwar.games.stratego.setup import random_setup
+from fogofwar.games.stratego.variants import get_variant
 
 labels = st.tuples(
     st.sampled_from(["setup", "agent", "chance", "preview"]), st.lists(st.integers(0, 10**6), max_size=3)

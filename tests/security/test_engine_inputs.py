@@ -38,8 +38,8 @@ from fogofwar.core import (
     game_names,
     make_game,
 )
-from fogofwar.stratego.setup import SAMPLES, parse_setup
-from fogofwar.stratego.variants import get_variant
+from fogofwar.games.stratego.setup import SAMPLES, parse_setup
+from fogofwar.games.stratego.variants import get_variant
 
 GAMES = game_names()
 """Every registered game: a new game is fuzzed without touching this file."""

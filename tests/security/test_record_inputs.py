@@ -21,19 +21,19 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.tiny_barrage import MOVES, PIECES
 from typer.testing import CliRunner
 
-from fogofwar.cli import app
 from fogofwar.core import records
 from fogofwar.core.agents import RandomAgent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import RecordError
 from fogofwar.core.records import FORMAT, GameRecord
-from fogofwar.replay_check import GameCheck, check_files
-from fogofwar.stratego.formats import gravon
-from fogofwar.stratego.formats.gravon import GravonGame, format_field, parse_gravon_xml, read_gravon
-from fogofwar.stratego.rules import StrategoGame
-from tiny_barrage import MOVES, PIECES
+from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.formats import gravon
+from fogofwar.games.stratego.formats.gravon import GravonGame, format_field, parse_gravon_xml, read_gravon
+from fogofwar.games.stratego.rules import StrategoGame
+from fogofwar.tools.replay_check import GameCheck, check_files
 
 runner = CliRunner()
 
@@ -425,7 +425,7 @@ def test_an_engine_failure_is_a_violation_and_the_batch_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last line of defence: an exception the rules engine should not raise (a bug) is reported, not fatal."""
-    import fogofwar.replay_check as replay_check
+    import fogofwar.tools.replay_check as replay_check
 
     real = replay_check.replay_gravon
 

@@ -99,4 +99,4 @@ def make_agent(spec: str) -> Agent:
 
 
 def _load_builtin_agents() -> None:
-    import fogofwar.agents  # noqa: F401  (registers its agents on import)
+    import fogofwar.games.stratego.agents  # noqa: F401  (registers its agents on import)

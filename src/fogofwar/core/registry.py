@@ -38,6 +38,6 @@ def make_game(name: str, /, **options: JSON) -> Game:
 
 def _load_builtin_games() -> None:
     # Imported lazily so that `core` never depends on a particular game at import time.
-    import fogofwar.admiral  # noqa: F401
-    import fogofwar.lotr  # noqa: F401
-    import fogofwar.stratego  # noqa: F401
+    import fogofwar.games.admiral  # noqa: F401
+    import fogofwar.games.lotr  # noqa: F401
+    import fogofwar.games.stratego  # noqa: F401

@@ -1,0 +1,637 @@
+"""The `fogofwar` command: play, serve, replay, bench, arena."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Sequence, Sized
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from fogofwar.core.protocol import JSON
+from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES
+
+if TYPE_CHECKING:
+    from fogofwar.games.stratego.agents.convnet import ConvNet
+    from fogofwar.games.stratego.formats.gravon import GravonGame
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="fogofwar: hidden-information battle games on a grid (Stratego and its variants).",
+)
+console = Console(soft_wrap=True)
+
+
+@app.command()
+def play(
+    game_name: Annotated[
+        str | None, typer.Argument(metavar="[GAME]", help="stratego (the default) or admiral", show_default=False)
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="stratego or admiral (= the GAME argument)")] = None,
+    variant: Annotated[
+        str,
+        typer.Option(
+            "--variant", "-v", help="classic, barrage, duel, classicfree, or lotr-classic, lotr-powers, lotr-ring"
+        ),
+    ] = "classic",
+    opponent: Annotated[
+        str | None,
+        typer.Option(
+            "--opponent",
+            "-o",
+            help="agent name: random, novice, heuristic, search (the default for Stratego and LOTR), expert (`fogofwar "
+            "levels` lists the levels with their ratings); Admiral: random, --solo: stratego",
+        ),
+    ] = None,
+    color: Annotated[
+        str, typer.Option("--color", "-c", help="red (moves first) or blue; LOTR: evil (= red, moves first) or good")
+    ] = "red",
+    setup: Annotated[
+        str,
+        typer.Option("--setup", help="'random', 'sample', 'sample:NAME', a setup string, or 'ask' (LOTR: also 'auto')"),
+    ] = "ask",
+    seed: Annotated[int | None, typer.Option("--seed", help="seed for the computer and random setups")] = None,
+    notation: Annotated[str, typer.Option("--notation", help="classic (1 = marshal) or modern (10 = marshal)")] = (
+        "classic"
+    ),
+    two_squares: Annotated[int, typer.Option("--two-squares", help="two-squares limit (0 = off)")] = (
+        DEFAULT_TWO_SQUARES
+    ),
+    save: Annotated[Path | None, typer.Option("--save", help="write the game record (JSON) here at the end")] = None,
+    captured: Annotated[
+        str, typer.Option("--captured", help="LOTR: how captured pieces are kept: free, prisoner, secret or hidden")
+    ] = "free",
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="two people take turns at this keyboard (no computer)")
+    ] = False,
+    layout: Annotated[str, typer.Option("--layout", help="Admiral: terrain layout (open_sea, archipelago, strait)")] = (
+        "archipelago"
+    ),
+    max_turns: Annotated[
+        int | None, typer.Option("--max-turns", min=1, help="Admiral: turn cap, a draw when reached (default none)")
+    ] = None,
+    solo: Annotated[
+        bool,
+        typer.Option("--solo", help="Admiral: the solo mode, against the AI 'Admiral Stratego' under the solo rules"),
+    ] = False,
+) -> None:
+    """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent, or
+    --hotseat (two people at one keyboard); `play admiral` (or --game admiral) plays Admiral, likewise;
+    `play admiral --solo` is Admiral's solo mode against Admiral Stratego, its reasons shown after each decision.
+
+    Admiral seats: --color south (deploys first; also red) or north (also blue)."""
+    chosen = {g.strip().lower() for g in (game_name, game) if g is not None} or {"stratego"}
+    if len(chosen) > 1 or not chosen <= {"stratego", "admiral"}:
+        console.print(f"play: the game is stratego or admiral, got {' and '.join(sorted(chosen))}", style="red")
+        raise typer.Exit(2)
+    if hotseat and opponent is not None:
+        console.print("play: --hotseat is two people at this keyboard: it takes no --opponent", style="red")
+        raise typer.Exit(2)
+    if solo and chosen == {"stratego"}:
+        console.print("play: --solo is for admiral (fogofwar play admiral --solo)", style="red")
+        raise typer.Exit(2)
+    if chosen == {"admiral"}:
+        from fogofwar.games.admiral.ui.console import run_admiral_terminal_game
+
+        raise typer.Exit(
+            run_admiral_terminal_game(
+                opponent=opponent or ("stratego" if solo else "random"),
+                color=color,
+                seed=seed,
+                layout=layout,
+                max_turns=max_turns,
+                hotseat=hotseat,
+                save=save,
+                console=console,
+                solo=solo,
+            )
+        )
+    from fogofwar.games.stratego.ui.console import run_terminal_game
+
+    code = run_terminal_game(
+        variant=variant,
+        opponent=opponent or "search",
+        color=color,
+        setup=setup,
+        seed=seed,
+        notation=notation,
+        two_squares=two_squares,
+        save=save,
+        console=console,
+        captured=captured,
+        hotseat=hotseat,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
+def replay(
+    files: Annotated[list[Path], typer.Argument(help="Gravon .zip/.xml archives or fogofwar .json records")],
+    check: Annotated[bool, typer.Option("--check", help="report every violation and exit 1 if any")] = False,
+    two_squares: Annotated[int, typer.Option("--two-squares", help="two-squares limit (0 = off)")] = (
+        DEFAULT_TWO_SQUARES
+    ),
+    more_squares: Annotated[bool, typer.Option("--more-squares/--no-more-squares")] = True,
+    verbose: Annotated[bool, typer.Option("--verbose", help="one line for every game, not only bad ones")] = False,
+) -> None:
+    """Replay recorded games through the rules engine; with --check, list what the rules contradict.
+
+    A file or game that cannot be read is reported as a violation, with its reason, and the batch goes on."""
+    from fogofwar.core.inputs import printable
+    from fogofwar.tools.replay_check import Summary, check_files
+
+    missing = [printable(str(f)) for f in files if not f.exists()]
+    if missing:
+        console.print(f"no such file: {', '.join(missing)}", style="red", markup=False)
+        raise typer.Exit(2)
+    summary = Summary()
+    for game in check_files(files, two_squares=two_squares, more_squares=more_squares):
+        source = printable(game.source)
+        if game.skipped:
+            summary.skipped += 1
+            if verbose:
+                console.print(f"{source}: skipped ({printable(game.skipped)})", markup=False)
+            continue
+        summary.games += 1
+        summary.unreadable += game.unreadable
+        summary.moves += game.moves
+        summary.violations += len(game.violations)
+        for v in game.violations:
+            console.print(f"{source}: {printable(v)}", markup=False)
+        if verbose and not game.violations:
+            console.print(f"{source}: {game.moves} moves, ok", markup=False)
+    if summary.notes():
+        console.print(summary.notes(), markup=False)
+    console.print(summary.line(), markup=False)
+    if check and summary.violations:
+        raise typer.Exit(1)
+
+
+@app.command()
+def bench(
+    variant: Annotated[list[str], typer.Option("--variant", "-v", help="variants to measure")] = [  # noqa: B006
+        "classic",
+        "barrage",
+    ],
+    seconds: Annotated[float, typer.Option("--seconds", help="time per variant")] = 10.0,
+    seed: Annotated[int, typer.Option("--seed")] = 1,
+    engine: Annotated[
+        str, typer.Option("--engine", "-e", help="reference (the rules engine), batched (the numba simulator) or both")
+    ] = "reference",
+    cores: Annotated[
+        str, typer.Option("--cores", help="one (this process), all (one worker process per core) or both")
+    ] = "one",
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="worker processes for --cores all (0 = every core)")
+    ] = 0,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="stratego, or admiral (random play with dice, one core)")
+    ] = "stratego",
+    max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Admiral: turn cap (a draw when reached)")] = (
+        100
+    ),
+) -> None:
+    """Random-play speed of the engines (moves/s, games/s), both repetition rules on.
+
+    By default the reference engine on one core; --engine batched/both adds the batched simulator
+    (its JIT compile time is reported apart), --cores all/both runs one process per core.
+    --game admiral: random Admiral games (dice sampled) for --seconds: turns/s, games/s, actions/s."""
+    import os
+
+    if game.strip().lower() == "admiral":
+        from fogofwar.tools.bench import bench_admiral
+
+        console.print(
+            f"admiral reference engine, one core, Python {sys.version.split()[0]}, random play "
+            f"(dice sampled, deployment included), turn cap {max_turns}, {seconds:g}s",
+            markup=False,
+        )
+        admiral_result = bench_admiral(seconds=seconds, seed=seed, max_turns=max_turns)
+        console.print(admiral_result.line(), markup=False, soft_wrap=True)
+        return
+    if game.strip().lower() != "stratego":
+        console.print(f"bench: --game is stratego or admiral, got {game!r}", style="red", markup=False)
+        raise typer.Exit(2)
+
+    from fogofwar.tools.bench import bench_batched, bench_parallel, bench_random_play, jit_warmup, versions
+
+    engines = ["reference", "batched"] if engine == "both" else [engine]
+    core_modes = ["one", "all"] if cores == "both" else [cores]
+    if any(e not in ("reference", "batched") for e in engines) or any(c not in ("one", "all") for c in core_modes):
+        console.print("bench: --engine is reference, batched or both; --cores is one, all or both", style="red")
+        raise typer.Exit(2)
+    n_jobs = jobs or os.cpu_count() or 1
+    if engines == ["reference"] and core_modes == ["one"]:
+        console.print(
+            f"reference engine, one core, Python {sys.version.split()[0]}, random play, {seconds:g}s per variant"
+        )
+        for v in variant:
+            console.print(bench_random_play(v, seconds=seconds, seed=seed).line(), markup=False, soft_wrap=True)
+        return
+    console.print(
+        f"random play, both repetition rules on, Python {sys.version.split()[0]}, {versions()}, "
+        f"{os.cpu_count()} cores, {seconds:g}s per measurement",
+        markup=False,
+    )
+    if "batched" in engines:
+        jit_seconds, cached = jit_warmup(variant[0])
+        how = "loaded from numba's cache" if cached else "compiled"
+        console.print(f"batched simulator: kernels {how} in {jit_seconds:.2f}s (not counted below)", markup=False)
+    for v in variant:
+        for e in engines:
+            for c in core_modes:
+                if c == "one":
+                    fn = bench_batched if e == "batched" else bench_random_play
+                    result = fn(v, seconds=seconds, seed=seed)
+                else:
+                    result = bench_parallel(e, v, seconds=seconds, seed=seed, jobs=n_jobs)
+                console.print(result.line(labelled=True), markup=False, soft_wrap=True)
+
+
+@app.command()
+def arena(
+    players: Annotated[
+        list[str],
+        typer.Option(
+            "--players",
+            "-p",
+            help="agent specs separated by commas, e.g. search:time=0.5,random (quote a spec that has a comma); "
+            "NAME=SPEC gives a player a short name for the tables, e.g. demon5=ucc:/tmp/demon/run5.sh; "
+            "may be repeated",
+        ),
+    ],
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Stratego: classic (default), barrage, duel or classicfree")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per pairing (colours alternate)")] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes (1 = play in this process)")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the whole tournament")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="output directory (default artifacts/arena/<timestamp>)")
+    ] = None,
+    max_moves: Annotated[
+        int | None, typer.Option("--max-moves", min=0, help="move cap, a draw when reached (default per variant)")
+    ] = None,
+    game: Annotated[str, typer.Option("--game", help="game to play")] = "stratego",
+    preload: Annotated[
+        list[str] | None, typer.Option("--preload", help="import this module first (it may register agents)")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option KEY=VALUE, e.g. game=powers for lotr; may be repeated"),
+    ] = None,
+) -> None:
+    """Round-robin tournament between agents: scores, Elo with 95% intervals, endings, seconds per move,
+    arena.json/.csv/.png and every game's record (games/NNNN.json).
+
+    Wins and losses by forfeit (a bot that crashed, timed out, broke the protocol or the repetition rules) are
+    counted apart; the run fails (exit status 1) when a player never played a move, e.g. a bot that does not start.
+    """
+    from fogofwar.core.protocol import GameError
+    from fogofwar.tools.arena import (
+        ArenaSettings,
+        default_out_dir,
+        never_played_lines,
+        print_report,
+        run_arena,
+        split_players,
+        write_outputs,
+    )
+
+    try:
+        specs = split_players(players)
+        settings = ArenaSettings(
+            players=specs,
+            games=games,
+            seed=seed,
+            jobs=jobs,
+            game=game,
+            variant=variant,
+            max_moves=max_moves,
+            preload=list(preload or []),
+            options=_parse_options(option or []),
+        )
+        result = run_arena(settings)
+    except (GameError, ValueError, TypeError, ImportError) as exc:
+        console.print(f"[red]arena: {exc}[/red]")
+        raise typer.Exit(2) from None
+    print_report(result, console)
+    paths = write_outputs(result, out if out is not None else default_out_dir())
+    for key, path in paths.items():
+        note = f" ({sum(1 for g in result.games if g.record_json is not None)} game records)" if key == "games" else ""
+        console.print(f"wrote {path}{note}", markup=False, highlight=False)
+    if result.never_played():
+        console.print(
+            "arena: failed: "
+            + "; ".join(never_played_lines(result))
+            + ". Check that the command starts by hand (ucc:log=FILE keeps its protocol and stderr).",
+            style="red",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
+
+
+@app.command()
+def levels() -> None:
+    """The computer's levels for classic Stratego, weakest first, with their measured Elo and time a move."""
+    from rich.table import Table
+
+    from fogofwar.games.stratego.agents.levels import levels as all_levels
+
+    table = Table(title="Computer levels (Elo: Demon of Ignorance level 1 = 1500; docs/strength.md)")
+    for column in ("level", "--opponent", "Elo", "s a move", "how it plays"):
+        table.add_column(column)
+    for level in all_levels():
+        elo = "not measured" if level.elo is None else str(round(level.elo))
+        secs = "" if level.seconds is None else f"{level.seconds:.2f}"
+        table.add_row(level.label, level.name, elo, secs, level.blurb)
+    console.print(table)
+
+
+@app.command("ucc-bot")
+def ucc_bot(
+    agent: Annotated[str, typer.Option("--agent", "-a", help="agent spec, e.g. random or heuristic")] = "random",
+    seed: Annotated[int | None, typer.Option("--seed", help="seed of the agent's random stream")] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="variant if the manager's header names none (classic)")
+    ] = None,
+) -> None:
+    """Play as a bot of the UCC 2012 Stratego manager on stdin/stdout (notes go to stderr)."""
+    from fogofwar.games.stratego.agents.ucc import run_ucc_bot
+
+    out = sys.stdout
+    sys.stdout = sys.stderr  # only protocol lines may reach the manager
+    try:
+        code = run_ucc_bot(agent, sys.stdin, out, seed=seed, variant=variant)
+    finally:
+        sys.stdout = out
+    raise typer.Exit(code)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="SQLAlchemy database URL (default: $FOGOFWAR_DB, else sqlite:///fogofwar.db)"),
+    ] = None,
+    agent_delay: Annotated[
+        float, typer.Option("--agent-delay", min=0.0, help="seconds the computer waits before it answers")
+    ] = 0.4,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option("--limit", help="NAME=VALUE: change one of the server's limits per client (see the README)"),
+    ] = None,
+) -> None:
+    """Run the web app: play in the browser against the computer, hot-seat, or by invite link."""
+    from pydantic import ValidationError
+
+    from fogofwar.frontends.server import Limits, database_url, serve
+    from fogofwar.frontends.server.store import safe_url
+
+    try:
+        limits = Limits(**dict(_parse_options(limit or [])))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise typer.BadParameter(
+            f"{problems} (limits: {', '.join(Limits.model_fields)})", param_hint="--limit"
+        ) from None
+    url = database_url(db)
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}; Ctrl+C stops)", markup=False)
+    serve(host, port, limits=limits, db=url, agent_delay=agent_delay)
+
+
+def _parse_options(pairs: list[str]) -> dict[str, JSON]:
+    """KEY=VALUE game options; VALUE is read as JSON (numbers, true/false) when it can be, else as text."""
+    out: dict[str, JSON] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+train_app = typer.Typer(help="Fit the learned parts of the computer players from real games.", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+
+# The options both `train` commands take.
+_Archives = Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")]
+_HeldOut = Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")]
+_MaxGames = Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")]
+_MaxHeldOut = Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")]
+_WeightsOut = Annotated[Path | None, typer.Option("--out", help="weights file (default: the package's)")]
+_Sized = TypeVar("_Sized", bound=Sized)
+_Steps = Annotated[int, typer.Option("--steps", min=1, help="optimiser steps")]
+_Batch = Annotated[int, typer.Option("--batch", min=1, max=65536, help="positions a step")]
+_Width = Annotated[int, typer.Option("--width", min=1, max=512, help="channels of the net")]
+_Blocks = Annotated[int, typer.Option("--blocks", min=0, max=64, help="residual 3x3 convolutions")]
+_FitSeed = Annotated[int, typer.Option("--seed", help="seed of the fit")]
+_Minutes = Annotated[float, typer.Option("--minutes", min=0, help="stop the fit after this long (0: no limit)")]
+
+
+def _need_torch(what: str) -> None:
+    """Exit with a clear message when PyTorch, which training needs, is not installed."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        console.print(f"train {what} needs PyTorch: pip install torch (see requirements-train.txt)", style="red")
+        raise typer.Exit(2) from None
+
+
+def _fit_reporter(bar: Any, steps: int) -> Callable[[int, float], None]:
+    """A progress task for the fit and the callback that moves it (with the running loss)."""
+    fit = bar.add_task("fit", total=steps)
+
+    def report(step: int, loss: float) -> None:
+        bar.update(fit, completed=step, description=f"fit (loss {loss:.3f})")
+
+    return report
+
+
+def _training_positions(
+    bar: Any, make: Callable[[Sequence[GravonGame], Callable[[int], None]], _Sized], train: Sequence[GravonGame],
+    held: Sequence[GravonGame],
+) -> tuple[_Sized, _Sized]:  # fmt: skip
+    """The training and held-out positions `make(games, progress)` builds from these games, under one progress
+    task, and their counts printed."""
+    task = bar.add_task("positions", total=len(train) + len(held))
+
+    def advance(n: int) -> None:
+        bar.advance(task, n)
+
+    data, held_data = make(train, advance), make(held, advance)
+    console.print(f"{len(data):,} training positions, {len(held_data):,} held out", markup=False)
+    return data, held_data
+
+
+def _save_net(net: ConvNet, note: str, out: Path | None, default: Path) -> None:
+    """Write a fitted net with its note to `out` (else the package's weights file) and say where."""
+    target = out or default
+    dataclasses.replace(net, note=note).save(target)
+    console.print(f"wrote {target}", markup=False)
+
+
+def _gravon_split(
+    what: str, archives: list[Path], held_out: int, max_games: int, max_held_out: int
+) -> tuple[list[GravonGame], list[GravonGame], list[GravonGame]]:
+    """(all classic games, training games, held-out games: every `held_out`-th), cut to the maxima (0: all)."""
+    from fogofwar.games.stratego.agents.belief_training import gravon_games, split
+
+    games = gravon_games(archives)
+    train, held = split(games, held_out)
+    train, held = train[: max_games or None], held[: max_held_out or None]
+    if not train or not held:
+        console.print(f"train {what}: {len(games)} classic games are too few to train and hold out", style="red")
+        raise typer.Exit(2)
+    console.print(f"{len(train)} training games, {len(held)} held out (every {held_out}th)", markup=False)
+    return games, train, held
+
+
+@train_app.command("belief")
+def train_belief(
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    every: Annotated[int, typer.Option("--every", min=1, help="an example every Nth turn of each side")] = 10,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
+    steps: _Steps = 300,
+    out: _WeightsOut = None,
+) -> None:
+    """The belief's learned part: how a piece's history changes the odds of its rank (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents.belief_model import weights_path
+    from fogofwar.games.stratego.agents.belief_training import examples, fit, prior_from, score, setup_counts
+
+    games, train, held = _gravon_split("belief", archives, held_out, max_games, max_held_out)
+    counts = setup_counts(train)
+    with prior_from(counts), Progress(console=console, transient=True) as bar:
+        task = bar.add_task("examples", total=len(train))
+        ex = examples(train, every, progress=lambda: bar.advance(task))
+        console.print(f"{len(ex):,} examples", markup=False)
+        weights = fit(ex, steps=steps, report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"))
+        task = bar.add_task("held-out games", total=2 * len(held))
+        before = score(held, None, every, progress=lambda: bar.advance(task))
+        after = score(held, weights, every, progress=lambda: bar.advance(task))
+    for name, s in (("without the learned part", before), ("with it", after)):
+        line = f"held out, {name}: log-loss {s.log_loss:.4f} nats, top-1 {100 * s.accuracy:.1f}% ({s.pieces:,} pieces)"
+        console.print(line, markup=False)
+    target = out or weights_path()
+    note = (
+        f"Learned part of the belief (fogofwar.games.stratego.agents.belief_model), "
+        f"written by `fogofwar train belief`:\n"
+        f"{len(train)} Gravon classic games, every {held_out}th of {len(games)} held out, an example every {every} "
+        f"turns, {steps} steps.\nHeld out: log-loss {before.log_loss:.4f} -> {after.log_loss:.4f} nats, "
+        f"top-1 {100 * before.accuracy:.1f}% -> {100 * after.accuracy:.1f}% over {after.pieces:,} pieces."
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(weights.to_toml(note), encoding="utf-8")
+    console.print(f"wrote {target}", markup=False)
+
+
+@train_app.command("policy")
+def train_policy(
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
+    steps: _Steps = 12000,
+    batch: _Batch = 256,
+    width: _Width = 48,
+    blocks: _Blocks = 5,
+    seed: _FitSeed = 0,
+    minutes: _Minutes = 0,
+    out: _WeightsOut = None,
+) -> None:
+    """The move policy: which move a person would play here, learned from Gravon games (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents.policy_model import weights_path
+    from fogofwar.games.stratego.agents.policy_training import positions, train, uniform_score
+
+    _need_torch("policy")
+    games, train_games, held = _gravon_split("policy", archives, held_out, max_games, max_held_out)
+    with Progress(console=console, transient=True) as bar:
+        data, held_pos = _training_positions(bar, lambda g, tick: positions(g, progress=tick), train_games, held)
+        report = _fit_reporter(bar, steps)
+        policy, held_score = train(
+            data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    floor = uniform_score(held_pos)
+    console.print(f"held out, a random legal move: {floor.line()}", markup=False)
+    console.print(f"held out, the net: {held_score.line()}", markup=False)
+    note = (
+        f"Move policy (fogofwar.games.stratego.agents.policy_model), written by `fogofwar train policy`: "
+        f"{len(train_games)} Gravon "
+        f"classic games ({len(data):,} positions), every {held_out}th of {len(games)} held out; width {width}, "
+        f"{blocks} blocks, {steps} steps of {batch}, seed {seed}. Held out: {held_score.line()} "
+        f"(a random legal move: {floor.line()})."
+    )
+    _save_net(policy, note, out, weights_path())
+
+
+@train_app.command("belief-net")
+def train_belief_net(
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    every: Annotated[int, typer.Option("--every", min=1, help="a position every Nth turn of each side")] = 5,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
+    steps: _Steps = 6000,
+    batch: _Batch = 128,
+    width: _Width = 32,
+    blocks: _Blocks = 4,
+    seed: _FitSeed = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="processes replaying the games")] = 2,
+    minutes: _Minutes = 0,
+    out: _WeightsOut = None,
+) -> None:
+    """The belief net: the belief's P(rank) of each hidden piece corrected by the whole board (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents.belief_net import weights_path
+    from fogofwar.games.stratego.agents.belief_net_training import examples, score, train
+    from fogofwar.games.stratego.agents.belief_training import prior_from, setup_counts
+
+    _need_torch("belief-net")
+    games, train_games, held = _gravon_split("belief-net", archives, held_out, max_games, max_held_out)
+    with prior_from(setup_counts(train_games)), Progress(console=console, transient=True) as bar:
+        data, held_ex = _training_positions(bar, lambda g, tick: examples(g, every, jobs, tick), train_games, held)
+        report = _fit_reporter(bar, steps)
+        net, after = train(
+            data, held_ex, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    before = score(None, held_ex)
+    console.print(f"held out, the belief alone: {before.line()}", markup=False)
+    console.print(f"held out, with the net: {after.line()}", markup=False)
+    note = (
+        f"Belief net (fogofwar.games.stratego.agents.belief_net), written by `fogofwar train belief-net`: "
+        f"{len(train_games)} Gravon "
+        f"classic games ({len(data):,} positions, every {every} turns of each side), every {held_out}th of "
+        f"{len(games)} held out; width {width}, {blocks} blocks, {steps} steps of {batch}, seed {seed}. "
+        f"Held out: {after.line()} (the belief alone: {before.line()})."
+    )
+    _save_net(net, note, out, weights_path())
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""What every terminal game shares, whatever the game: printing, reading a line, the frame of a
+game (a quit or Ctrl-C still saves the unfinished record), and saving the record.
+
+The games (`fogofwar.games.stratego.ui.console` for Stratego and LOTR, `fogofwar.games.admiral.ui.console`) bring their
+screens and their turns; this class brings the plumbing so it is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from fogofwar.core.records import GameRecord
+
+
+class Abandon(Exception):
+    """The person left the game without finishing it (quit, or the input ended)."""
+
+
+class ConsoleSession:
+    """The console, the input and the record of one terminal game (subclasses set `state`)."""
+
+    state: Any
+
+    def __init__(self, console: Console, seed: int | None, save: Path | None, read: Callable[[], str] | None) -> None:
+        self.console = console
+        self.seed = seed
+        """The seed the player chose (a reproducible game), or None: then the computer and the random setups
+        draw from a fresh 256-bit secret nobody sees (`fogofwar.core.randomness.play_streams`)."""
+        self.save = save
+        self._read = read or input
+
+    @property
+    def seed_text(self) -> str:
+        """' Seed N.' for a seeded game, else nothing: an unseeded game has no seed to show."""
+        return f" Seed {self.seed}." if self.seed is not None else ""
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style, markup=False, highlight=False)
+
+    def error(self, text: str) -> None:
+        self.console.print(Text(text, style="bold red"))
+
+    def ask(self, prompt: str) -> str:
+        """Read one line; the end of the input abandons the game."""
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        try:
+            line = self._read()
+        except EOFError:
+            raise Abandon("the input ended") from None
+        if not self.console.is_terminal:  # a transcript: show what was typed after its prompt
+            self.console.print(line, markup=False, highlight=False)
+        return line.strip()
+
+    def pass_screen(self, to: str, away: str) -> None:
+        """Hot-seat: clear the screen (a few blank lines in a transcript) and wait until `to` sits down
+        while `away` looks away, so that nothing of one seat stays on the screen for the other."""
+        if self.console.is_terminal:
+            self.console.clear()
+        else:
+            self.console.print("\n" * 3)
+        self.console.rule(f"Pass the keyboard to {to}")
+        self.ask(f"{to[:1].upper()}{to[1:]}: press Enter when {away} cannot see the screen. ")
+        if self.console.is_terminal:
+            self.console.clear()
+
+    def play_through(self, turns: Callable[[], None]) -> int:
+        """Run `turns` to the end of the game, then the game-over screen; the exit code: 0 finished and
+        saved, 1 abandoned or not saved, 130 interrupted. An unfinished game's record is saved too."""
+        try:
+            turns()
+        except Abandon as exc:
+            self.console.print()
+            self.say(f"Game abandoned ({exc}).", style="bold")
+            self.write_record(finished=False)
+            return 1
+        except KeyboardInterrupt:
+            self.console.print()
+            self.say("Interrupted: game abandoned.", style="bold")
+            self.write_record(finished=False)
+            return 130
+        self.show_end()
+        return 0 if self.write_record(finished=True) else 1
+
+    def show_end(self) -> None:
+        raise NotImplementedError
+
+    def record_players(self) -> list[str]:
+        """Who played each seat, as the record names them."""
+        raise NotImplementedError
+
+    def write_record(self, finished: bool) -> bool:
+        """Save the game (if a file was asked for); False if it could not be written."""
+        if self.save is None:
+            return True
+        record = GameRecord.from_state(self.state, players=self.record_players(), seed=self.seed, finished=finished)
+        try:
+            self.save.parent.mkdir(parents=True, exist_ok=True)
+            record.save(self.save)
+        except OSError as exc:
+            self.error(f"Could not save the record to {self.save}: {exc}")
+            return False
+        self.say(f"Record saved to {self.save}" + ("" if finished else " (unfinished game)"))
+        return True

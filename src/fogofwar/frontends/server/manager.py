@@ -1,0 +1,579 @@
+"""The live games of one server process: locking, commit-before-acknowledge, broadcasting, agents.
+
+Every change to a game goes through `GameManager.commit` under the game's lock:
+the event is tried on a copy of the session, written to the database (in a worker
+thread, so the event loop never waits on the disk), and only then does the copy become
+the live session, the sender get its acknowledgement and every connection its new view.
+A reader never sees a state that is not yet durable.
+
+Computer players think in a thread pool, on a snapshot of their observation; when they
+answer, the move is committed like anybody else's, unless the game changed meanwhile
+(a resignation), in which case the answer is dropped and they think again if needed.
+What an agent explains of its decisions (`agent.explanations`, if it keeps any) is stored
+with the event it explains.
+
+Dice are the server's: whenever an event leaves the game at a chance node, the rolls are
+drawn (`GameSession.chance_event`) and stored in the same transaction as that event, so a
+move and the dice it calls for are durable together. A seat's secret draft (Admiral's
+attack assignment) is checked and shown to that seat alone and stored only when committed.
+This process is the only writer of its database: running two servers on one database
+is not supported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fogofwar.core.agents import Agent, agent_game_options, agent_names, make_agent
+from fogofwar.core.protocol import GameError, RecordError, State
+from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
+from fogofwar.frontends.server.limits import Limits
+from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
+from fogofwar.frontends.server.store import Event, GameMeta, Store, StoreError, Summary
+from fogofwar.games.stratego.ui.web import ADAPTERS, Adapter, get_adapter
+
+log = logging.getLogger("fogofwar.frontends.server")
+
+WEB_AGENTS = ("random", "novice", "heuristic", "search", "expert", "stratego")
+"""Agents a web client may pick (each game lists those that play it). Never `ucc`: its spec names a
+program to run."""
+MAX_EXPLANATION_CHARS = 500
+
+QUEUE_LIMIT = 256
+"""Messages waiting for one connection; a client that falls this far behind is dropped."""
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket's outbox: messages are queued here and sent by the socket's own task. A message is
+    a dict, or its JSON text already (a state, encoded once for every connection of its seat)."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    closed: bool = False
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.close()
+
+    def end(self) -> None:
+        """Close once what is queued has been sent (a last word, such as why the socket closes)."""
+        if not self.closed:
+            try:
+                self.queue.put_nowait(None)
+                self.closed = True
+            except asyncio.QueueFull:
+                self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    session: GameSession
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    agent: Agent | None = None
+    agent_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
+    """When the game was last asked for: idle games leave memory (`GameManager.evict_idle`)."""
+
+    def busy(self) -> bool:
+        """Somebody watches or plays it, the computer is thinking, or a change is under way."""
+        thinking = self.agent_task is not None and not self.agent_task.done()
+        return bool(self.connections) or thinking or self.lock.locked()
+
+
+@dataclass(frozen=True)
+class Created:
+    """What the creator of a game gets back: the only time its seat tokens are shown."""
+
+    info: dict[str, Any]
+    tokens: dict[int, str]
+    invite: str | None
+
+
+class GameManager:
+    def __init__(
+        self,
+        store: Store,
+        agent_delay: float = 0.0,
+        agent_workers: int = 4,
+        seed: int | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        self.store = store
+        self.agent_delay = agent_delay
+        self.limits = limits or Limits()
+        self._sweeper: asyncio.Task[None] | None = None
+        # Each game's secret (its random setups, dice and computer play) is 256 bits from the OS; a test
+        # may fix `seed` so that a run of it repeats the same games.
+        self._seeds = Streams.from_seed(seed).rng("game secrets") if seed is not None else None
+        self._games: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=agent_workers, thread_name_prefix="fogofwar-agent")
+        # Writes have threads of their own, as many as the database can use at once (SQLite: one; more
+        # would only queue on its write lock, sleeping in its busy handler and adding to every commit's wait).
+        self._writer = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="fogofwar-db")
+        self._closing = False
+
+    # --- life cycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished game from its log and let computer players resume their turn."""
+        for game_id in await self._io(self.store.unfinished_ids):
+            try:
+                await self.get(game_id)
+            except ClientError as exc:
+                log.error("game %s cannot be restored: %s", game_id, exc.message)
+        self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-games")
+
+    async def _sweep(self) -> None:
+        """Now and then, drop the games nobody uses from memory."""
+        period = min(60.0, self.limits.idle_game_seconds / 4)
+        while not self._closing:
+            await asyncio.sleep(period)
+            self.evict_idle()
+
+    def evict_idle(self, now: float | None = None, keep: str | None = None) -> int:
+        """Drop from memory every game idle for `idle_game_seconds`, and the least recently used idle ones
+        while more than `live_games` are kept; a dropped game is rebuilt from its log when next asked for.
+        Returns how many were dropped. (Should a request still hold a dropped game, its next move meets the
+        stored log's sequence check and is refused, never written twice.)"""
+        now = time.monotonic() if now is None else now
+        idle = sorted((live.used, gid) for gid, live in self._games.items() if not live.busy() and gid != keep)
+        extra = len(self._games) - self.limits.live_games
+        dropped = 0
+        for used, gid in idle:
+            if now - used < self.limits.idle_game_seconds and dropped >= extra:
+                break
+            del self._games[gid]
+            dropped += 1
+        return dropped
+
+    def live_count(self) -> int:
+        """How many games are in memory."""
+        return len(self._games)
+
+    async def stop(self) -> None:
+        self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for live in self._games.values():
+            if live.agent_task is not None:
+                live.agent_task.cancel()
+            for conn in list(live.connections):
+                conn.close()
+        tasks = [live.agent_task for live in self._games.values() if live.agent_task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._writer.shutdown(wait=True)  # a commit under way ends before the store closes
+
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Database reads run in a worker thread: the disk may be slow."""
+        return await asyncio.to_thread(fn, *args)
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Database writes run in the writer threads: a commit waits on the disk."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, functools.partial(fn, *args))
+
+    # --- games -------------------------------------------------------------------------------
+    def agents(self, game: str | None = None) -> list[str]:
+        """The computer players a client may pick: for one game, those its adapter names (and any agent
+        no game claims); without a game, all of them."""
+        names = set(agent_names())
+        known = [a for a in WEB_AGENTS if a in names]
+        claimed = {a for g in ADAPTERS.values() for a in g.agents}
+        if game is None:
+            return known
+        return [a for a in known if a in get_adapter(game).agents or a not in claimed]
+
+    async def page_for(self, game_id: str) -> str:
+        """The page of the browser client for a game (the game page of Stratego for an unknown id)."""
+        live = self._games.get(game_id)
+        kind = live.session.meta.game if live is not None else None
+        if kind is None:
+            meta = await self._io(self.store.game, game_id)
+            kind = meta.game if meta is not None else "stratego"
+        try:
+            return get_adapter(kind).page
+        except GameError:
+            return "game.html"
+
+    async def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        opponent: str,
+        color: str,
+        name: str,
+    ) -> Created:
+        """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret."""
+        try:
+            adapter: Adapter = get_adapter(game)
+            adapter.make_game(options)  # checks the options before anything is stored
+        except (GameError, TypeError, ValueError) as exc:
+            raise ClientError("bad_request", str(exc), 422) from None
+        seats = adapter.seat_names
+        if color == "random":
+            seat = secrets.randbelow(len(seats))
+        elif color in seats:
+            seat = seats.index(color)
+        elif color in ("red", "blue"):  # the classic colours name the first and the second seat of any game
+            seat = ("red", "blue").index(color)
+        else:
+            raise ClientError("bad_request", f"color must be one of {', '.join(seats)} or random", 422)
+        other = 1 - seat
+        tokens: dict[int, str] = {seat: secrets.token_urlsafe(24)}
+        players: list[str | None] = [None, None]
+        players[seat] = name or seats[seat].capitalize()
+        invite: str | None = None
+        agent: str | None = None
+        agent_seat: int | None = None
+        if opponent == "hotseat":
+            mode = "hotseat"
+            tokens[other] = secrets.token_urlsafe(24)
+            players = [f"{name} ({s})" for s in seats] if name else [s.capitalize() for s in seats]
+        elif opponent == "invite":
+            mode = "invite"
+            invite = secrets.token_urlsafe(18)
+        elif opponent in self.agents(game):
+            mode, agent, agent_seat = "agent", opponent, other
+            players[other] = f"computer ({opponent})"
+            # An agent may need game options at its seat (Admiral's `stratego` plays the solo rules).
+            seated: list[object] = [object(), object()]
+            try:
+                seated[other] = make_agent(opponent)
+                options = agent_game_options(seated, game, options)
+                adapter.make_game(options)
+            except (GameError, TypeError, ValueError) as exc:
+                raise ClientError("bad_request", str(exc), 422) from None
+        else:
+            raise ClientError(
+                "bad_request",
+                f"opponent must be hotseat, invite or one of the agents of {game}: {', '.join(self.agents(game))}",
+                422,
+            )
+        now = time.time()
+        hashes: list[str | None] = [None, None]
+        for s, t in tokens.items():
+            hashes[s] = hash_token(t)
+        meta = GameMeta(
+            id=secrets.token_urlsafe(8),
+            game=game,
+            options=dict(options),
+            mode=mode,
+            agent=agent,
+            agent_seat=agent_seat,
+            secret=new_secret() if self._seeds is None else self._seeds.randbytes(SECRET_BYTES),
+            players=players,
+            token_hashes=hashes,
+            invite_hash=hash_token(invite) if invite else None,
+            created_at=now,
+            updated_at=now,
+        )
+        session = GameSession(meta)
+        summary = session.summary()
+        meta.status, meta.to_move, meta.move_count = summary.status, summary.to_move, summary.move_count
+        try:
+            await self._write(self.store.create_game, meta)
+        except Exception as exc:  # the database is down, full or read-only: nothing was created
+            log.exception("cannot store a new game")
+            raise ClientError("unavailable", f"the game could not be saved ({type(exc).__name__})", 503) from None
+        live = self._add(session)
+        self._schedule_agent(live)
+        return Created(session.info(), tokens, invite)
+
+    def _add(self, session: GameSession) -> LiveGame:
+        live = LiveGame(session)
+        meta = session.meta
+        if meta.agent is not None and meta.agent_seat is not None:
+            agent = make_agent(meta.agent)
+            # A restarted server gives the agent a fresh start: it forgets what it inferred, not the rules.
+            agent.start(session.game, meta.agent_seat, session.streams.rng("agent", meta.agent_seat, session.seq))
+            live.agent = agent
+        self._games[meta.id] = live
+        if len(self._games) > self.limits.live_games:
+            self.evict_idle(keep=meta.id)
+        return live
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game, rebuilt from the database on first use."""
+        live = self._games.get(game_id)
+        if live is not None:
+            live.used = time.monotonic()
+            return live
+        async with self._load_lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                live.used = time.monotonic()
+                return live
+            meta = await self._io(self.store.game, game_id)
+            if meta is None:
+                raise ClientError("not_found", f"no game {game_id!r}", 404)
+            events = await self._io(self.store.events, game_id)
+            try:
+                session = await asyncio.to_thread(GameSession.replay, meta, events)
+            except (RecordError, GameError) as exc:
+                raise ClientError("broken", f"game {game_id} cannot be rebuilt: {exc}", 500) from None
+            live = self._add(session)
+        if live.session.needs_chance():  # a log from before the dice were stored with their move
+            async with live.lock:
+                if live.session.needs_chance():
+                    await self._commit(live, None)
+        self._schedule_agent(live)
+        return live
+
+    async def list_games(self, limit: int) -> list[dict[str, Any]]:
+        """Summaries straight from the database: listing never replays a game."""
+        metas = await self._io(self.store.games, limit)
+        out = []
+        for m in metas:
+            live = self._games.get(m.id)
+            if live is not None:
+                out.append(live.session.info())
+            else:
+                out.append(game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq))
+        return out
+
+    async def join(self, game_id: str, invite: str, name: str) -> tuple[int, str, dict[str, Any]]:
+        """Take the open seat of an invite game with its invite secret; the secret then expires."""
+        live = await self.get(game_id)
+        async with live.lock:
+            meta = live.session.meta
+            if meta.invite_hash is None or not secrets.compare_digest(meta.invite_hash, hash_token(invite)):
+                raise ClientError("forbidden", "this invite is not valid (or the seat was taken already)", 403)
+            seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
+            token = secrets.token_urlsafe(24)
+            player = name or live.session.seat_name(seat).capitalize()
+            try:
+                joined = await self._write(self.store.join, game_id, seat, hash_token(token), player)
+            except Exception as exc:  # the database is down, full or read-only: nobody joined
+                log.exception("cannot store a join")
+                raise ClientError("unavailable", f"the seat could not be saved ({type(exc).__name__})", 503) from None
+            if not joined:
+                raise ClientError("forbidden", "the seat was taken already", 403)
+            session = live.session.copy()
+            session.meta.token_hashes[seat] = hash_token(token)
+            session.meta.players[seat] = player
+            session.meta.invite_hash = None
+            session.meta.updated_at = time.time()
+            live.session = session
+            self._broadcast(live)
+            return seat, token, session.info()
+
+    # --- changes -----------------------------------------------------------------------------
+    async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
+        """Check and commit a seat's command; `ClientError` (nothing changed) if it is refused."""
+        async with live.lock:
+            ev = live.session.event_for(seat, cmd)
+            if ev.kind in ("draft", "undo"):
+                self._draft(live, ev)
+                if origin is not None:
+                    origin.send({"type": "ack", "id": cmd.ref, "seq": ev.seq, "draft": len(live.session.drafts[seat])})
+                self._broadcast(live, only=seat)
+                return ev
+            await self._commit(live, ev)
+            if origin is not None:
+                origin.send({"type": "ack", "id": cmd.ref, "seq": ev.seq})
+            self._broadcast(live)
+        self._schedule_agent(live)
+        return ev
+
+    def _draft(self, live: LiveGame, ev: Event) -> None:
+        """A secret decision joins (or leaves) the seat's draft: nothing is stored, nobody else is told."""
+        session = live.session.copy()
+        session.apply_draft(ev)
+        live.session = session
+
+    async def _commit(self, live: LiveGame, ev: Event | None) -> None:
+        """Store `ev` and the dice it calls for, and make them live; the caller holds the lock and has
+        checked the event (None: only the dice)."""
+        trial = live.session.copy()
+        events: list[Event] = []
+        if ev is not None:
+            trial.apply(ev)
+            events.append(ev)
+        while trial.needs_chance():
+            roll = trial.chance_event()
+            trial.apply(roll)
+            events.append(roll)
+        if not events:
+            return
+        try:
+            stamp = await self._write(self.store.append_events, trial.meta.id, events, trial.summary())
+        except StoreError as exc:
+            log.error("cannot store event: %s", exc)
+            raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
+        except Exception as exc:  # the database is down or full: the move must not count
+            log.exception("database error")
+            raise ClientError("unavailable", f"the move could not be saved ({type(exc).__name__})", 503) from None
+        trial.meta.updated_at = stamp
+        live.session = trial
+
+    def _broadcast(self, live: LiveGame, only: int | None = None) -> None:
+        """Send the new state to every connection (`only`: to that seat's connections alone)."""
+        views: dict[int | None, str] = {}
+        for conn in list(live.connections):
+            if conn.closed:
+                live.connections.discard(conn)
+                continue
+            if only is not None and conn.seat != only:
+                continue
+            if conn.seat not in views:
+                views[conn.seat] = live.session.view_json(conn.seat)
+            conn.send(views[conn.seat])
+
+    def connect(self, live: LiveGame, seat: int | None) -> Connection:
+        conn = Connection(seat)
+        live.connections.add(conn)
+        conn.send(live.session.view_json(seat))
+        return conn
+
+    def disconnect(self, live: LiveGame, conn: Connection) -> None:
+        live.connections.discard(conn)
+        conn.close()
+
+    # --- computer players ----------------------------------------------------------------------
+    def _schedule_agent(self, live: LiveGame) -> None:
+        if live.agent is None or self._closing:
+            return
+        s = live.session
+        if s.state.is_terminal() or s.to_move() != s.meta.agent_seat:
+            return
+        if live.agent_task is None or live.agent_task.done():
+            live.agent_task = asyncio.create_task(self._agent_turns(live), name=f"agent-{s.meta.id}")
+
+    async def _agent_turns(self, live: LiveGame) -> None:
+        """Let the computer play while it is its turn; an agent that crashes or cheats forfeits."""
+        agent = live.agent
+        assert agent is not None
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            session = live.session
+            seat = session.meta.agent_seat
+            if seat is None or session.state.is_terminal() or session.to_move() != seat:
+                return
+            stamp = (session.seq, len(session.drafts.get(seat, [])))
+            started = loop.time()
+            job: Callable[[], Command | str]
+            if session.adapter.in_setup(session.state):
+                job = _setup_job(agent, session.adapter, session.state.clone(), seat)
+            else:
+                state = session.seat_state(seat)
+                obs, legal = state.observation(seat), list(state.legal_actions())
+                job = _move_job(agent, obs, legal)
+            answer: Command | str
+            try:
+                answer = await loop.run_in_executor(self._executor, job)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # an agent's crash is its loss, never the server's
+                log.warning("agent %s failed in game %s: %r", agent.name, session.meta.id, exc)
+                answer = f"the computer ({agent.name}) failed: {exc!r}"
+            wait = self.agent_delay - (loop.time() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with live.lock:
+                if (live.session.seq, len(live.session.drafts.get(seat, []))) != stamp:
+                    continue  # the game changed while the agent thought (a resignation): think again
+                try:
+                    if isinstance(answer, str):
+                        ev = live.session.forfeit_event(seat, answer)
+                    else:
+                        ev = live.session.event_for(seat, answer)
+                except ClientError as exc:
+                    ev = live.session.forfeit_event(seat, f"the computer ({agent.name}) broke the rules: {exc.message}")
+                if ev.kind == "draft":
+                    self._draft(live, ev)  # the agent's secret orders: nobody else sees them
+                    continue
+                try:
+                    await self._commit(live, ev)
+                except ClientError:
+                    await asyncio.sleep(1.0)  # the database is unavailable: try again later
+                    continue
+                self._broadcast(live)
+
+
+def explanations_of(agent: Agent) -> list[Any]:
+    """What the agent has said of its decisions so far (`agent.explanations`: a list, or a method
+    returning one), or [] for an agent that explains nothing (or one that is drained instead)."""
+    if callable(getattr(agent, "drain_explanations", None)):
+        return []
+    found = getattr(agent, "explanations", None)
+    if callable(found):
+        found = found()
+    return list(found) if isinstance(found, list | tuple) else []
+
+
+_RULE_LINE = re.compile(r"^\[([^\]]{1,40})\]\s*(.*)$", re.S)
+_TURN_PREFIX = re.compile(r"^turn \d+:\s*")
+
+
+def explanation(item: Any) -> dict[str, str]:
+    """One explanation as {rule, text}: from a (rule, text) pair, a mapping, an object with `rule_id`
+    (or `rule`) and `text`, or a line like '[SOLO-TAB-4] turn 2: fire ...'."""
+    rule: Any = ""
+    text: Any = item
+    if isinstance(item, tuple | list) and len(item) == 2:
+        rule, text = item
+    elif isinstance(item, dict):
+        rule, text = item.get("rule_id", item.get("rule", "")), item.get("text", "")
+    elif hasattr(item, "text"):
+        rule, text = getattr(item, "rule_id", getattr(item, "rule", "")), item.text
+    elif isinstance(item, str) and (m := _RULE_LINE.match(item)):
+        rule, text = m.group(1), m.group(2)
+    text = _TURN_PREFIX.sub("", str(text))  # the state message says which turn
+    return {"rule": str(rule)[:40], "text": text[:MAX_EXPLANATION_CHARS]}
+
+
+def _new_explanations(agent: Agent, before: int) -> tuple[dict[str, str], ...]:
+    """What the agent explained since `before` explanations: `drain_explanations()` if it has it, else
+    the new tail of `explanations`."""
+    drain = getattr(agent, "drain_explanations", None)
+    if callable(drain):
+        return tuple(explanation(n) for n in drain())
+    notes = explanations_of(agent)
+    if len(notes) < before:  # the agent started a new list: all of it is new
+        before = 0
+    return tuple(explanation(n) for n in notes[before:])
+
+
+def _move_job(agent: Agent, obs: Any, legal: list[int]) -> Callable[[], Command | str]:
+    def run() -> Command | str:
+        before = len(explanations_of(agent))
+        action = int(agent.act(obs, legal))
+        return Command("action", action=action, explain=_new_explanations(agent, before))
+
+    return run
+
+
+def _setup_job(agent: Agent, adapter: Adapter, state: State, seat: int) -> Callable[[], Command | str]:
+    """The agent places its army on a copy, one piece at a time; the result is sent as one setup."""
+
+    def run() -> Command | str:
+        before = len(explanations_of(agent))
+        while not state.is_terminal() and adapter.in_setup(state) and state.current_player() == seat:
+            state.apply(agent.act(state.observation(seat), list(state.legal_actions())))
+        return Command("setup", setup=adapter.placement_of(state, seat), explain=_new_explanations(agent, before))
+
+    return run

@@ -1,0 +1,217 @@
+"""A belief about the hidden enemy pieces, kept from observations alone.
+
+The tracker follows every enemy piece from its setup square through the public moves it
+sees (each observation carries the last two moves), so it knows where each unknown enemy
+piece started. The prior of a piece is how often each rank started on that square in the
+real Gravon games (`fogofwar.games.stratego.agents.setups`); a piece that has moved is no bomb and no
+flag; and the marginals are then balanced (Sinkhorn iterations) so that each rank's
+expected count equals the number of that rank still unaccounted for. Never does a belief
+give weight to a rank that contradicts what was observed: revealed pieces are certain,
+ranks with no piece left get zero, moved pieces get no bomb or flag.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
+from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
+from fogofwar.games.stratego.agents.setups import prior_by_square
+from fogofwar.games.stratego.rules import battle
+from fogofwar.grid.board import NEIGHBOURS, parse_square
+
+
+class BeliefTracker:
+    """Follows enemy pieces back to their setup squares and turns priors into rank marginals."""
+
+    def __init__(self) -> None:
+        self.origin: dict[int, int] = {}  # current square of an enemy piece -> its setup square
+        self._seen = -1  # number of moves already processed; -1 before the first play observation
+        self._prior: dict[int, dict[int, float]] | None = None
+        self.bomb_squares: set[int] = set()  # squares where an enemy bomb was seen (standing or taken)
+        self.bomb_neighbour_factor = 10.0
+        self.evidence: dict[int, dict[int, float]] = {}  # current square -> likelihood factor by rank
+        self.behaviour_factor = 2.0
+        self.moves: dict[int, int] = {}  # current square of an enemy piece -> how many moves it has made
+        self.first_moved: dict[int, int] = {}  # current square -> the enemy's turn number of its first move
+        self.enemy_turns = 0  # enemy moves seen so far
+        self.weights: BeliefWeights | None = None
+        """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
+        None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
+
+    def update(self, data: dict[str, Any]) -> None:
+        """Take in a play-phase observation (call it on every own turn)."""
+        player = int(data["player"])
+        enemy = 1 - player
+        count = int(data["move_count"])
+        recent = list(data.get("recent_moves") or [])
+        if self._seen < 0:
+            know_cells = data["board"]
+            self.origin = {sq: sq for sq, c in enumerate(know_cells) if isinstance(c, dict) and c["owner"] == enemy}
+            from fogofwar.games.stratego.variants import get_variant
+
+            self._prior = prior_by_square(get_variant(str(data["variant"])), enemy)
+            unseen = recent[-count:] if count else []
+            for ev in unseen:
+                if ev["player"] == enemy:
+                    src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+                    if dst in self.origin:
+                        self.origin[dst] = src
+            self._seen = count
+            return
+        new = count - self._seen
+        for ev in recent[len(recent) - min(new, len(recent)) :]:
+            self._apply_event(ev, enemy)
+            if ev["player"] == enemy and ev.get("result") is None:
+                self._read_behaviour(ev, data["board"], player)
+        self._seen = count
+
+    def _read_behaviour(self, ev: dict[str, Any], board: list[Any], player: int) -> None:
+        """Weigh what a quiet enemy move says about the piece: stepping next to a revealed piece of
+        ours that would take it is rare (unless it is the spy going for our marshal), and so is
+        stepping away from one that it could beat."""
+        src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+        near_dst = set(NEIGHBOURS[dst])
+        factor = self.behaviour_factor
+        for sq, c in enumerate(board):
+            if not isinstance(c, dict) or c["owner"] != player or not c["revealed"] or c["rank"] is None:
+                continue
+            ours = RANK_OF_NAME[c["rank"]]
+            if ours == BOMB and sq in near_dst and sq not in NEIGHBOURS[src]:
+                # Only a miner has business next to a bomb it knows of.
+                row = self.evidence.setdefault(dst, {})
+                row[MINER] = min(row.get(MINER, 1.0) * factor, 50.0)
+                continue
+            if ours in (BOMB, FLAG):
+                continue
+            approach = sq in near_dst
+            retreat = sq in NEIGHBOURS[src] and not approach
+            if not approach and not retreat:
+                continue
+            row = self.evidence.setdefault(dst, {})
+            for r in range(12):
+                if r in (BOMB, FLAG):
+                    continue
+                win, survive = battle(ours, r)  # our piece attacking it
+                safe = not (win and not survive)
+                if (approach and (safe or (r == SPY and ours == MARSHAL))) or (retreat and not safe):
+                    row[r] = min(row.get(r, 1.0) * factor, 50.0)
+
+    def _apply_event(self, ev: dict[str, Any], enemy: int) -> None:
+        src, dst = parse_square(ev["from"]), parse_square(ev["to"])
+        result = ev.get("result")
+        if ev["player"] == enemy:
+            self.enemy_turns += 1
+            start = self.origin.pop(src, src)
+            seen = self.evidence.pop(src, None)
+            moves = self.moves.pop(src, 0) + 1
+            first = self.first_moved.pop(src, self.enemy_turns)
+            if result in (None, "attacker_won"):
+                self.origin[dst] = start
+                self.moves[dst] = moves
+                self.first_moved[dst] = first
+                if seen is not None and result is None:
+                    self.evidence[dst] = seen
+        else:
+            if ev.get("defender") == "bomb":
+                self.bomb_squares.add(dst)
+            if result in ("attacker_won", "both_lost"):
+                self.origin.pop(dst, None)
+                self.evidence.pop(dst, None)
+                self.moves.pop(dst, None)
+                self.first_moved.pop(dst, None)
+
+    def history(self, sq: int, enemy: int) -> PieceHistory:
+        """What the enemy piece on `sq` has done, as the learned model reads it."""
+        start = self.origin.get(sq, sq)
+        return PieceHistory(
+            moves=self.moves.get(sq, 0),
+            first_moved=self.first_moved.get(sq),
+            start_row=row_from_owner(start, enemy),
+            row=row_from_owner(sq, enemy),
+            turns=self.enemy_turns,
+        )
+
+    def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
+        """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
+        squares = know.unknown_enemy_squares()
+        pool = know.unknown_pool
+        ranks = [r for r, n in pool.items() if n > 0]
+        bombs = self.bomb_squares | {
+            sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy and c.rank == BOMB
+        }
+        rows: dict[int, dict[int, float]] = {}
+        for sq in squares:
+            cell = know.cells[sq]
+            assert cell is not None
+            start = self.origin.get(sq, sq)
+            prior = self._prior.get(start) if self._prior else None
+            row = {}
+            for r in ranks:
+                if cell.moved and r in (BOMB, FLAG):
+                    continue
+                row[r] = (prior.get(r, 0.0) if prior else 1.0) + 1e-3
+            seen = self.evidence.get(sq)
+            if seen:
+                for r, f in seen.items():
+                    if r in row:
+                        row[r] *= f
+            if self.weights is not None:
+                factors = self.weights.factors(self.history(sq, know.enemy))
+                for r in row:
+                    row[r] *= factors[r]
+            if FLAG in row and bombs:
+                # Players wall their flag in with bombs: a bomb next door makes a flag likelier.
+                near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)
+                row[FLAG] *= self.bomb_neighbour_factor**near
+            rows[sq] = row
+        for _ in range(iterations):
+            for row in rows.values():  # each piece is exactly one rank
+                total = sum(row.values())
+                if total > 0:
+                    for r in row:
+                        row[r] /= total
+            for r in ranks:  # each rank has exactly pool[r] pieces
+                total = sum(row.get(r, 0.0) for row in rows.values())
+                if total > 0:
+                    scale = pool[r] / total
+                    for row in rows.values():
+                        if r in row:
+                            row[r] *= scale
+        for row in rows.values():
+            total = sum(row.values())
+            if total > 0:
+                for r in row:
+                    row[r] /= total
+        return rows
+
+    def sample(self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
+        """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left)."""
+        left = dict(know.unknown_pool)
+        squares = list(marginals)
+        rng.shuffle(squares)
+        # Pieces with the fewest options first, so that constraints are met.
+        squares.sort(key=lambda sq: len(marginals[sq]))
+        out: dict[int, int] = {}
+        for sq in squares:
+            options = [(r, p * left[r]) for r, p in marginals[sq].items() if left.get(r, 0) > 0]
+            if not options:
+                options = [(r, float(n)) for r, n in left.items() if n > 0 and r not in (BOMB, FLAG)] or [
+                    (r, float(n)) for r, n in left.items() if n > 0
+                ]
+            total = sum(w for _, w in options)
+            x = rng.random() * total
+            pick = options[-1][0]
+            for rank, w in options:
+                x -= w
+                if x <= 0:
+                    pick = rank
+                    break
+            r = pick
+            out[sq] = r
+            left[r] -= 1
+        return out
+
+
+__all__ = ["RANK_OF_NAME", "BeliefTracker"]

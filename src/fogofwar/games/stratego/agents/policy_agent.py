@@ -1,0 +1,64 @@
+"""`policy`: a Stratego player that plays the move the learned policy (`policy_model`) finds likeliest.
+
+It looks no move ahead: it plays as the people of its training games would, on average. It is the
+yardstick for the net itself (how strong is imitation alone) and shows that the shipped weights load and
+play legal moves. Options: `temperature=T` samples moves from P(move) ** (1 / T) instead of taking the
+likeliest (seeded by the game's random source). Setups come from the search player's guarded setups.
+In games other than classic Stratego it plays as `heuristic`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from fogofwar.core.protocol import Game, Observation
+from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
+from fogofwar.games.stratego.agents.search import guarded_setup
+from fogofwar.games.stratego.agents.spec_options import number_option
+from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
+from fogofwar.games.stratego.variants import get_variant
+
+if TYPE_CHECKING:
+    from fogofwar.games.stratego.agents.policy_model import PolicyNet
+
+
+class PolicyAgent(HeuristicAgent):
+    name = "policy"
+
+    def __init__(self, temperature: float = 0.0) -> None:
+        super().__init__(noise=0.05)
+        self.temperature = temperature
+        self._net: PolicyNet | None = None  # the shipped net in classic Stratego; None: play as `heuristic`
+
+    @classmethod
+    def from_spec(cls, arg: str) -> PolicyAgent:
+        return cls(number_option("policy", arg, "temperature", 0.0, 100.0, 0.0, "T"))
+
+    def start(self, game: Game, player: int, rng: random.Random) -> None:
+        super().start(game, player, rng)
+        # Imported here, not at the top: the model needs the simulator's tables, which import numba, and
+        # every front end that lists the agents imports this module.
+        from fogofwar.games.stratego.agents.policy_model import shipped_policy
+
+        self._net = shipped_policy() if isinstance(game, StrategoGame) else None
+
+    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+        if not self._setup:
+            placement = guarded_setup(get_variant(str(data["variant"])), self._player, self._rng)
+            self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
+        return super()._setup_action(data, legal)
+
+    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        data = observation.data
+        if data["phase"] == "setup" or self._net is None:
+            return super().act(observation, legal_actions)
+        probs = self._net.move_probabilities(data, legal_actions)
+        if not probs:
+            return super().act(observation, legal_actions)
+        moves = sorted(probs)
+        if self.temperature <= 0:
+            return max(moves, key=lambda a: (probs[a], -a))
+        weights = [probs[a] ** (1.0 / self.temperature) for a in moves]
+        return self._rng.choices(moves, weights=weights)[0]

@@ -1,0 +1,210 @@
+"""Fit the move policy (`policy_model`) to the moves people played on Gravon, and score it on held-out games.
+
+Positions come from replaying Gravon classic games in the batched simulator (`fogofwar.games.stratego.sim.BatchSim`, the
+reference rules compiled), many games side by side: at every move, the mover's planes (only what it may
+know), its legal moves and the move it played. Every `held_out`-th game is kept out of the fit; the
+top-1 accuracy and log-loss printed for those games say how well the net predicts moves it never saw.
+
+Training uses PyTorch (CPU, or a GPU when one is present) and is seeded; the result is exported to the
+numpy weights `policy_model.PolicyNet` reads, so play needs no PyTorch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fogofwar.core.protocol import GameError, RecordError
+from fogofwar.games.stratego.agents.net_training import device, export, fit, torch_net
+from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, HEADS, PLANE_SCALE, SLOT_OF_COMPACT, PolicyNet
+from fogofwar.games.stratego.formats.gravon import GravonGame
+from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
+from fogofwar.games.stratego.sim.planes import NUM_PLANES
+from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTIONS
+
+U8 = npt.NDArray[np.uint8]
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass
+class Positions:
+    """Positions seen by the mover, oriented (blue's turned round); moves are compact ids in that view."""
+
+    planes: U8  # (N, NUM_PLANES, 10, 10); the unaccounted-for planes hold counts 0..8
+    legal: U8  # (N, ceil(NUM_COMPACT_ACTIONS / 8)) packed bits: the legal compact ids
+    move: I64  # (N,) the compact id played
+
+    def __len__(self) -> int:
+        return int(self.move.shape[0])
+
+    def legal_mask(self, rows: I64 | slice) -> npt.NDArray[np.bool_]:
+        return np.unpackbits(self.legal[rows], axis=1, count=NUM_COMPACT_ACTIONS).astype(np.bool_)
+
+
+def positions(
+    games: Sequence[GravonGame],
+    batch: int = 256,
+    max_positions: int = 0,
+    progress: Callable[[int], None] | None = None,
+    winners_only: bool = False,
+) -> Positions:
+    """Every move of these games (a game the rules cannot replay stops at its first illegal move); with
+    `winners_only`, only the moves of each game's winner (games without one give none).
+    `progress(games_done)` is called as games finish."""
+    parts: list[Positions] = []
+    total = 0
+    for start in range(0, len(games), batch):
+        chunk = games[start : start + batch]
+        parts.append(_chunk_positions(chunk, winners_only))
+        total += len(parts[-1])
+        if progress is not None:
+            progress(len(chunk))
+        if max_positions and total >= max_positions:
+            break
+    out = _joined(parts)
+    if max_positions and len(out) > max_positions:
+        out = Positions(out.planes[:max_positions], out.legal[:max_positions], out.move[:max_positions])
+    return out
+
+
+def _joined(parts: Sequence[Positions]) -> Positions:
+    """These positions one after the other (none: an empty `Positions`)."""
+    if not parts:
+        empty = np.zeros((0, NUM_PLANES, 10, 10), np.uint8)
+        return Positions(empty, np.zeros((0, (NUM_COMPACT_ACTIONS + 7) // 8), np.uint8), np.zeros(0, np.int64))
+    return Positions(
+        np.concatenate([p.planes for p in parts]),
+        np.concatenate([p.legal for p in parts]),
+        np.concatenate([p.move for p in parts]),
+    )
+
+
+def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) -> Positions:
+    setups: list[npt.NDArray[np.uint8]] = []
+    lines: list[list[int]] = []
+    keep: list[int] = []  # the player whose moves count (2: both)
+    for g in games:
+        if winners_only and g.winner not in (1, 2):
+            continue
+        try:
+            codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
+            line = [src * 100 + dst for src, dst in g.move_squares()]
+        except (RecordError, GameError, ValueError):
+            continue
+        setups.append(codes)
+        lines.append(line)
+        keep.append(g.winner - 1 if winners_only and g.winner is not None else 2)
+    if not lines:
+        return _joined([])
+    n = len(lines)
+    sim = BatchSim("classic", n_envs=n, max_moves=0)
+    sim.reset(setups=np.stack(setups))
+    alive = np.ones(n, np.bool_)
+    lengths = np.array([len(line) for line in lines])
+    wanted = np.array(keep)
+    parts: list[Positions] = []
+    for ply in range(int(lengths.max())):
+        alive &= ~sim.done & (ply < lengths)
+        if not alive.any():
+            break
+        idx = np.flatnonzero(alive)
+        acts = np.full(n, -1, np.int64)
+        acts[idx] = [lines[i][ply] for i in idx]
+        mask = sim.legal_mask(compact=True)
+        compact = np.where(acts >= 0, COMPACT_OF_MOVE[np.clip(acts, 0, 9999)], -1)
+        ok = (compact >= 0) & mask[np.arange(n), np.maximum(compact, 0)]
+        alive &= ok  # an illegal move ends that game's replay here
+        idx = np.flatnonzero(alive)
+        if not len(idx):
+            break
+        player = sim.to_move
+        obs = sim.observe(player)
+        for p in (0, 1):
+            rows = idx[(player[idx] == p) & ((wanted[idx] == p) | (wanted[idx] == 2))]
+            if not len(rows):
+                continue
+            o = obs[rows]
+            m = mask[rows]
+            c = compact[rows]
+            if p == 1:
+                o = o[:, :, ::-1, ::-1]
+                m = m[:, FLIP_COMPACT]  # m[i] in the turned view = the mask at the move it turns from
+                c = FLIP_COMPACT[c]
+            parts.append(Positions(o.astype(np.uint8), np.packbits(m, axis=1), c.astype(np.int64)))
+        sim.step(np.where(alive, acts, -1), envs=alive)
+    return _joined(parts)
+
+
+# --- training (PyTorch) -----------------------------------------------------------------------
+
+
+@dataclass
+class Score:
+    positions: int
+    log_loss: float  # mean -log P(move played), nats
+    top1: float  # share of positions where the most likely move is the one played
+
+    def line(self) -> str:
+        return f"top-1 {100 * self.top1:.1f}%, log-loss {self.log_loss:.3f} nats over {self.positions:,} positions"
+
+
+def train(
+    data: Positions,
+    held: Positions,
+    width: int = 48,
+    blocks: int = 5,
+    steps: int = 4000,
+    batch: int = 256,
+    lr: float = 2e-3,
+    seed: int = 0,
+    seconds: float | None = None,
+    report: Callable[[int, float], None] | None = None,
+) -> tuple[PolicyNet, Score]:
+    """Fit the net (`net_training.fit`: Adam, cosine decay, seeded) and return it in numpy form with its
+    held-out score. `seconds` stops the fit early when the time is up."""
+    import torch
+
+    torch.manual_seed(seed)
+    dev = device()
+    net = torch_net(NUM_PLANES, HEADS, width, blocks, PLANE_SCALE.tolist()).to(dev)
+    slots = torch.from_numpy(SLOT_OF_COMPACT).to(dev)
+
+    def loss_of(rows: I64) -> torch.Tensor:
+        x = torch.from_numpy(data.planes[rows].astype(np.float32)).to(dev)
+        mask = torch.from_numpy(data.legal_mask(rows)).to(dev)
+        y = torch.from_numpy(data.move[rows]).to(dev)
+        logits = net(x).flatten(1)[:, slots].masked_fill(~mask, -1e9)
+        return torch.nn.functional.cross_entropy(logits, y)
+
+    fit(net, len(data), loss_of, steps, batch, lr, seed, seconds, report)
+    policy = export(net, PolicyNet)
+    return policy, score(policy, held)
+
+
+def score(policy: PolicyNet, held: Positions, batch: int = 512) -> Score:
+    """Top-1 accuracy and log-loss of the numpy net on these positions (legal moves only)."""
+    hits = 0
+    nll = 0.0
+    for start in range(0, len(held), batch):
+        rows = np.arange(start, min(len(held), start + batch))
+        flat = policy.logits(held.planes[rows].astype(np.float32))[:, SLOT_OF_COMPACT].astype(np.float64)
+        mask = held.legal_mask(rows)
+        flat[~mask] = -np.inf
+        flat -= flat.max(axis=1, keepdims=True)
+        logp = flat - np.log(np.exp(flat).sum(axis=1, keepdims=True))
+        y = held.move[rows]
+        nll -= float(logp[np.arange(len(rows)), y].sum())
+        hits += int((flat.argmax(axis=1) == y).sum())
+    n = max(1, len(held))
+    return Score(len(held), nll / n, hits / n)
+
+
+def uniform_score(held: Positions) -> Score:
+    """The same figures for a player that picks a legal move at random (the floor to beat)."""
+    counts = np.unpackbits(held.legal, axis=1, count=NUM_COMPACT_ACTIONS).sum(axis=1).astype(np.float64)
+    n = max(1, len(held))
+    counts = np.maximum(counts, 1)
+    return Score(len(held), float(np.log(counts).sum()) / n, float((1.0 / counts).sum()) / n)

@@ -1,0 +1,140 @@
+"""The 10x10 board: squares, their names, lakes, and precomputed neighbour and ray tables.
+
+A square is an int 0..99, `row * 10 + column`, row 0 being rank 1 (red's back row) and
+column 0 being file A. Files are lettered A-K without J, as on Gravon and in ISF
+notation (STR-BOARD-2); J is accepted on input as the tenth file, and ':' as row 10
+(Gravon's spelling).
+
+>>> square_name(0), square_name(99), parse_square("k10"), parse_square("J:")
+('A1', 'K10', 99, 99)
+>>> is_lake(parse_square("C5")), is_lake(parse_square("E5"))
+(True, False)
+"""
+
+from __future__ import annotations
+
+from fogofwar.core.protocol import NotationError
+
+SIZE = 10
+NUM_SQUARES = SIZE * SIZE
+FILES = "ABCDEFGHIK"
+
+LAKES: frozenset[int] = frozenset(r * SIZE + c for r in (4, 5) for c in (2, 3, 6, 7))
+"""C5 D5 G5 H5 C6 D6 G6 H6: impassable (STR-BOARD-1)."""
+
+HOME_ROWS: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1, 2, 3), (6, 7, 8, 9))
+"""The four rows nearest each player: red (player 0) rows 1-4, blue (player 1) rows 7-10."""
+
+PLAYER_NAMES = ("red", "blue")
+
+# Directions: up (towards row 10), down, left, right.
+_DELTAS = ((1, 0), (-1, 0), (0, -1), (0, 1))
+
+
+def row_of(sq: int) -> int:
+    return sq // SIZE
+
+
+def col_of(sq: int) -> int:
+    return sq % SIZE
+
+
+def distance(a: int, b: int) -> int:
+    """Steps between two squares along rows and columns, lakes aside (the Manhattan distance).
+
+    >>> distance(parse_square("A1"), parse_square("C4"))
+    5
+    """
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
+def is_lake(sq: int) -> bool:
+    return sq in LAKES
+
+
+def square_name(sq: int) -> str:
+    return f"{FILES[sq % SIZE]}{sq // SIZE + 1}"
+
+
+def parse_square(text: str) -> int:
+    """Read a square name like 'B2', 'k10', 'J:' (Gravon); `NotationError` says what is wrong."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise NotationError(f"{text!r} is not a square: write a file A-K and a row 1-10, like B2")
+    letter, rest = t[0], t[1:]
+    if letter == "J":
+        letter = "K"
+    if letter not in FILES:
+        raise NotationError(f"{text!r} is not a square: the file must be one of A-K (no J), got {t[0]!r}")
+    if rest == ":":
+        row = 10
+    elif rest.isdigit():
+        row = int(rest)
+    else:
+        raise NotationError(f"{text!r} is not a square: the row must be a number 1-10, got {rest!r}")
+    if not 1 <= row <= SIZE:
+        raise NotationError(f"{text!r} is not a square: the row must be 1-10, got {row}")
+    return (row - 1) * SIZE + FILES.index(letter)
+
+
+Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
+
+
+def build_tables(blocked: frozenset[int]) -> Tables:
+    """Per square: its orthogonal neighbours, and per direction the straight line of squares up to
+    the edge or a blocked square, nearest first. Any 10x10 board with impassable squares uses it
+    (the classic lakes here, LOTR's Forbidden Zones in `fogofwar.games.lotr`)."""
+    neighbours: list[tuple[int, ...]] = []
+    rays: list[tuple[tuple[int, ...], ...]] = []
+    for sq in range(NUM_SQUARES):
+        r, c = divmod(sq, SIZE)
+        near: list[int] = []
+        sq_rays: list[tuple[int, ...]] = []
+        for dr, dc in _DELTAS:
+            ray: list[int] = []
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < SIZE and 0 <= cc < SIZE and rr * SIZE + cc not in blocked:
+                ray.append(rr * SIZE + cc)
+                rr, cc = rr + dr, cc + dc
+            if ray:
+                near.append(ray[0])
+                sq_rays.append(tuple(ray))
+        neighbours.append(tuple(near))
+        rays.append(tuple(sq_rays))
+    return tuple(neighbours), tuple(rays)
+
+
+NEIGHBOURS, RAYS = build_tables(LAKES)
+"""NEIGHBOURS[sq]: orthogonal neighbours off the lakes. RAYS[sq]: per direction, the squares
+in a straight line up to the edge or a lake, nearest first (for scouts)."""
+
+SETUP_SQUARES: tuple[tuple[int, ...], tuple[int, ...]] = tuple(  # type: ignore[assignment]
+    tuple(r * SIZE + c for r in rows for c in range(SIZE)) for rows in HOME_ROWS
+)
+LAND_SQUARES: tuple[int, ...] = tuple(sq for sq in range(NUM_SQUARES) if sq not in LAKES)
+
+
+def segment(src: int, dst: int) -> tuple[int, int, int] | None:
+    """The square boundaries a straight move crosses, as (line, first, last) or None if not straight.
+
+    Lines 0-9 are rows, 10-19 columns; boundary k lies between positions k and k+1 on the line.
+    The two-squares rule compares these (STR-REP-2).
+
+    >>> segment(parse_square("A1"), parse_square("A4"))
+    (10, 0, 2)
+    """
+    sr, sc = divmod(src, SIZE)
+    dr, dc = divmod(dst, SIZE)
+    if sr == dr and sc != dc:
+        return (sr, min(sc, dc), max(sc, dc) - 1)
+    if sc == dc and sr != dr:
+        return (SIZE + sc, min(sr, dr), max(sr, dr) - 1)
+    return None
+
+
+SEGMENTS: dict[int, tuple[int, int, int]] = {
+    src * NUM_SQUARES + dst: seg
+    for src in range(NUM_SQUARES)
+    for dst in range(NUM_SQUARES)
+    if (seg := segment(src, dst)) is not None
+}

@@ -1,0 +1,202 @@
+"""Helpers for the server tests: create games, talk to a seat's websocket, play random moves."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from fogofwar.frontends.server.session import GameSession
+from fogofwar.frontends.server.store import Event, Store
+
+Msg = dict[str, Any]
+
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "stratego": {"variant": "barrage", "opponent": "random", "color": "red"},
+    "lotr": {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"},
+    "admiral": {"game": "admiral", "variant": "archipelago", "opponent": "random", "color": "south"},
+}
+"""What each game's tests create unless told otherwise."""
+
+
+def create(client: TestClient, **body: Any) -> Msg:
+    """POST /api/games with the game's defaults (Stratego: barrage against the random agent) unless told otherwise."""
+    payload: dict[str, Any] = dict(DEFAULTS[body.get("game", "stratego")])
+    payload.update(body)
+    r = client.post("/api/games", json=payload)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def seat_view(client: TestClient, game_id: str, token: str) -> Msg:
+    r = client.get(f"/api/games/{game_id}/seat", headers=auth(token))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def act(client: TestClient, game_id: str, token: str, **command: Any) -> Msg:
+    r = client.post(f"/api/games/{game_id}/act", headers=auth(token), json=command)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def hello(ws: WebSocketTestSession, token: str | None) -> Msg:
+    """Say hello; returns the first state message."""
+    ws.send_json({"type": "hello", "token": token} if token else {"type": "hello"})
+    msg = ws.receive_json()
+    assert msg["type"] == "state", msg
+    return dict(msg)
+
+
+def wait_until(client: TestClient, game_id: str, token: str, pred: Callable[[Msg], bool], timeout: float = 10) -> Msg:
+    """Poll the seat's view until `pred` holds (for the computer's moves, which come in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = seat_view(client, game_id, token)
+        if pred(view):
+            return view
+        assert time.monotonic() < deadline, f"timed out; last view: {view['game']}"
+        time.sleep(0.01)
+
+
+def my_turn(seat: int) -> Callable[[Msg], bool]:
+    return lambda m: m["game"]["status"] == "over" or (m["game"]["to_move"] == seat and bool(m["legal"]))
+
+
+def play_vs_agent_ws(
+    ws: WebSocketTestSession,
+    seat: int,
+    rng: random.Random,
+    first: Msg,
+    setup: str = "sample",
+    on_message: Callable[[Msg], None] | None = None,
+    max_actions: int = 10_000,
+) -> Msg:
+    """Play a whole game on a seat's websocket against the computer; returns the last state message.
+
+    Every message received is passed to `on_message` (the leak test records them).
+    """
+    msg = first
+    sent_setup = False
+    actions = 0
+    while True:
+        if on_message is not None:
+            on_message(msg)
+        if msg["type"] == "error":
+            raise AssertionError(f"server refused a move: {msg}")
+        if msg["type"] == "state":
+            game = msg["game"]
+            if game["status"] == "over" or actions >= max_actions:
+                return msg
+            if game["status"] == "setup" and not sent_setup and not msg["setup"]["done"]:
+                ws.send_json({"type": "setup", "setup": setup, "id": "setup"})
+                sent_setup = True
+            elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
+                ws.send_json({"type": "action", "action": rng.choice(msg["legal"]), "id": actions})
+                actions += 1
+                # Skip the states broadcast before our ack: their legal moves are already spent.
+                while True:
+                    reply = ws.receive_json()
+                    if on_message is not None:
+                        on_message(reply)
+                    if reply["type"] == "ack":
+                        break
+                    if reply["type"] == "error":
+                        raise AssertionError(f"server refused a legal move: {reply}")
+        msg = ws.receive_json()
+
+
+def replay_log(db_url: str, game_id: str) -> tuple[list[Any], list[Event], GameSession]:
+    """The true state after each event (index = seq), the events and the session that replayed them,
+    from the server's own log: what the leak tests compare every message with."""
+    store = Store(db_url)
+    try:
+        meta = store.game(game_id)
+        assert meta is not None
+        events = store.events(game_id)
+    finally:
+        store.close()
+    session = GameSession(meta)
+    states = [session.state.clone()]
+    for ev in events:
+        session.apply(ev)
+        states.append(session.state.clone())
+    return states, events, session
+
+
+def ints(value: Any) -> Iterator[int]:
+    """Every integer in a JSON message (booleans aside): where an action id could hide."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from ints(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from ints(v)
+
+
+def play_recorded_vs_agent(
+    client: TestClient, game_id: str, seat: int, token: str, public_every: int
+) -> tuple[list[Msg], list[Msg], Msg]:
+    """Play a whole game against the server's agent over a websocket, random setup and moves: every message
+    the seat received, the public game info fetched every `public_every` messages, and the last state."""
+    log: list[Msg] = []
+    public: list[Msg] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+
+        def record(m: Msg) -> None:
+            log.append(m)
+            if len(log) % public_every == 1:
+                public.append(client.get(f"/api/games/{game_id}").json())
+
+        last = play_vs_agent_ws(ws, seat, random.Random(seat), hello(ws, token), setup="random", on_message=record)
+    return log, public, last
+
+
+class HotseatRoom:
+    """Both seats and a spectator connected to one hot-seat game; `logs` keeps what each was sent
+    (key None: the spectator)."""
+
+    def __init__(self, conns: dict[int | None, WebSocketTestSession], tokens: Mapping[int, str]) -> None:
+        self.conns = conns
+        self.logs: dict[int | None, list[Msg]] = {key: [] for key in conns}
+        for key, ws in conns.items():
+            self.logs[key].append(hello(ws, tokens[key] if key is not None else None))
+
+    def step(self, seat: int, command: dict[str, Any]) -> Msg:
+        """Send a command for `seat`; its ack, then the state each connection is sent (a draft of secret
+        orders is sent to its own seat alone)."""
+        self.conns[seat].send_json(command)
+        ack = self.conns[seat].receive_json()
+        assert ack["type"] == "ack", ack
+        self.logs[seat].append(ack)
+        told = [seat] if "draft" in ack else list(self.conns)
+        for key in told:
+            self.logs[key].append(self.conns[key].receive_json())
+        return ack
+
+    def last(self, key: int | None) -> Msg:
+        return self.logs[key][-1]
+
+
+@contextmanager
+def hotseat_room(client: TestClient, game_id: str, tokens: Mapping[int, str]) -> Iterator[HotseatRoom]:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as first,
+        client.websocket_connect(f"/ws/games/{game_id}") as second,
+        client.websocket_connect(f"/ws/games/{game_id}") as watch,
+    ):
+        yield HotseatRoom({0: first, 1: second, None: watch}, tokens)

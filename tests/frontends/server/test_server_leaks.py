@@ -1,0 +1,133 @@
+"""No message ever tells a seat (or a spectator) a rank the rules hide from it.
+
+Every message sent to every connection over several whole games is recorded, then checked
+against the ground truth: the game rebuilt from the server's own event log up to the
+sequence number the message carries. A rank shown for a piece that is not its viewer's
+must belong to a piece the game has revealed, and must be the true one; the move list must
+be exactly the public history; nothing may hold a placement action id (it encodes a rank),
+the other seat's token or setup string. Once the game is over everything may be shown.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fogofwar.games.stratego.rules import PLACE_BASE, StrategoState
+from fogofwar.grid.board import square_name
+
+from .server_helpers import Msg, create, hello, hotseat_room, ints, play_vs_agent_ws, replay_log
+
+
+def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[int, str]]:
+    """The true state after each event (index = seq), and each seat's setup string, from the log."""
+    states, _events, session = replay_log(db_url, game_id)
+    return [s for s in states if isinstance(s, StrategoState)], dict(session.setup_strings)
+
+
+def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[str], setups: list[str]) -> int:
+    """Assert that `msg`, sent to `seat` (None: a spectator), leaks nothing; returns the number of cells checked.
+
+    `tokens` must never reach this seat; `setups` (the other army's setup string) not before the end.
+    """
+    text = json.dumps(msg)
+    for secret in tokens:
+        assert secret not in text, f"another seat's token reached seat {seat}: {msg}"
+    if msg["type"] != "state":
+        assert msg["type"] in ("ack", "error", "pong"), msg
+        return 0
+    truth = truths[msg["game"]["seq"]]
+    if not truth.is_terminal():
+        for secret in setups:
+            assert secret not in text, f"LEAK: the other army's setup reached seat {seat}: {msg}"
+    if truth.is_terminal():
+        for sq, cell in enumerate(msg["final"]["board"]):
+            piece = truth.piece_at(sq)
+            if isinstance(cell, dict):
+                assert piece is not None and cell["rank"] == piece[1].name.lower()
+        return 0
+    assert "final" not in msg and "setups" not in msg
+    assert not [i for i in ints(msg) if PLACE_BASE <= i < PLACE_BASE + 1300], "a placement id (it holds a rank)"
+    checked = 0
+    for sq, cell in enumerate(msg["view"]["board"]):
+        if not isinstance(cell, dict):
+            continue
+        piece = truth.piece_at(sq)
+        assert piece is not None, f"a piece shown on an empty square {sq}"
+        owner, rank, moved, revealed = piece
+        assert (cell["owner"], cell["moved"], cell["revealed"]) == (owner, moved, revealed)
+        if cell["rank"] is not None:
+            if owner != seat:
+                assert revealed, f"LEAK: seat {seat} sees the unrevealed {rank.name} of seat {owner} on {sq}"
+            assert cell["rank"] == rank.name.lower()
+        else:
+            assert owner != seat, "a seat must see its own ranks"
+        checked += 1
+    public = [ev.to_json() for ev in truth.public_history()]
+    assert [{k: v for k, v in m.items() if k not in ("n", "notation")} for m in msg["moves"]] == public
+    assert msg["view"]["last_move"] == (public[-1] if public else None)
+    if msg["legal"]:
+        assert seat == truth.current_player() and msg["legal"] == truth.legal_actions()
+    if "setup" in msg:  # the seat's own army, and nothing else
+        assert seat is not None
+        own = {square_name(sq) for sq in truth.game.variant.setup_squares(seat)}
+        assert set(msg["setup"]["placement"]) <= own
+    return checked
+
+
+def test_no_message_to_any_seat_carries_an_unrevealed_enemy_rank(client: TestClient, db_url: str) -> None:
+    checked = 0
+    # Three games against the computer, from either chair.
+    for i, (color, agent) in enumerate([("red", "random"), ("blue", "random"), ("red", "heuristic")]):
+        res = create(client, color=color, opponent=agent, options={"max_moves": 150})
+        gid = res["game"]["id"]
+        seat = int(next(iter(res["seats"])))
+        token = res["seats"][str(seat)]
+        log: list[Msg] = []
+        lists: list[Any] = []
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+
+            def record(m: Msg, log: list[Msg] = log, lists: list[Any] = lists, gid: str = gid) -> None:
+                log.append(m)
+                if len(log) % 25 == 1:  # the lobby list and the public view, now and then
+                    lists.append((client.get("/api/games").json(), client.get(f"/api/games/{gid}").json()))
+
+            play_vs_agent_ws(ws, seat, random.Random(i), hello(ws, token), setup="random", on_message=record)
+        truths, setups = truth_by_seq(db_url, gid)
+        assert truths[-1].is_terminal()
+        for m in log:
+            checked += check(m, seat, truths, [], [setups[1 - seat]])
+        for listing, public in lists:
+            assert token not in json.dumps(listing) and "board" not in json.dumps(listing)
+            for g in listing["games"]:
+                assert set(g) >= {"id", "status", "players"} and "token_hashes" not in g
+            checked += check(public, None, truths, [token], [setups[0], setups[1]])
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_hotseat_players_and_a_spectator_learn_only_what_is_revealed(
+    client: TestClient, db_url: str, seed: int
+) -> None:
+    res = create(client, opponent="hotseat", options={"max_moves": 150})
+    gid, tokens = res["game"]["id"], res["seats"]
+    rng = random.Random(seed)
+    with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
+        room.step(1, {"type": "setup", "setup": "random"})  # blue first: kept until red has set up
+        room.step(0, {"type": "setup", "setup": "random"})
+        while room.last(0)["game"]["status"] != "over":
+            seat = room.last(0)["game"]["to_move"]
+            room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
+    logs = room.logs
+    truths, setups = truth_by_seq(db_url, gid)
+    checked = 0
+    for key, log in logs.items():
+        others = [s for s in (0, 1) if s != key]
+        for m in log:
+            checked += check(m, key, truths, [tokens[str(s)] for s in others], [setups[s] for s in others])
+    assert checked > 100
+    assert logs[None][-1]["game"]["status"] == "over" and "final" in logs[None][-1]

@@ -1,0 +1,316 @@
+"""Agents: legal actions only, beliefs that never contradict observations, reproducible play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fogofwar.core.agents import make_agent
+from fogofwar.core.match import play_match
+from fogofwar.core.protocol import GameError
+from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
+from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, SCOUT, SPY, Knowledge
+from fogofwar.games.stratego.agents.search import SearchAgent, _can_answer, _flag_lanes, _scout_ways, guarded_setup
+from fogofwar.games.stratego.agents.setups import human_like_setup, prior_by_square
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
+from fogofwar.games.stratego.setup import random_setup
+from fogofwar.games.stratego.variants import get_variant
+from fogofwar.grid.board import NEIGHBOURS, parse_square
+
+
+def _random_position(variant: str, seed: int, plies: int) -> tuple[StrategoGame, object]:
+    game = StrategoGame(variant, max_moves=400)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for p in (0, 1):
+        state.apply_setup(p, random_setup(game.variant, p, rng))
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return game, state
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "random",
+        "heuristic",
+        "search:guesses=4",
+        "search:guesses=4,depth=3,nodes=20000",
+        "search:guesses=4,prior=0.01",
+        "search:guesses=4,prior=0.01,belief_net=1",
+        "policy",
+        "policy:temperature=1",
+    ],
+)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 120))
+@settings(max_examples=15, deadline=None)
+def test_agents_only_return_legal_actions(name: str, seed: int, plies: int) -> None:
+    game, state = _random_position("barrage" if seed % 2 else "classic", seed, plies)
+    if state.is_terminal():
+        return
+    agent = make_agent(name)
+    player = state.current_player()
+    agent.start(game, player, random.Random(seed))
+    action = agent.act(state.observation(player), state.legal_actions())
+    assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_human_like_setups_are_legal(variant: str) -> None:
+    v = get_variant(variant)
+    rng = random.Random(3)
+    for player in (0, 1):
+        for _ in range(20):
+            check_setup(v, player, human_like_setup(v, player, rng))
+
+
+def test_setup_prior_puts_the_flag_on_the_back_row() -> None:
+    prior = prior_by_square(get_variant("classic"), 0)
+    assert prior is not None
+    back = sum(prior[sq][FLAG] for sq in range(10))  # red's back row is row 1 (squares 0-9)
+    front = sum(prior[sq][FLAG] for sq in range(30, 40))
+    assert back > 20 * front
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_belief_never_contradicts_what_was_observed(seed: int) -> None:
+    """Track a whole game from blue's seat: every unknown piece's true rank keeps a positive
+    probability, moved pieces are never bombs or the flag, and ranks with none left get nothing."""
+    game = StrategoGame("classic", max_moves=500)
+    state = game.new_initial_state()
+    agents = [HeuristicAgent(), HeuristicAgent()]
+    for p in (0, 1):
+        agents[p].start(game, p, random.Random(seed * 10 + p))
+    while state.phase == "setup":
+        p = state.current_player()
+        state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+    tracker = BeliefTracker()
+    me = 1
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == me:
+            data = state.observation(me).data
+            tracker.update(data)
+            know = Knowledge.from_observation(data)
+            marginals = tracker.marginals(know)
+            assert set(marginals) == set(know.unknown_enemy_squares())
+            for sq, dist in marginals.items():
+                piece = state.piece_at(sq)
+                assert piece is not None and piece[0] == 1 - me
+                assert dist.get(int(piece[1]), 0.0) > 0.0, (sq, piece, dist)
+                assert all(know.unknown_pool[r] > 0 for r, w in dist.items() if w > 0)
+                if piece[2]:  # moved
+                    assert dist.get(BOMB, 0.0) == 0.0 and dist.get(FLAG, 0.0) == 0.0
+                assert abs(sum(dist.values()) - 1.0) < 1e-6
+            guess = tracker.sample(know, marginals, random.Random(seed))
+            assert sorted(guess) == sorted(marginals)
+        state.apply(agents[p].act(state.observation(p), state.legal_actions()))
+
+
+def test_matches_between_agents_are_reproducible() -> None:
+    game = StrategoGame("barrage", max_moves=300)
+    a = play_match(game, [make_agent("search:guesses=4"), make_agent("heuristic")], seed=11)
+    b = play_match(game, [make_agent("search:guesses=4"), make_agent("heuristic")], seed=11)
+    assert a.actions == b.actions and a.outcome == b.outcome
+
+
+def test_search_spec_errors_are_clear() -> None:
+    with pytest.raises(GameError, match="unknown option 'width'"):
+        make_agent("search:width=3")
+    with pytest.raises(GameError, match="depth must be a whole number"):
+        make_agent("search:depth=deep")
+    assert isinstance(make_agent("search:time=0.2"), SearchAgent)
+
+
+# --- the search agent's judgement, on small crafted positions ------------------------------------------
+
+
+def _crafted(variant: str, pieces: list[tuple[str, int, Rank, bool, bool]]) -> tuple[StrategoGame, StrategoState]:
+    """A play position from (square, owner, rank, moved, revealed); red to move."""
+    game = StrategoGame(variant)
+    start = [(parse_square(sq), owner, int(rank), moved, revealed) for sq, owner, rank, moved, revealed in pieces]
+    return game, StrategoState(game, start=start, to_move=0)
+
+
+def _search_move(game: StrategoGame, state: StrategoState, **knobs: float) -> str:
+    agent = SearchAgent(guesses=8)
+    for key, value in knobs.items():
+        setattr(agent, key, value)
+    agent.start(game, 0, random.Random(1))
+    return state.action_to_string(agent.act(state.observation(0), state.legal_actions()))
+
+
+def test_search_trades_off_a_miner_that_would_break_into_its_flag() -> None:
+    """A known enemy miner next to the bombs around red's flag: red's own miner takes it down
+    (both die), rather than letting it through; without the flag-breach judgement it would not."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, True),
+        ("A2", 0, Rank.BOMB, False, True),
+        ("C2", 0, Rank.MINER, True, False),
+        ("K4", 0, Rank.GENERAL, True, True),
+        ("B2", 1, Rank.MINER, True, True),
+        ("K5", 1, Rank.SCOUT, True, True),
+        ("K10", 1, Rank.FLAG, False, False),
+        ("I10", 1, Rank.MARSHAL, True, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    assert _search_move(game, state) == "C2xB2"
+    assert _search_move(game, state, breach=0.0) != "C2xB2"
+
+
+def test_search_does_not_throw_pieces_at_known_bombs() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, False),
+        ("E5", 0, Rank.GENERAL, True, True),
+        ("F4", 0, Rank.SCOUT, True, False),
+        ("E6", 1, Rank.BOMB, False, True),
+        ("F5", 1, Rank.BOMB, False, True),
+        ("K10", 1, Rank.FLAG, False, False),
+        ("I9", 1, Rank.MINER, False, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    assert _search_move(game, state) not in ("E5xE6", "E5xF5", "F4xF5")
+
+
+def test_search_takes_a_flag_it_is_sure_of() -> None:
+    """The only unknown enemy piece left, all else of blue's army taken: it is the flag, and taking it
+    beats taking a free scout."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, False),
+        ("E7", 0, Rank.SCOUT, True, False),
+        ("A4", 0, Rank.GENERAL, True, False),
+        ("E8", 1, Rank.FLAG, False, False),
+        ("B4", 1, Rank.SCOUT, True, True),
+    ]
+    game, state = _crafted("barrage", pieces)
+    observation = state.observation(0)
+    observation.data["captured"][1] = ["marshal", "general", "miner", "scout", "spy", "bomb"]
+    agent = SearchAgent(guesses=8)
+    agent.start(game, 0, random.Random(1))
+    assert state.action_to_string(agent.act(observation, state.legal_actions())) == "E7xE8"
+
+
+def test_scout_lanes_to_the_flag_need_an_answer() -> None:
+    """An enemy scout that can line up on red's flag (open file) is a risk unless red can block or take it."""
+    board = [0] * 100
+    board[parse_square("A1")] = FLAG + 1
+    board[parse_square("B1")] = BOMB + 1
+    lanes = _flag_lanes(board, parse_square("A1"))
+    a3 = parse_square("A3")
+    assert a3 in lanes and lanes[a3] == [parse_square("A2")]
+    scout_from = parse_square("K3")
+    board[scout_from] = -(SCOUT + 1)
+    assert not _can_answer(board, scout_from, a3, lanes[a3])
+    board[parse_square("B2")] = MINER + 1  # can step in front of the flag
+    assert _can_answer(board, scout_from, a3, lanes[a3])
+
+
+def test_scouts_two_lines_away_from_the_flag_count_as_near_threats() -> None:
+    """A scout far off in steps but two straight runs from red's flag (row 1 open) is a threat;
+    the same piece behind a wall of red pieces is not."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("A2", 0, Rank.BOMB, False, False),
+        ("E4", 0, Rank.GENERAL, True, False),
+        ("A10", 1, Rank.FLAG, False, False),
+        ("K7", 1, Rank.SCOUT, True, True),
+    ]
+    _, state = _crafted("barrage", pieces)
+    know = Knowledge.from_observation(state.observation(0).data)
+    k7 = parse_square("K7")
+    assert _scout_ways(know, parse_square("A1"))[k7] == 2  # K7-K1, then K1xA1
+    agent = SearchAgent()
+    dists = {k7: {SCOUT: 1.0}}
+    assert agent._flag_threats(know, dists)[k7] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_guarded_setups_are_legal_and_keep_the_flag_back_behind_a_bomb(variant: str) -> None:
+    v = get_variant(variant)
+    rng = random.Random(5)
+    for player in (0, 1):
+        for _ in range(5):
+            placement = guarded_setup(v, player, rng)
+            check_setup(v, player, placement)
+            flag = next(sq for sq, r in placement.items() if r == Rank.FLAG)
+            assert flag // 10 == (0 if player == 0 else 9)
+            assert any(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[flag])
+
+
+def test_search_knobs_can_be_set_from_the_spec() -> None:
+    agent = make_agent("search:guesses=6,paranoia=0.2,flag_lure=3")
+    assert isinstance(agent, SearchAgent)
+    assert agent.guesses == 6 and agent.paranoia == 0.2 and agent.flag_lure == 3.0
+
+
+# --- the belief reads more than setups -------------------------------------------------------------------
+
+
+def test_belief_expects_the_flag_next_to_known_bombs() -> None:
+    """Blue's unmoved back-row pieces: the one beside a revealed bomb is the likelier flag."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.GENERAL, True, False),
+        ("B10", 1, Rank.BOMB, False, True),
+        ("A10", 1, Rank.FLAG, False, False),
+        ("I10", 1, Rank.MINER, False, False),
+        ("E7", 1, Rank.SCOUT, True, True),
+    ]
+    _, state = _crafted("barrage", pieces)
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    plain, tracker = BeliefTracker(), BeliefTracker()
+    plain.bomb_neighbour_factor = 1.0
+    for t in (plain, tracker):
+        t.update(data)
+    a10, i10 = parse_square("A10"), parse_square("I10")
+    assert tracker.marginals(know)[a10][FLAG] > plain.marginals(know)[a10][FLAG]
+    assert tracker.marginals(know)[a10][FLAG] > tracker.marginals(know)[i10][FLAG]
+
+
+def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marshal() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.MARSHAL, True, True),
+        ("K1", 0, Rank.SCOUT, False, False),
+        ("E6", 1, Rank.SPY, True, False),
+        ("A7", 1, Rank.GENERAL, True, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    plain, tracker = BeliefTracker(), BeliefTracker()
+    plain.behaviour_factor = 1.0
+    for t in (plain, tracker):
+        t.update(state.observation(0).data)
+    state.apply(state.string_to_action("K1-K2"))
+    state.apply(state.string_to_action("E6-E5"))  # next to red's revealed marshal
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    e5 = parse_square("E5")
+    for t in (plain, tracker):
+        t.update(data)
+    assert tracker.marginals(know)[e5][SPY] > plain.marginals(know)[e5][SPY]
+
+
+def test_listing_the_agents_does_not_import_numba() -> None:
+    """Every front end imports the agents to list them; numba (the compiled look-ahead, the policy net's
+    simulator tables) costs a second or more to import and is loaded only by the agents that use it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fogofwar.games.stratego.agents, fogofwar.core.agents as a; "
+        "a.make_agent('policy'); print('numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,180 @@
+"""The learned move policy: the training positions say what the reference engine says, the numpy net is
+the torch net, the shipped weights load and play, and `fogofwar train policy` runs on a tiny budget (a smoke
+run that proves the command works end to end, not a strength test)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fogofwar.core.agents import make_agent
+from fogofwar.core.protocol import GameError
+from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.agents.policy_agent import PolicyAgent
+from fogofwar.games.stratego.agents.policy_model import (
+    FLIP_COMPACT,
+    HEADS,
+    SLOT_OF_COMPACT,
+    PolicyNet,
+    oriented_move,
+    oriented_planes,
+    shipped_policy,
+)
+from fogofwar.games.stratego.agents.policy_training import Positions, positions, score, uniform_score
+from fogofwar.games.stratego.formats.gravon import gravon_from_state
+from fogofwar.games.stratego.rules import StrategoGame, StrategoState
+from fogofwar.games.stratego.setup import random_setup
+from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
+from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
+
+
+def _random_game(seed: int, plies: int) -> tuple[StrategoState, list[tuple[StrategoState, int]]]:
+    """A seeded random classic game and (the state before, the move played) for each of its moves."""
+    game = StrategoGame("classic", max_moves=0)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for p in (0, 1):
+        state.apply_setup(p, random_setup(game.variant, p, rng))
+    before = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        move = rng.choice(state.legal_actions())
+        before.append((state.clone(), move))
+        state.apply(move)
+    return state, before
+
+
+def test_slots_and_the_turned_board_are_one_to_one() -> None:
+    assert len(set(SLOT_OF_COMPACT.tolist())) == NUM_COMPACT_ACTIONS
+    assert SLOT_OF_COMPACT.min() >= 0 and SLOT_OF_COMPACT.max() < HEADS * 100
+    assert (FLIP_COMPACT[FLIP_COMPACT] == np.arange(NUM_COMPACT_ACTIONS)).all()
+    m = int(MOVE_OF_COMPACT[5])
+    assert MOVE_OF_COMPACT[FLIP_COMPACT[5]] == oriented_move(m, 1) and oriented_move(oriented_move(m, 1), 1) == m
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_training_positions_are_what_the_reference_engine_shows_the_mover(seed: int) -> None:
+    """Positions come from the compiled simulator; each must equal the reference engine's observation of
+    the mover (turned round for blue), its legal moves, and the move played."""
+    final, before = _random_game(seed, 150)
+    pos = positions([gravon_from_state(final)])
+    assert len(pos) == len(before)
+    for i, (state, played) in enumerate(before):
+        player = state.current_player()
+        obs = state.observation(player)
+        want = oriented_planes(planes_from_observation(obs.data, state.game.variant), player)
+        assert (pos.planes[i] == want.astype(np.uint8)).all(), f"planes differ at ply {i}"
+        legal = {int(COMPACT_OF_MOVE[oriented_move(a, player)]) for a in state.legal_actions()}
+        assert set(np.flatnonzero(pos.legal_mask(np.array([i]))[0]).tolist()) == legal
+        assert pos.move[i] == COMPACT_OF_MOVE[oriented_move(played, player)]
+
+
+def _tiny_net(seed: int = 0) -> PolicyNet:
+    rng = np.random.default_rng(seed)
+    convs = (
+        (rng.normal(0, 0.2, (6, NUM_PLANES, 3, 3)).astype(np.float32), rng.normal(0, 0.1, 6).astype(np.float32)),
+        (rng.normal(0, 0.2, (6, 6, 3, 3)).astype(np.float32), rng.normal(0, 0.1, 6).astype(np.float32)),
+    )
+    head = (rng.normal(0, 0.5, (HEADS, 6, 1, 1)).astype(np.float32), rng.normal(0, 0.1, HEADS).astype(np.float32))
+    return PolicyNet(convs, head, "tiny")
+
+
+def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
+    torch = pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to compare with it")
+    from fogofwar.games.stratego.agents.net_training import torch_net
+    from fogofwar.games.stratego.agents.policy_model import PLANE_SCALE
+
+    net = torch_net(NUM_PLANES, HEADS, 6, 1, PLANE_SCALE.tolist())
+    tiny = _tiny_net()
+    with torch.no_grad():
+        for conv, (w, b) in zip(net.convs, tiny.convs, strict=True):
+            conv.weight.copy_(torch.from_numpy(w))
+            conv.bias.copy_(torch.from_numpy(b))
+        net.head.weight.copy_(torch.from_numpy(tiny.head[0]))
+        net.head.bias.copy_(torch.from_numpy(tiny.head[1]))
+    final, _ = _random_game(3, 40)
+    variant = final.game.variant
+    x = np.stack([oriented_planes(planes_from_observation(final.observation(p).data, variant), p) for p in (0, 1)])
+    with torch.no_grad():
+        want = net(torch.from_numpy(x)).flatten(1).numpy()[:, SLOT_OF_COMPACT]
+    got = tiny.logits(x)[:, SLOT_OF_COMPACT]
+    assert np.allclose(got, want, atol=1e-4)
+
+
+def test_weights_round_trip_and_refuse_a_wrong_file(tmp_path: Path) -> None:
+    tiny = _tiny_net()
+    tiny.save(tmp_path / "p.npz")
+    again = PolicyNet.load(tmp_path / "p.npz")
+    assert again.note == "tiny"
+    assert all((a[0] == b[0]).all() and (a[1] == b[1]).all() for a, b in zip(again.convs, tiny.convs, strict=True))
+    np.savez(tmp_path / "bad.npz", conv0_w=np.zeros((4, 3, 3, 3), np.float32), conv0_b=np.zeros(4, np.float32),
+             head_w=np.zeros((HEADS, 4, 1, 1), np.float32), head_b=np.zeros(HEADS, np.float32))  # fmt: skip
+    with pytest.raises(ValueError, match="not a policy net"):
+        PolicyNet.load(tmp_path / "bad.npz")
+
+
+def test_probabilities_cover_exactly_the_legal_moves() -> None:
+    final, _ = _random_game(4, 30)
+    player = final.current_player()
+    legal = final.legal_actions()
+    probs = _tiny_net().move_probabilities(final.observation(player).data, legal)
+    assert set(probs) == set(legal)
+    assert abs(sum(probs.values()) - 1.0) < 1e-9 and min(probs.values()) > 0
+
+
+def test_score_and_the_random_floor() -> None:
+    final, _ = _random_game(5, 60)
+    pos = positions([gravon_from_state(final)])
+    s, floor = score(_tiny_net(), pos), uniform_score(pos)
+    assert s.positions == floor.positions == len(pos)
+    assert 0 <= s.top1 <= 1 and s.log_loss > 0 and 0 < floor.top1 < 1
+    empty = Positions(pos.planes[:0], pos.legal[:0], pos.move[:0])
+    assert score(_tiny_net(), empty).positions == 0
+
+
+def test_the_shipped_net_loads_and_predicts_a_sensible_move() -> None:
+    net = shipped_policy()
+    assert net is not None, "src/fogofwar/games/stratego/agents/data/policy_net.npz is missing"
+    assert "Held out" in net.note
+    assert sum(w.nbytes + b.nbytes for w, b in net.convs) < 20 * 2**20
+    final, _ = _random_game(6, 20)
+    player = final.current_player()
+    probs = net.move_probabilities(final.observation(player).data, final.legal_actions())
+    assert max(probs.values()) > 1.5 / len(probs)  # it prefers some moves: not a uniform net
+
+
+def test_policy_spec_errors_are_clear() -> None:
+    assert isinstance(make_agent("policy:temperature=0.5"), PolicyAgent)
+    for bad, words in (("policy:speed=2", "unknown option"), ("policy:temperature=x", "a number"),
+                       ("policy:temperature=-1", "from 0 to 100")):  # fmt: skip
+        with pytest.raises(GameError, match=words):
+            make_agent(bad)
+
+
+def test_search_with_the_prior_still_plays_and_can_be_pulled_by_it() -> None:
+    """prior=0 is today's search; a large prior plays the net's own choice."""
+    final, _ = _random_game(7, 40)
+    player = final.current_player()
+    obs, legal = final.observation(player), final.legal_actions()
+    net = shipped_policy()
+    assert net is not None
+    probs = net.move_probabilities(obs.data, legal)
+    agent = make_agent("search:guesses=4,prior=1000")
+    agent.start(final.game, player, random.Random(0))
+    assert agent.act(obs, legal) == max(probs, key=lambda a: probs[a])
+
+
+@pytest.mark.data
+def test_train_policy_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    out = tmp_path / "p.npz"
+    args = ["train", "policy", str(gravon_archive), "--max-games", "6", "--max-held-out", "2", "--steps", "3"]
+    result = CliRunner().invoke(app, [*args, "--width", "8", "--blocks", "1", "--batch", "16", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "held out, the net: top-1" in result.output
+    assert "Held out" in PolicyNet.load(out).note
