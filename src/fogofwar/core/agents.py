@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from fogofwar.core.protocol import JSON, Game, GameError, Observation
+from fogofwar.core.registry import plugin_modules
 
 
 class AgentForfeit(Exception):
@@ -98,5 +101,16 @@ def make_agent(spec: str) -> Agent:
     return factory(arg)
 
 
+_agents_loaded = False
+
+
 def _load_builtin_agents() -> None:
-    import fogofwar.games.stratego.agents  # noqa: F401  (registers its agents on import)
+    """Import the `agents` module of every game plugin that has one (each registers its agents on import)."""
+    global _agents_loaded
+    if _agents_loaded:
+        return
+    _agents_loaded = True
+    for plugin in plugin_modules():
+        module = f"{plugin}.agents"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)

@@ -1,23 +1,79 @@
-"""Find games by name, so the CLI, records and the server can build them from strings."""
+"""Find games by name, so the CLI, records and the server can build them from strings.
+
+Every game is a plugin: a package under `fogofwar.games` (or, from another distribution, a module named in
+the `fogofwar.games` entry-point group) that calls `register_game` when it is imported. Core names no game:
+`load_plugins` imports whatever is there.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 
 from fogofwar.core.protocol import JSON, Game, GameError
+from fogofwar.core.web_adapter import Adapter
 
 GameFactory = Callable[..., Game]
 
-_GAMES: dict[str, GameFactory] = {}
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: how to build it, and (when the web app hosts it) its web adapter."""
+
+    name: str
+    factory: GameFactory
+    web_adapter: Callable[[], Adapter] | None = None
+    """Builds the game's web adapter; called once, when the server first asks (so that registering
+    imports nothing of the server's)."""
+    order: int = 100
+    """Where the lobby lists the game (lower first; ties by name)."""
 
 
-def register_game(name: str, factory: GameFactory) -> None:
-    """Make `make_game(name, **options)` build games with `factory(**options)`."""
-    _GAMES[name] = factory
+_GAMES: dict[str, GameEntry] = {}
+_ADAPTERS: dict[str, Adapter] = {}
+_PLUGINS: list[str] = []
+_loaded = False
+
+PLUGIN_PACKAGE = "fogofwar.games"
+"""The package whose every subpackage is a game plugin."""
+ENTRY_POINT_GROUP = "fogofwar.games"
+"""Where other distributions name their game plugins (a module that calls `register_game`)."""
+
+
+def register_game(
+    name: str, factory: GameFactory, *, web_adapter: Callable[[], Adapter] | None = None, order: int = 100
+) -> None:
+    """Make `make_game(name, **options)` build games with `factory(**options)`, and the web app host the
+    game through `web_adapter()` when one is given."""
+    _GAMES[name] = GameEntry(name, factory, web_adapter, order)
+    _ADAPTERS.pop(name, None)
+
+
+def load_plugins() -> None:
+    """Import every game plugin (once): the packages under `fogofwar.games`, then the entry points."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    package = importlib.import_module(PLUGIN_PACKAGE)
+    names = [f"{PLUGIN_PACKAGE}.{i.name}" for i in sorted(pkgutil.iter_modules(package.__path__)) if i.ispkg]
+    names += [point.value for point in entry_points(group=ENTRY_POINT_GROUP)]
+    for name in names:
+        importlib.import_module(name)
+        _PLUGINS.append(name)
+
+
+def plugin_modules() -> list[str]:
+    """The game plugins' modules, loaded (`load_plugins`); a plugin's agents live in its `agents` module."""
+    load_plugins()
+    return list(_PLUGINS)
 
 
 def game_names() -> list[str]:
-    _load_builtin_games()
+    load_plugins()
     return sorted(_GAMES)
 
 
@@ -29,15 +85,21 @@ def make_game(name: str, /, **options: JSON) -> Game:
     ...
     fogofwar.core.protocol.GameError: unknown game 'chess'; known games: admiral, lotr, stratego
     """
-    _load_builtin_games()
-    factory = _GAMES.get(name) if isinstance(name, str) else None
-    if factory is None:
+    load_plugins()
+    entry = _GAMES.get(name) if isinstance(name, str) else None
+    if entry is None:
         raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
-    return factory(**options)
+    return entry.factory(**options)
 
 
-def _load_builtin_games() -> None:
-    # Imported lazily so that `core` never depends on a particular game at import time.
-    import fogofwar.games.admiral  # noqa: F401
-    import fogofwar.games.lotr  # noqa: F401
-    import fogofwar.games.stratego  # noqa: F401
+def web_adapters() -> dict[str, Adapter]:
+    """The web adapter of every game that has one, in the lobby's order (each built once)."""
+    load_plugins()
+    out: dict[str, Adapter] = {}
+    for entry in sorted(_GAMES.values(), key=lambda e: (e.order, e.name)):
+        if entry.web_adapter is None:
+            continue
+        if entry.name not in _ADAPTERS:
+            _ADAPTERS[entry.name] = entry.web_adapter()
+        out[entry.name] = _ADAPTERS[entry.name]
+    return out

@@ -111,6 +111,22 @@ def play(
                 solo=solo,
             )
         )
+    if variant.strip().lower().startswith("lotr"):
+        from fogofwar.games.lotr.ui.console import run_lotr_terminal_game
+
+        raise typer.Exit(
+            run_lotr_terminal_game(
+                variant,
+                opponent or "search",
+                color,
+                setup,
+                seed,
+                captured=captured,
+                save=save,
+                console=console,
+                hotseat=hotseat,
+            )
+        )
     from fogofwar.games.stratego.ui.console import run_terminal_game
 
     code = run_terminal_game(
@@ -123,7 +139,6 @@ def play(
         two_squares=two_squares,
         save=save,
         console=console,
-        captured=captured,
         hotseat=hotseat,
     )
     raise typer.Exit(code)

@@ -178,7 +178,7 @@ class ArenaSettings:
     variant: str | None = None
     """Passed to the game as its `variant` option when set; Stratego's default is classic."""
     max_moves: int | None = None
-    """Move cap; None takes `fogofwar.tools.bench.DEFAULT_CAPS` for Stratego variants, 0 means no cap."""
+    """Move cap; None takes `fogofwar.games.stratego.variants.DEFAULT_CAPS` for Stratego variants, 0 means no cap."""
     preload: list[str] = field(default_factory=list)
     """Modules imported in every process before agents are built (for agents that plugins register)."""
     options: dict[str, JSON] = field(default_factory=dict)
@@ -191,7 +191,7 @@ class ArenaSettings:
             options["variant"] = variant
         cap = self.max_moves
         if cap is None and self.game == "stratego":
-            from fogofwar.tools.bench import DEFAULT_CAPS
+            from fogofwar.games.stratego.variants import DEFAULT_CAPS
 
             cap = DEFAULT_CAPS.get(variant or "classic")
         if cap is not None:

@@ -16,9 +16,7 @@ from typing import Any
 
 from fogofwar.games.stratego.rules import StrategoGame
 from fogofwar.games.stratego.setup import random_setup
-
-DEFAULT_CAPS = {"classic": 2000, "barrage": 1000, "duel": 1000, "classicfree": 2000}
-"""Move caps usual in computer play (README of the rules): a game reaching it is a draw."""
+from fogofwar.games.stratego.variants import DEFAULT_CAPS
 
 
 @dataclass

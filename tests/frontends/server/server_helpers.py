@@ -11,8 +11,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server.session import GameSession
-from fogofwar.frontends.server.store import Event, Store
+from fogofwar.frontends.server.store import Store
 
 Msg = dict[str, Any]
 

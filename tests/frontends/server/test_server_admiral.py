@@ -19,9 +19,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fogofwar.core.records import GameRecord
+from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server import create_app
 from fogofwar.frontends.server.session import GameSession
-from fogofwar.frontends.server.store import Event, Store
+from fogofwar.frontends.server.store import Store
 from fogofwar.games.admiral.actions import COMMIT, PASS, decode
 from fogofwar.games.admiral.rules import AdmiralState
 

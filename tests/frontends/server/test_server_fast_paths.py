@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, encode_object
-from fogofwar.frontends.server.store import Event, GameMeta, Store, StoreError, Summary
+from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
 
 
 def _meta(game: str, options: dict[str, Any]) -> GameMeta:

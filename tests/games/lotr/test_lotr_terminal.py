@@ -18,8 +18,14 @@ from fogofwar.frontends.cli import app
 from fogofwar.games.lotr import LotrGame
 from fogofwar.games.lotr.roster import EVIL, GOOD
 from fogofwar.games.lotr.rules import random_setup
-from fogofwar.games.lotr.ui.console import board_text, describe_move, format_setup, parse_setup, short_names
-from fogofwar.games.stratego.ui.console import run_terminal_game
+from fogofwar.games.lotr.ui.console import (
+    board_text,
+    describe_move,
+    format_setup,
+    parse_setup,
+    run_lotr_terminal_game,
+    short_names,
+)
 from fogofwar.grid.board import parse_square
 
 BOARD_ROW = re.compile(r"^\s*(\d+) (.*) (\d+)\s*$")
@@ -70,7 +76,7 @@ def test_scripted_powers_session_bad_input_a_power_and_resignation(monkeypatch: 
     console, out = make_console()
     lines = ["Z9-Z10", "A1-A2", "fly A2-A5", "C4-C5", "detect A7", "moves", "help", "fly A3-A5", "resign"]
     monkeypatch.setattr(builtins, "input", scripted(lines))
-    code = run_terminal_game(
+    code = run_lotr_terminal_game(
         variant="lotr-powers", opponent="heuristic", color="evil", setup=EVIL_SETUP, seed=4, console=console
     )
     text = out.getvalue()
@@ -106,7 +112,7 @@ def test_scripted_powers_session_bad_input_a_power_and_resignation(monkeypatch: 
 def test_good_sees_the_board_turned_with_mount_doom(monkeypatch: pytest.MonkeyPatch) -> None:
     console, out = make_console()
     monkeypatch.setattr(builtins, "input", scripted(["moves", "quit"]))
-    code = run_terminal_game(
+    code = run_lotr_terminal_game(
         variant="lotr-ring", opponent="random", color="good", setup="auto", seed=1, console=console
     )
     text = out.getvalue()
@@ -132,7 +138,7 @@ def test_good_sees_the_board_turned_with_mount_doom(monkeypatch: pytest.MonkeyPa
 )
 def test_bad_options_exit_2(kwargs: dict[str, str], message: str) -> None:
     console, out = make_console()
-    assert run_terminal_game(console=console, **kwargs) == 2  # type: ignore[arg-type]
+    assert run_lotr_terminal_game(console=console, **kwargs) == 2  # type: ignore[arg-type]
     assert message in out.getvalue()
 
 
@@ -150,7 +156,12 @@ def test_setup_is_asked_until_valid(monkeypatch: pytest.MonkeyPatch) -> None:
     console, out = make_console()
     lines = ["nonsense", EVIL_SETUP.replace("Fla", "For"), "auto", "quit"]
     monkeypatch.setattr(builtins, "input", scripted(lines))
-    assert run_terminal_game(variant="lotr-classic", color="red", setup="ask", seed=2, console=console) == 1
+    assert (
+        run_lotr_terminal_game(
+            variant="lotr-classic", opponent="random", color="red", setup="ask", seed=2, console=console
+        )
+        == 1
+    )
     text = out.getvalue()
     assert "A setup string is 4 rows separated by '/'" in text
     assert "a setup string has 4 rows separated by '/', this one has 1" in text
@@ -250,7 +261,7 @@ def test_hotseat_evil_and_good_take_turns_behind_the_curtain() -> None:
         listed = tail.partition("legal moves")[2]
         return move.findall("\n".join(line for line in listed.splitlines() if "powers:" not in line))[0]
 
-    code = run_terminal_game(variant="lotr-powers", setup="auto", seed=6, console=console, read=read, hotseat=True)
+    code = run_lotr_terminal_game(variant="lotr-powers", setup="auto", seed=6, console=console, read=read, hotseat=True)
     text = out.getvalue()
     assert code == 0
     game, _, end = text.partition("Game over")

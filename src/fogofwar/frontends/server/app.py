@@ -46,6 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.core.randomness import Streams
+from fogofwar.frontends.server.adapters import ADAPTERS, get_adapter
 from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
 from fogofwar.frontends.server.manager import Connection, GameManager, LiveGame
 from fogofwar.frontends.server.replay_api import router as replay_router
@@ -58,7 +59,6 @@ from fogofwar.frontends.server.session import (
 )
 from fogofwar.frontends.server.store import DEFAULT_DB, Store
 from fogofwar.games.stratego.agents.levels import levels
-from fogofwar.games.stratego.ui.web import ADAPTERS, get_adapter
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 HELLO_TIMEOUT = 15.0

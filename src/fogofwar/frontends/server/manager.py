@@ -36,10 +36,11 @@ from typing import Any, TypeVar
 from fogofwar.core.agents import Agent, agent_game_options, agent_names, make_agent
 from fogofwar.core.protocol import GameError, RecordError, State
 from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
+from fogofwar.core.web_adapter import Event
+from fogofwar.frontends.server.adapters import ADAPTERS, Adapter, get_adapter
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
-from fogofwar.frontends.server.store import Event, GameMeta, Store, StoreError, Summary
-from fogofwar.games.stratego.ui.web import ADAPTERS, Adapter, get_adapter
+from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.frontends.server")
 

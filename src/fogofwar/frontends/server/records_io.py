@@ -29,6 +29,7 @@ from fogofwar.core.protocol import (
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
 from fogofwar.core.state_json import start_of
+from fogofwar.frontends.server.adapters import Adapter, get_adapter
 from fogofwar.frontends.server.session import ClientError
 from fogofwar.games.stratego.formats.gravon import (
     format_gravon_xml,
@@ -36,7 +37,6 @@ from fogofwar.games.stratego.formats.gravon import (
     parse_gravon_xml,
     record_from_gravon,
 )
-from fogofwar.games.stratego.ui.web import Adapter, get_adapter
 
 MAX_IMPORT_BYTES = 1 << 20
 """Largest record file accepted for import (1 MiB: a long classic game as JSON is under 100 KiB)."""

@@ -46,9 +46,9 @@ from fogofwar.core.protocol import (
 )
 from fogofwar.core.randomness import Streams
 from fogofwar.core.records import GameRecord
-from fogofwar.frontends.server.adapter_base import Entry
-from fogofwar.frontends.server.store import Event, GameMeta, Summary
-from fogofwar.games.stratego.ui.web import Adapter, get_adapter
+from fogofwar.core.web_adapter import Entry, Event
+from fogofwar.frontends.server.adapters import Adapter, get_adapter
+from fogofwar.frontends.server.store import GameMeta, Summary
 
 MAX_MESSAGE_BYTES = 4096
 """Largest client message accepted: a classic placement as JSON is under 1 KiB."""

@@ -21,7 +21,7 @@ import copy
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -46,6 +46,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import StaticPool
 
 from fogofwar.core.randomness import new_secret
+from fogofwar.core.web_adapter import Event
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
@@ -111,16 +112,6 @@ _ADVANCE = (
 )
 _SEQ_OF = select(_GAMES.c.seq).where(_GAMES.c.id == bindparam("b_id"))
 _INSERT_EVENT = insert(_EVENTS)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One accepted input of a game, numbered from 1 in the order it was accepted."""
-
-    seq: int
-    kind: str  # "setup" | "action" | "chance" | "resign" | "forfeit"
-    seat: int | None
-    payload: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -7,8 +7,17 @@ red special rules; what it does not play yet is listed in the docs ("What remain
 
 from fogofwar.core.inputs import options_factory
 from fogofwar.core.registry import register_game
+from fogofwar.core.web_adapter import Adapter
 from fogofwar.games.admiral.rules import AdmiralGame, AdmiralState, NotImplementedYetError, state_from_position
 
-register_game("admiral", options_factory(AdmiralGame, "Admiral"))
+
+def _web_adapter() -> Adapter:
+    """The web app's part for this game (imported only when the server asks)."""
+    from fogofwar.games.admiral.ui.web import AdmiralAdapter
+
+    return AdmiralAdapter()
+
+
+register_game("admiral", options_factory(AdmiralGame, "Admiral"), web_adapter=_web_adapter, order=2)
 
 __all__ = ["AdmiralGame", "AdmiralState", "NotImplementedYetError", "state_from_position"]

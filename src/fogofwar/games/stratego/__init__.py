@@ -2,10 +2,19 @@
 
 from fogofwar.core.inputs import options_factory
 from fogofwar.core.registry import register_game
+from fogofwar.core.web_adapter import Adapter
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.variants import Variant, get_variant, variants
 
-register_game("stratego", options_factory(StrategoGame, "Stratego"))
+
+def _web_adapter() -> Adapter:
+    """The web app's part for this game (imported only when the server asks)."""
+    from fogofwar.games.stratego.ui.web import StrategoAdapter
+
+    return StrategoAdapter()
+
+
+register_game("stratego", options_factory(StrategoGame, "Stratego"), web_adapter=_web_adapter, order=0)
 
 __all__ = ["Rank", "StrategoGame", "StrategoState", "Variant", "get_variant", "variants"]

@@ -66,6 +66,11 @@ def _parse_variant(name: str, raw: dict[str, Any]) -> Variant:
     return v
 
 
+DEFAULT_CAPS = {"classic": 2000, "barrage": 1000, "duel": 1000, "classicfree": 2000}
+"""Move caps (a draw when reached) for programs that must see every game end: the benchmarks, the arena,
+the research environments and the differential test. People play without one."""
+
+
 @cache
 def variants() -> dict[str, Variant]:
     text = resources.files("fogofwar.games.stratego").joinpath("data/variants.toml").read_text(encoding="utf-8")

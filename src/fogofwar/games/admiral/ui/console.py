@@ -30,9 +30,9 @@ from rich.table import Table
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, agent_game_options, make_agent
+from fogofwar.core.console_session import Abandon, ConsoleSession
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
-from fogofwar.frontends.console_session import Abandon, ConsoleSession
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
 from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
 

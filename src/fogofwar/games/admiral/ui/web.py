@@ -23,8 +23,7 @@ import random
 from typing import Any
 
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, InvalidSetupError, State
-from fogofwar.frontends.server.adapter_base import AdapterDefaults, Entry
-from fogofwar.frontends.server.store import Event
+from fogofwar.core.web_adapter import AdapterDefaults, Entry, Event
 from fogofwar.games.admiral.actions import DEPLOY_BASE, NUM_SQUARES, decode
 from fogofwar.games.admiral.data_model import (
     SQUADRON_TYPES,

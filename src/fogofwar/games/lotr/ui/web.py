@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.frontends.server.adapter_base import AdapterDefaults, HistoryMoveList, owners_board, public_board
+from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, owners_board, public_board
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, WORD_OF, decode
 from fogofwar.games.lotr.roster import SIDE_NAMES, rank_label, rank_symbol
 from fogofwar.games.lotr.rules import (

@@ -15,9 +15,6 @@ from fogofwar.games.stratego.agents.search import _parse_spec  # noqa: E402
 
 register_agent("search", _parse_spec)
 register_agent("policy", PolicyAgent.from_spec)  # the learned move policy alone (classic Stratego)
-register_agent(
-    "stratego", lambda arg: __import__("fogofwar.games.admiral.solo", fromlist=["_"]).StrategoAgent.from_spec(arg)
-)
 
 
 def _register_levels() -> None:

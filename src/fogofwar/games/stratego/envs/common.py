@@ -19,12 +19,11 @@ from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
+from fogofwar.games.stratego.variants import DEFAULT_CAPS
 
 NUM_ACTIONS = NUM_COMPACT_ACTIONS
 OBS_SHAPE = (NUM_PLANES, 10, 10)
 PLAYER_IDS = ("red", "blue")
-DEFAULT_CAPS = {"classic": 2000, "barrage": 1000, "duel": 1000, "classicfree": 2000}
-"""Move caps of the environments (a draw when reached): games must end for learning code."""
 
 
 def to_action(move: int) -> int:

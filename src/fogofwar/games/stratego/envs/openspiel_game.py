@@ -38,7 +38,6 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from fogofwar.games.stratego.envs.common import (
-    DEFAULT_CAPS,
     NUM_ACTIONS,
     OBS_SHAPE,
     legal_mask,
@@ -49,7 +48,7 @@ from fogofwar.games.stratego.envs.common import (
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, PLACE_BASE, StrategoGame, StrategoState
 from fogofwar.games.stratego.sim.planes import NUM_PLANES
-from fogofwar.games.stratego.variants import get_variant
+from fogofwar.games.stratego.variants import DEFAULT_CAPS, get_variant
 from fogofwar.grid.board import SIZE, square_name
 
 GAME_NAME = "python_fogofwar_stratego"

@@ -27,6 +27,7 @@ from fogofwar.games.stratego.sim import kernels as K
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes, setup_codes
 from fogofwar.games.stratego.sim.planes import planes_from_observation
 from fogofwar.games.stratego.sim.tables import TERMINATIONS
+from fogofwar.games.stratego.variants import DEFAULT_CAPS
 from fogofwar.grid.board import NEIGHBOURS
 
 _MASK64 = (1 << 64) - 1
@@ -188,8 +189,6 @@ def compare_random_games(
     """Play `n_games` seeded games (random setups, moves drawn by `policy`: 'random' = uniform, 'repetitive'
     = often back and forth or next to an enemy piece, 'chase' = also evade threats and chase evaders, to
     exercise the repetition rules) in both engines."""
-    from fogofwar.tools.bench import DEFAULT_CAPS
-
     cap = DEFAULT_CAPS.get(variant, 2000) if max_moves is None else max_moves
     report = DiffReport(f"{variant}/{policy}")
     start = time.perf_counter()

@@ -26,9 +26,9 @@ from rich.markup import escape
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
+from fogofwar.core.console_session import Abandon, ConsoleSession
 from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
-from fogofwar.frontends.console_session import Abandon, ConsoleSession
 from fogofwar.games.stratego.pieces import Rank, RankNotation
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
@@ -572,32 +572,14 @@ def run_terminal_game(
     save: Path | None = None,
     console: Console | None = None,
     read: Callable[[], str] | None = None,
-    captured: str = "free",
     hotseat: bool = False,
 ) -> int:
     """Play one game at the terminal; return the exit code (see the module docstring).
 
     `read()` reads one line of input after the prompt has been printed (default: `input`,
-    which raises EOFError when the input ends). A variant named lotr-classic, lotr-powers or
-    lotr-ring plays Stratego LOTR instead (`fogofwar.games.lotr.ui.console`; `captured` is its
-    captured-piece mode, `color` red/evil or blue/good). `hotseat`: two people at this keyboard, no
-    computer (`opponent` and `color` are not used).
+    which raises EOFError when the input ends). `hotseat`: two people at this keyboard, no computer
+    (`opponent` and `color` are not used). Stratego LOTR has its own (`fogofwar.games.lotr.ui.console`).
     """
-    if variant.strip().lower().startswith("lotr"):
-        from fogofwar.games.lotr.ui.console import run_lotr_terminal_game
-
-        return run_lotr_terminal_game(
-            variant,
-            opponent,
-            color,
-            setup,
-            seed,
-            captured=captured,
-            save=save,
-            console=console,
-            read=read,
-            hotseat=hotseat,
-        )
     console = console or Console()
     side = color.strip().lower()
     sides = {"red": 0, "r": 0, "blue": 1, "b": 1}

@@ -11,17 +11,16 @@ revealed to both seats, the final view (sent once the game is over) merges what 
 seat knows of its own pieces.
 
 LOTR (`adapters_lotr.py`) and Admiral (`adapters_admiral.py`) have adapters of their own; the
-optional parts (dice, a secret draft, a move log, explanations) have defaults in `adapter_base.py`.
+optional parts (dice, a secret draft, a move log, explanations) have defaults in `fogofwar.core.web_adapter`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.frontends.server.adapter_base import AdapterDefaults, Entry, HistoryMoveList, owners_board, public_board
-from fogofwar.frontends.server.store import Event
+from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, owners_board, public_board
 from fogofwar.games.stratego.pieces import RANK_BY_NAME, Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
@@ -30,77 +29,6 @@ from fogofwar.grid.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, 
 
 MAX_MOVES_LIMIT = 10_000
 TWO_SQUARES_LIMIT = 20
-
-
-class Adapter(Protocol):
-    """The game-specific part of the server."""
-
-    name: str
-    seat_names: tuple[str, ...]
-    agents: tuple[str, ...]
-    page: str
-
-    def make_game(self, options: dict[str, Any]) -> Any:
-        """Build the game from client options; `GameError` says which option is wrong."""
-        ...
-
-    def describe(self) -> dict[str, Any]:
-        """Variants, rosters, sample setups: what the lobby and the setup panel show."""
-        ...
-
-    def parse_setup(self, state: State, seat: int, spec: Any, rng: random.Random) -> dict[str, str]:
-        """A whole-army setup from a client ('random', 'sample[:NAME]', a setup string or {square: rank});
-        returned as the JSON placement stored in the event log."""
-        ...
-
-    def check_early_setup(self, state: State, seat: int, placement: dict[str, str]) -> None:
-        """Check a setup sent before it is the seat's turn to set up (it is applied when that turn comes)."""
-        ...
-
-    def apply_setup(self, state: State, seat: int, placement: dict[str, str]) -> None: ...
-
-    def placement_of(self, state: State, seat: int) -> dict[str, str]:
-        """The seat's army as it stands, as a placement (how a computer's setup is logged)."""
-        ...
-
-    def setup_string(self, state: State, seat: int, placement: dict[str, str]) -> str: ...
-
-    def in_setup(self, state: State) -> bool: ...
-
-    def move_count(self, state: State) -> int: ...
-
-    def seat_view(self, state: State, seat: int) -> dict[str, Any]: ...
-
-    def public_view(self, state: State) -> dict[str, Any]: ...
-
-    def final_view(self, state: State) -> dict[str, Any]: ...
-
-    def setup_info(self, state: State, seat: int) -> dict[str, Any]: ...
-
-    # Optional parts, with defaults in AdapterDefaults.
-    def in_secret(self, state: State, seat: int) -> bool: ...
-
-    def moment(self, state: State) -> Entry: ...
-
-    uses_log: bool
-
-    def log_entry(self, state: State, ev: Event, texts: list[str]) -> Entry | None: ...
-
-    def public_moves(self, state: State, log: list[Entry]) -> list[dict[str, Any]]: ...
-
-    def public_moves_after(
-        self, state: State, log: list[Entry], known: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]: ...
-
-    def describe_actions(
-        self, state: State, legal: list[int], view: dict[str, Any] | None = None
-    ) -> list[dict[str, Any]]: ...
-
-    def explanation_visible(self, state: State, entry: Entry) -> bool: ...
-
-    def replay_step(self, state: State, player: int, viewer: int | None) -> Entry: ...
-
-    def replay_notation(self, text: str, view: dict[str, Any]) -> str: ...
 
 
 def _stratego(state: State) -> StrategoState:
@@ -263,20 +191,3 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
         d["n"] = i + 1
         d["notation"] = f"{d['from']}{'x' if event.is_battle else '-'}{d['to']}"
         return d
-
-
-def _all_adapters() -> dict[str, Adapter]:
-    from fogofwar.games.admiral.ui.web import AdmiralAdapter
-    from fogofwar.games.lotr.ui.web import LotrAdapter
-
-    return {"stratego": StrategoAdapter(), "lotr": LotrAdapter(), "admiral": AdmiralAdapter()}
-
-
-ADAPTERS: dict[str, Adapter] = _all_adapters()
-
-
-def get_adapter(game: str) -> Adapter:
-    try:
-        return ADAPTERS[game]
-    except KeyError:
-        raise GameError(f"the server does not host {game!r} yet; it hosts: {', '.join(sorted(ADAPTERS))}") from None

@@ -1,6 +1,9 @@
-"""Defaults for the optional parts of a game adapter (see `fogofwar.games.stratego.ui.web.Adapter`).
+"""What a game gives the web server: its adapter (`Adapter`, the game-specific part of the server), defaults
+for the adapter's optional parts (`AdapterDefaults`) and the inputs the server accepted (`Event`), which
+adapters read back. A game registers its adapter with the game (`core.registry.register_game`), so the
+server hosts every registered game without importing any.
 
-Stratego needs none of these: its moves are public, it has no dice and no secret phase. LOTR and
+Stratego needs none of the optional parts: its moves are public, it has no dice and no secret phase. LOTR and
 Admiral override what they need:
 
 - `in_secret`: the seat's next decisions are secret from everybody else until the seat commits them
@@ -19,13 +22,95 @@ Admiral override what they need:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from fogofwar.core.protocol import State
-from fogofwar.frontends.server.store import Event
 
 Entry = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One accepted input of a game, numbered from 1 in the order it was accepted."""
+
+    seq: int
+    kind: str  # "setup" | "action" | "chance" | "resign" | "forfeit"
+    seat: int | None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+class Adapter(Protocol):
+    """The game-specific part of the server."""
+
+    name: str
+    seat_names: tuple[str, ...]
+    agents: tuple[str, ...]
+    page: str
+
+    def make_game(self, options: dict[str, Any]) -> Any:
+        """Build the game from client options; `GameError` says which option is wrong."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """Variants, rosters, sample setups: what the lobby and the setup panel show."""
+        ...
+
+    def parse_setup(self, state: State, seat: int, spec: Any, rng: random.Random) -> dict[str, str]:
+        """A whole-army setup from a client ('random', 'sample[:NAME]', a setup string or {square: rank});
+        returned as the JSON placement stored in the event log."""
+        ...
+
+    def check_early_setup(self, state: State, seat: int, placement: dict[str, str]) -> None:
+        """Check a setup sent before it is the seat's turn to set up (it is applied when that turn comes)."""
+        ...
+
+    def apply_setup(self, state: State, seat: int, placement: dict[str, str]) -> None: ...
+
+    def placement_of(self, state: State, seat: int) -> dict[str, str]:
+        """The seat's army as it stands, as a placement (how a computer's setup is logged)."""
+        ...
+
+    def setup_string(self, state: State, seat: int, placement: dict[str, str]) -> str: ...
+
+    def in_setup(self, state: State) -> bool: ...
+
+    def move_count(self, state: State) -> int: ...
+
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]: ...
+
+    def public_view(self, state: State) -> dict[str, Any]: ...
+
+    def final_view(self, state: State) -> dict[str, Any]: ...
+
+    def setup_info(self, state: State, seat: int) -> dict[str, Any]: ...
+
+    # Optional parts, with defaults in AdapterDefaults.
+    def in_secret(self, state: State, seat: int) -> bool: ...
+
+    def moment(self, state: State) -> Entry: ...
+
+    uses_log: bool
+
+    def log_entry(self, state: State, ev: Event, texts: list[str]) -> Entry | None: ...
+
+    def public_moves(self, state: State, log: list[Entry]) -> list[dict[str, Any]]: ...
+
+    def public_moves_after(
+        self, state: State, log: list[Entry], known: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]: ...
+
+    def describe_actions(
+        self, state: State, legal: list[int], view: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]: ...
+
+    def explanation_visible(self, state: State, entry: Entry) -> bool: ...
+
+    def replay_step(self, state: State, player: int, viewer: int | None) -> Entry: ...
+
+    def replay_notation(self, text: str, view: dict[str, Any]) -> str: ...
 
 
 class AdapterDefaults:

@@ -1,0 +1,6 @@
+"""Admiral's computer players, registered by name in `fogofwar.core.agents` when the agents are first asked for."""
+
+from fogofwar.core.agents import register_agent
+from fogofwar.games.admiral.solo import StrategoAgent
+
+register_agent("stratego", StrategoAgent.from_spec)  # the solo mode's "Admiral Stratego"
