@@ -1,15 +1,18 @@
 """One conformance test of the core protocol (`fogofwar.core.protocol`), shared by every game.
 
-Each entry of `GAMES` builds a game; the test plays seeded random games through the whole
+Every game in the registry is tested, in each of the modes its plugin names as examples
+(`core.registry.register_game`); the test plays seeded random games through the whole
 protocol (the setup phase included, through whatever actions the initial state offers, and
 chance events where a game has them) and checks, step by step, what every game must
 guarantee: whose turn it is, legal action lists, illegal actions rejected without a trace,
 notation round trips, clone independence, undo, serialization, observations, returns and
-records. A new game joins by adding a factory to `GAMES`.
+records. A new game joins by registering itself: nothing here names a game
+(`tests/core/test_toy_game.py` runs these checks on a toy game a test registers).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -29,23 +32,23 @@ from fogofwar.core import (
     make_game,
 )
 from fogofwar.core.records import GameRecord
+from fogofwar.core.registry import game_entry, game_names
 
 GameFactory = Callable[[], Game]
 
-GAMES: list[tuple[str, GameFactory]] = [
-    ("stratego-classic", lambda: make_game("stratego", variant="classic", max_moves=120)),
-    ("stratego-barrage", lambda: make_game("stratego", variant="barrage", max_moves=200)),
-    ("stratego-duel", lambda: make_game("stratego", variant="duel", max_moves=200)),
-    ("stratego-classicfree", lambda: make_game("stratego", variant="classicfree", max_moves=120)),
-    ("lotr-classic", lambda: make_game("lotr", game="classic", max_moves=120)),
-    ("lotr-hidden", lambda: make_game("lotr", game="classic", captured_mode="hidden", max_moves=200)),
-    ("lotr-powers", lambda: make_game("lotr", game="powers", max_moves=120)),
-    ("lotr-ring", lambda: make_game("lotr", game="ring", captured_mode="secret", max_moves=200)),
-    ("admiral", lambda: make_game("admiral", layout="strait", max_turns=4)),
-    ("admiral-solo-north", lambda: make_game("admiral", layout="strait", max_turns=4, solo_seat=1)),
-    ("admiral-solo-south", lambda: make_game("admiral", layout="archipelago", max_turns=3, solo_seat=0)),
-]
-"""(id, factory) of every game under test; LOTR and Admiral (with chance nodes) go here too."""
+
+def registered_games() -> list[tuple[str, GameFactory]]:
+    """(id, factory) of every example of every registered game (`register_game(..., examples=...)`)."""
+    out: list[tuple[str, GameFactory]] = []
+    for name in game_names():
+        for label, options in game_entry(name).examples.items():
+            out.append((f"{name}-{label}", functools.partial(make_game, name, **options)))
+    return out
+
+
+GAMES = registered_games()
+"""(id, factory) of every game under test: each registered game's examples, from the registry."""
+
 
 SEEDS = [1, 2, 3]
 UNDO_SAMPLE = 0.15
@@ -291,7 +294,13 @@ def test_end_by_outside_the_rules(factory: GameFactory) -> None:
         state.apply(0)
 
 
-@pytest.mark.parametrize("game_name", ["stratego", "lotr", "admiral"])
+def test_every_game_has_examples_and_the_known_games_are_registered() -> None:
+    assert {"stratego", "lotr", "admiral"} <= set(game_names())
+    for name in game_names():
+        assert game_entry(name).examples, f"{name} names no example to test"
+
+
+@pytest.mark.parametrize("game_name", game_names())
 def test_every_game_refuses_a_bad_ended_by_with_a_record_error(game_name: str) -> None:
     """The shared replay (core.state_json) checks the outside ending of every game the same way."""
     from fogofwar.core.protocol import RecordError

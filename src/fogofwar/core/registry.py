@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from fogofwar.core.protocol import JSON, Game, GameError
@@ -30,6 +30,8 @@ class GameEntry:
     imports nothing of the server's)."""
     order: int = 100
     """Where the lobby lists the game (lower first; ties by name)."""
+    examples: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+    """Named option sets, short games of each of its modes: what the conformance test plays."""
 
 
 _GAMES: dict[str, GameEntry] = {}
@@ -44,11 +46,23 @@ ENTRY_POINT_GROUP = "fogofwar.games"
 
 
 def register_game(
-    name: str, factory: GameFactory, *, web_adapter: Callable[[], Adapter] | None = None, order: int = 100
+    name: str,
+    factory: GameFactory,
+    *,
+    web_adapter: Callable[[], Adapter] | None = None,
+    order: int = 100,
+    examples: Mapping[str, Mapping[str, JSON]] | None = None,
 ) -> None:
     """Make `make_game(name, **options)` build games with `factory(**options)`, and the web app host the
-    game through `web_adapter()` when one is given."""
-    _GAMES[name] = GameEntry(name, factory, web_adapter, order)
+    game through `web_adapter()` when one is given. `examples` name option sets of short games, one for each
+    mode worth testing (the conformance test plays every one; none: the game with its defaults)."""
+    _GAMES[name] = GameEntry(name, factory, web_adapter, order, dict(examples or {"default": {}}))
+    _ADAPTERS.pop(name, None)
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game (a test's toy game, when the test is over)."""
+    _GAMES.pop(name, None)
     _ADAPTERS.pop(name, None)
 
 
@@ -77,19 +91,24 @@ def game_names() -> list[str]:
     return sorted(_GAMES)
 
 
-def make_game(name: str, /, **options: JSON) -> Game:
-    """Build the named game with its options; `GameError` names the known games otherwise.
-
-    >>> make_game("chess")
-    Traceback (most recent call last):
-    ...
-    fogofwar.core.protocol.GameError: unknown game 'chess'; known games: admiral, lotr, stratego
-    """
+def game_entry(name: str) -> GameEntry:
+    """The registered game `name`; `GameError` names the known games otherwise."""
     load_plugins()
     entry = _GAMES.get(name) if isinstance(name, str) else None
     if entry is None:
         raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
-    return entry.factory(**options)
+    return entry
+
+
+def make_game(name: str, /, **options: JSON) -> Game:
+    """Build the named game with its options; `GameError` names the known games otherwise.
+
+    >>> make_game("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fogofwar.core.protocol.GameError: unknown game 'chess'; known games: admiral, lotr, ...stratego...
+    """
+    return game_entry(name).factory(**options)
 
 
 def web_adapters() -> dict[str, Adapter]:

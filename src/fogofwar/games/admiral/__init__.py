@@ -18,6 +18,13 @@ def _web_adapter() -> Adapter:
     return AdmiralAdapter()
 
 
-register_game("admiral", options_factory(AdmiralGame, "Admiral"), web_adapter=_web_adapter, order=2)
+EXAMPLES = {
+    "two-player": {"layout": "strait", "max_turns": 4},
+    "solo-north": {"layout": "strait", "max_turns": 4, "solo_seat": 1},
+    "solo-south": {"layout": "archipelago", "max_turns": 3, "solo_seat": 0},
+}
+"""Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
+
+register_game("admiral", options_factory(AdmiralGame, "Admiral"), web_adapter=_web_adapter, order=2, examples=EXAMPLES)
 
 __all__ = ["AdmiralGame", "AdmiralState", "NotImplementedYetError", "state_from_position"]

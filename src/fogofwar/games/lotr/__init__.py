@@ -14,6 +14,14 @@ def _web_adapter() -> Adapter:
     return LotrAdapter()
 
 
-register_game("lotr", options_factory(LotrGame, "Stratego LOTR"), web_adapter=_web_adapter, order=1)
+EXAMPLES = {
+    "classic": {"game": "classic", "max_moves": 120},
+    "hidden": {"game": "classic", "captured_mode": "hidden", "max_moves": 200},
+    "powers": {"game": "powers", "max_moves": 120},
+    "ring": {"game": "ring", "captured_mode": "secret", "max_moves": 200},
+}
+"""Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
+
+register_game("lotr", options_factory(LotrGame, "Stratego LOTR"), web_adapter=_web_adapter, order=1, examples=EXAMPLES)
 
 __all__ = ["EVIL", "GOOD", "Army", "Kind", "LotrGame", "LotrState", "NotImplementedYetError", "Roster", "roster"]

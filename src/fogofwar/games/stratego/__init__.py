@@ -15,6 +15,16 @@ def _web_adapter() -> Adapter:
     return StrategoAdapter()
 
 
-register_game("stratego", options_factory(StrategoGame, "Stratego"), web_adapter=_web_adapter, order=0)
+EXAMPLES = {
+    "classic": {"variant": "classic", "max_moves": 120},
+    "barrage": {"variant": "barrage", "max_moves": 200},
+    "duel": {"variant": "duel", "max_moves": 200},
+    "classicfree": {"variant": "classicfree", "max_moves": 120},
+}
+"""Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
+
+register_game(
+    "stratego", options_factory(StrategoGame, "Stratego"), web_adapter=_web_adapter, order=0, examples=EXAMPLES
+)
 
 __all__ = ["Rank", "StrategoGame", "StrategoState", "Variant", "get_variant", "variants"]
