@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from test_conformance import check_end, check_json_round_trip, check_record, test_protocol_conformance
+import test_conformance as conformance
 from toy_game import EXAMPLES, NAME, HiddenNimGame, make_hidden_nim
 
 from fogofwar.core import GameError, Termination, make_game
@@ -34,7 +34,7 @@ def toy() -> Iterator[str]:
 @pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_the_toy_passes_the_conformance_test(toy: str, example: str, seed: int) -> None:
     options = game_entry(toy).examples[example]
-    test_protocol_conformance(lambda: make_game(toy, **options), seed)
+    conformance.test_protocol_conformance(lambda: make_game(toy, **options), seed)
 
 
 def test_a_toy_game_ended_by_forfeit_serializes_and_replays_as_such(toy: str) -> None:
@@ -44,9 +44,9 @@ def test_a_toy_game_ended_by_forfeit_serializes_and_replays_as_such(toy: str) ->
     state.apply(0)  # the first seat takes one
     state.end_by(Termination.FORFEIT, 0, "seat 1 left")
     assert state.legal_actions() == [] and state.returns() == [1.0, -1.0]
-    check_end(game, state)
-    check_json_round_trip(game, state)
-    check_record(game, state)
+    conformance.check_end(game, state)
+    conformance.check_json_round_trip(game, state)
+    conformance.check_record(game, state)
 
 
 def test_the_registry_knows_the_toy_only_while_it_is_registered(toy: str) -> None:
@@ -79,4 +79,4 @@ def test_the_second_seat_never_sees_the_pile_before_the_end(toy: str) -> None:
         actions = [a for a, _ in state.chance_outcomes()] or state.legal_actions()
         state.apply(rng.choice(actions))
     assert state.observation(1).data["pile"] is not None
-    check_record(state.game, state)
+    conformance.check_record(state.game, state)

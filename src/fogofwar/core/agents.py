@@ -6,7 +6,7 @@ import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from fogofwar.core.protocol import JSON, Game, GameError, Observation
 from fogofwar.core.registry import plugin_modules
@@ -75,30 +75,124 @@ class RandomAgent:
         return self._rng.choice(legal_actions)
 
 
+class BlunderingAgent:
+    """Another agent that plays a random legal move instead of its own with chance `blunder` (a weaker level:
+    `novice` is `heuristic:blunder=0.5`); never while setting up (an observation whose "phase" is "setup")."""
+
+    def __init__(self, name: str, make: Callable[[], Agent], blunder: float = 0.0) -> None:
+        self.name = name
+        self._make = make
+        self._impl = make()
+        self.blunder = blunder
+        self._rng = random.Random(0)
+
+    @classmethod
+    def factory(cls, name: str, make: Callable[[], Agent]) -> AgentFactory:
+        """The factory of `name` and `name:blunder=P`; `GameError` names a bad option."""
+        from fogofwar.core.spec_options import number_option
+
+        return lambda arg: cls(name, make, number_option(name, arg, "blunder", 0.0, 1.0, 0.0, "P"))
+
+    def start(self, game: Game, player: int, rng: random.Random) -> None:
+        self._impl = self._make()
+        self._impl.start(game, player, rng)
+        self._rng = rng
+
+    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        if self.blunder and observation.data.get("phase") != "setup" and self._rng.random() < self.blunder:
+            return self._rng.choice(list(legal_actions))
+        return self._impl.act(observation, legal_actions)
+
+
 AgentFactory = Callable[[str], Agent]
 """Builds an agent from the text after 'name:' in a player spec (empty when there is none)."""
 
-_AGENTS: dict[str, AgentFactory] = {"random": lambda arg: RandomAgent()}
+ANY_GAME = "*"
+"""The game of an agent registered for every game (`random`)."""
+
+_AGENTS: dict[str, dict[str, AgentFactory]] = {"random": {ANY_GAME: lambda arg: RandomAgent()}}
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    _AGENTS[name] = factory
+def register_agent(name: str, factory: AgentFactory, game: str = ANY_GAME) -> None:
+    """Make `make_agent("name:arg")` build `factory(arg)` for `game` (a registered game's name). Several games
+    may register one name (`heuristic`): the agent then becomes the game's own when a game starts."""
+    _AGENTS.setdefault(name, {})[game] = factory
 
 
-def agent_names() -> list[str]:
+def agent_names(game: str | None = None) -> list[str]:
+    """The agents' names; with `game`, those that play it."""
     _load_builtin_agents()
-    return sorted(_AGENTS)
+    return sorted(n for n, by_game in _AGENTS.items() if game is None or game in by_game or ANY_GAME in by_game)
 
 
-def make_agent(spec: str) -> Agent:
-    """Build an agent from a spec like 'random' or 'name:argument'; `GameError` lists the known names."""
+def make_agent(spec: str, game: str | None = None) -> Agent:
+    """Build an agent from a spec like 'random' or 'name:argument'; `GameError` lists the known names.
+
+    With `game`, that game's agent of this name (`GameError` if it has none); without, the one agent of the
+    name or, when several games register it, a `GameAgent` that becomes the right one at `start`."""
     _load_builtin_agents()
     name, _, arg = spec.partition(":")
-    try:
-        factory = _AGENTS[name]
-    except KeyError:
-        raise GameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(_AGENTS))}") from None
-    return factory(arg)
+    by_game = _AGENTS.get(name)
+    if by_game is None:
+        raise GameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(_AGENTS))}")
+    if game is not None:
+        factory = by_game.get(game) or by_game.get(ANY_GAME)
+        if factory is None:
+            raise GameError(f"agent {name!r} does not play {game}; it plays {', '.join(sorted(by_game))}")
+        return factory(arg)
+    if len(by_game) == 1:
+        return next(iter(by_game.values()))(arg)
+    return GameAgent(name, arg, by_game)
+
+
+class GameAgent:
+    """An agent name registered by several games (`heuristic`, `search`): one agent per game, built from the
+    same spec, and the game's own plays once a game starts. Other attributes (`close`, explanations) are the
+    current agent's.
+
+    A spec option that only one game's agent knows is refused at once when no game's agent takes it; when
+    some do, it is refused when a game whose agent does not take it starts."""
+
+    def __init__(self, name: str, arg: str, factories: dict[str, AgentFactory]) -> None:
+        self.name = name
+        self._agents: dict[str, Agent] = {}
+        self._errors: dict[str, GameError] = {}
+        for game, factory in factories.items():
+            try:
+                self._agents[game] = factory(arg)
+            except GameError as exc:
+                self._errors[game] = exc
+        if not self._agents:
+            messages = dict.fromkeys(str(exc) for exc in self._errors.values())
+            if len(messages) == 1:
+                raise next(iter(self._errors.values()))
+            raise GameError("; ".join(f"in {game}, {exc}" for game, exc in sorted(self._errors.items())))
+        self.current: Agent = next(iter(self._agents.values()))
+        """The agent that plays the game started last (before any: the first game's)."""
+
+    def _for(self, game: str) -> Agent:
+        agent = self._agents.get(game) or self._agents.get(ANY_GAME)
+        if agent is None:
+            if game in self._errors:
+                raise self._errors[game]
+            raise GameError(f"agent {self.name!r} does not play {game}; it plays {', '.join(sorted(self._agents))}")
+        return agent
+
+    def game_options(self, game: str, seat: int) -> dict[str, JSON]:
+        declare = getattr(self._for(game), "game_options", None)
+        return dict(declare(game, seat)) if callable(declare) else {}
+
+    def start(self, game: Game, player: int, rng: random.Random) -> None:
+        self.current = self._for(game.name)
+        self.current.start(game, player, rng)
+
+    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        return self.current.act(observation, legal_actions)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") or attr in ("current", "_agents", "_errors"):
+            raise AttributeError(attr)
+        return getattr(self.current, attr)
 
 
 _agents_loaded = False

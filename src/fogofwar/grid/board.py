@@ -77,6 +77,34 @@ def parse_square(text: str) -> int:
     return (row - 1) * SIZE + FILES.index(letter)
 
 
+def move_id(src: int, dst: int) -> int:
+    """The action id of a move from `src` to `dst`, in every game on this board.
+
+    >>> move_id(parse_square("B1"), parse_square("B2"))
+    111
+    """
+    return src * 100 + dst
+
+
+def parse_move(text: str) -> int:
+    """Read move notation ('B1-B2', 'b4xb5', 'A1 A3', 'B1B2') into a move id (legality is not checked here).
+
+    >>> parse_move("B1-B2"), parse_move("b4xb5"), parse_move("A1 A3"), parse_move("A10A9")
+    (111, 3141, 20, 9080)
+    """
+    t = text.strip()
+    for sep in ("-", "x", "X", " "):
+        if sep in t:
+            a, _, b = t.partition(sep)
+            if a.strip() and b.strip():
+                return move_id(parse_square(a), parse_square(b))
+    # No separator: split after the first row number ("B1B2", "A10A9").
+    for cut in range(2, len(t) - 1):
+        if t[cut].isalpha() and t[cut - 1].isdigit() or t[cut - 1] == ":":
+            return move_id(parse_square(t[:cut]), parse_square(t[cut:]))
+    raise NotationError(f"{text!r} is not a move: write it like B1-B2 (from-to)")
+
+
 Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
 
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fogofwar.core.agents import make_agent
+from fogofwar.core.agents import GameAgent, make_agent
 from fogofwar.core.match import play_match
+from fogofwar.core.protocol import GameError
 from fogofwar.games.lotr import LotrGame, LotrState
 from fogofwar.games.lotr.agents.heuristic import LotrHeuristicAgent, lotr_setup
 from fogofwar.games.lotr.agents.search import LotrSearchAgent
@@ -95,9 +96,9 @@ def test_heuristic_places_its_army_through_the_protocol() -> None:
 def test_heuristic_name_plays_both_games() -> None:
     agent: Any = make_agent("heuristic")
     agent.start(StrategoGame("barrage"), 0, random.Random(0))
-    assert isinstance(agent._impl, HeuristicAgent)
+    assert isinstance(agent.current._impl, HeuristicAgent)
     agent.start(LotrGame(), 0, random.Random(0))
-    assert isinstance(agent._impl, LotrHeuristicAgent)
+    assert isinstance(agent.current._impl, LotrHeuristicAgent)
     assert agent.name == "heuristic"
 
 
@@ -175,11 +176,24 @@ def test_heuristic_beats_random(mode: str) -> None:
 
 def test_search_name_plays_both_games_and_takes_its_guesses_from_the_spec() -> None:
     agent: Any = make_agent("search:guesses=3")
-    assert isinstance(agent, SearchAgent)
+    assert isinstance(agent, GameAgent)
     agent.start(LotrGame(), GOOD, random.Random(0))
-    assert isinstance(agent._lotr, LotrSearchAgent) and agent._lotr.guesses == 3
+    assert isinstance(agent.current, LotrSearchAgent) and agent.current.guesses == 3
     agent.start(StrategoGame("barrage"), 0, random.Random(0))
-    assert agent._lotr is None
+    assert isinstance(agent.current, SearchAgent) and agent.current.guesses == 3
+
+
+def test_an_option_only_classic_search_knows_is_refused_when_a_lotr_game_starts() -> None:
+    agent: Any = make_agent("search:prior=0.01")  # classic's search takes it: no error yet
+    agent.start(StrategoGame("barrage"), 0, random.Random(0))
+    with pytest.raises(GameError, match="search: unknown option 'prior'"):
+        agent.start(LotrGame(), GOOD, random.Random(0))
+    with pytest.raises(GameError, match="search: unknown option 'nonsense'"):
+        make_agent("search:nonsense=1")  # no game's search takes it
+    with pytest.raises(GameError, match="guesses must be a whole number"):
+        make_agent("search:guesses=2.5", "lotr")
+    with pytest.raises(GameError, match="agent 'novice' does not play lotr"):
+        make_agent("novice", "lotr")
 
 
 def look_ahead(game: LotrGame, state: LotrState) -> dict[str, float]:

@@ -95,8 +95,7 @@ from fogofwar.games.lotr.roster import (
     rank_label,
     roster,
 )
-from fogofwar.games.stratego.rules import parse_action
-from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_square, square_name
+from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_move, parse_square, square_name
 
 # --- piece codes --------------------------------------------------------------------------
 KIND_MASK = 31
@@ -651,7 +650,7 @@ class LotrState(BoardStateBase[MoveEvent]):
                 return candidates[0]
             action = encode(parsed)
         else:
-            action = parse_action(t)
+            action = parse_move(t)
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
         return action

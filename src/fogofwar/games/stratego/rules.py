@@ -30,7 +30,6 @@ from fogofwar.core.protocol import (
     GameError,
     IllegalActionError,
     InvalidSetupError,
-    NotationError,
     Observation,
     Outcome,
     RecordError,
@@ -47,6 +46,7 @@ from fogofwar.grid.board import (
     RAYS,
     SEGMENTS,
     SIZE,
+    parse_move,
     parse_square,
     square_name,
 )
@@ -807,16 +807,7 @@ def parse_action(text: str, notation: RankNotation = "classic") -> int:
     if "@" in t:
         rank_text, _, sq_text = t.partition("@")
         return PLACE_BASE + int(parse_rank(rank_text, notation)) * 100 + parse_square(sq_text)
-    for sep in ("-", "x", "X", " "):
-        if sep in t:
-            a, _, b = t.partition(sep)
-            if a.strip() and b.strip():
-                return parse_square(a) * 100 + parse_square(b)
-    # No separator: split after the first row number ("B1B2", "A10A9").
-    for cut in range(2, len(t) - 1):
-        if t[cut].isalpha() and t[cut - 1].isdigit() or t[cut - 1] == ":":
-            return parse_square(t[:cut]) * 100 + parse_square(t[cut:])
-    raise NotationError(f"{text!r} is not a move: write it like B1-B2 (from-to)")
+    return parse_move(t)
 
 
 def check_setup(

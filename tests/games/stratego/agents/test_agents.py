@@ -126,7 +126,7 @@ def test_search_spec_errors_are_clear() -> None:
         make_agent("search:width=3")
     with pytest.raises(GameError, match="depth must be a whole number"):
         make_agent("search:depth=deep")
-    assert isinstance(make_agent("search:time=0.2"), SearchAgent)
+    assert isinstance(make_agent("search:time=0.2", "stratego"), SearchAgent)
 
 
 # --- the search agent's judgement, on small crafted positions ------------------------------------------
@@ -248,7 +248,7 @@ def test_guarded_setups_are_legal_and_keep_the_flag_back_behind_a_bomb(variant: 
 
 
 def test_search_knobs_can_be_set_from_the_spec() -> None:
-    agent = make_agent("search:guesses=6,paranoia=0.2,flag_lure=3")
+    agent = make_agent("search:guesses=6,paranoia=0.2,flag_lure=3", "stratego")
     assert isinstance(agent, SearchAgent)
     assert agent.guesses == 6 and agent.paranoia == 0.2 and agent.flag_lure == 3.0
 

@@ -33,8 +33,6 @@ from fogofwar.core.protocol import Game, Observation
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.games.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
 from fogofwar.games.lotr.rules import PLACE_BASE, LotrGame
-from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
-from fogofwar.games.stratego.agents.spec_options import number_option
 from fogofwar.grid.board import NUM_SQUARES, SIZE, distance
 
 RANK_VALUE = {FLAG: 1000.0, SPY: 30.0, 2: 8.0, 3: 20.0, 4: 15.0, 5: 25.0, 6: 40.0, 7: 65.0, 8: 100.0, 9: 170.0}
@@ -653,32 +651,3 @@ def _pockets(game: LotrGame, open_squares: Sequence[int], line: Callable[[int], 
 def kinds_index(kinds: Sequence[Kind], rank: int) -> int:
     """The index of the first character of this printed rank."""
     return next(i for i, k in enumerate(kinds) if k.rank == rank)
-
-
-class GameHeuristicAgent:
-    """The `heuristic` agent of every game: the classic Stratego heuristic, or the LOTR one for
-    Stratego LOTR, chosen when the game starts."""
-
-    name = "heuristic"
-
-    def __init__(self, blunder: float = 0.0) -> None:
-        self._impl: HeuristicAgent | LotrHeuristicAgent = HeuristicAgent()
-        self.blunder = blunder
-        """Chance of a random legal move instead of the heuristic's in play (a weaker level: `novice`)."""
-        self._rng = random.Random(0)
-
-    @classmethod
-    def from_spec(cls, arg: str) -> GameHeuristicAgent:
-        """`heuristic` or `heuristic:blunder=0.3`; `GameError` names a bad option."""
-        blunder = number_option("heuristic", arg, "blunder", 0.0, 1.0, 0.0, "P")
-        return cls(blunder)
-
-    def start(self, game: Game, player: int, rng: random.Random) -> None:
-        self._impl = LotrHeuristicAgent() if isinstance(game, LotrGame) else HeuristicAgent()
-        self._impl.start(game, player, rng)
-        self._rng = rng
-
-    def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        if self.blunder and observation.data.get("phase") != "setup" and self._rng.random() < self.blunder:
-            return self._rng.choice(list(legal_actions))
-        return self._impl.act(observation, legal_actions)

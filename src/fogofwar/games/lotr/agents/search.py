@@ -15,10 +15,9 @@ played by `LotrState.apply`/`undo`. A guess cannot hold everything the real game
 Ring's fate, pieces taken prisoner, the back-and-forth count), so an action the guess does not
 allow keeps the heuristic's score alone in that guess.
 
-Spec: `search` for Stratego LOTR (the `search` agent picks this class for a LOTR game),
-`search:guesses=N` (4 by default). The look ahead's weight is measured per game (`WEIGHTS`): it
-plays in Game 1; in Games 2 and 3 the agent plays as the heuristic does until a look ahead that
-knows the powers beats it. Deterministic for a given seed.
+Spec: `search` for Stratego LOTR (registered for the game "lotr"), `search:guesses=N` (4 by default).
+The look ahead's weight is measured per game (`WEIGHTS`): it plays in Game 1; in Games 2 and 3 the
+agent plays as the heuristic does until a look ahead that knows the powers beats it. Deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -26,7 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from fogofwar.core.protocol import Observation
+from fogofwar.core.protocol import GameError, Observation
+from fogofwar.core.spec_options import number_option
 from fogofwar.games.lotr.agents.heuristic import LotrHeuristicAgent
 from fogofwar.games.lotr.powers import POWER_BASE, STOP
 from fogofwar.games.lotr.rules import PLACE_BASE, LotrState
@@ -49,6 +49,14 @@ class LotrSearchAgent(LotrHeuristicAgent):
         super().__init__(noise=0.3)
         self.guesses = guesses
         self._key_values: list[dict[str, float]] = [{}, {}]
+
+    @classmethod
+    def from_spec(cls, arg: str) -> LotrSearchAgent:
+        """`search` or `search:guesses=N` (1 to 1000); `GameError` names a bad option."""
+        guesses = number_option("search", arg, "guesses", 1, 1000, 4, "N")
+        if guesses != int(guesses):
+            raise GameError(f"search: guesses must be a whole number, not {guesses:g}")
+        return cls(int(guesses))
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = observation.data

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fogofwar.core.protocol import Game, Observation
+from fogofwar.core.spec_options import number_option
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.search import guarded_setup
-from fogofwar.games.stratego.agents.spec_options import number_option
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.games.stratego.variants import get_variant
 

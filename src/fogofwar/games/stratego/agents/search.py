@@ -25,8 +25,8 @@ Deterministic for a given seed and budget.
 Spec: `search` (24 guesses a move), `search:guesses=48`, `search:time=0.5` (seconds a
 move, as a cap on the guesses; time makes play depend on the machine's speed).
 
-In a Stratego LOTR game the agent hands every decision to `fogofwar.games.lotr.agents.search`
-(`search:guesses=N` sets its guesses too), so `search` is the strongest player of both games.
+Stratego LOTR registers a `search` of its own (`fogofwar.games.lotr.agents.search`, which takes
+`search:guesses=N` too): the name plays either game (`core.agents.GameAgent`).
 """
 
 from __future__ import annotations
@@ -42,8 +42,6 @@ from typing import Any
 import numpy as np
 
 from fogofwar.core.protocol import Game, GameError, Observation
-from fogofwar.games.lotr.agents.search import LotrSearchAgent
-from fogofwar.games.lotr.rules import LotrGame
 from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.belief_model import learned_weights
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent, attack_value
@@ -166,15 +164,8 @@ class SearchAgent(HeuristicAgent):
         self.prior = 0.0  # weight of log P(move) of the learned move policy (policy_model) in a move's score; 0: off
         self.prior_floor = 1e-3  # the policy's probabilities are taken as at least this (a bound on the penalty)
         self.belief_net = 0.0  # share of the belief net's (belief_net) P(rank) in the marginals; 0: off, 1: the net's
-        self.lotr_guesses: int | None = None  # guesses a move in Stratego LOTR (None: that agent's default)
-        self._lotr: LotrSearchAgent | None = None  # the player of a Stratego LOTR game
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
-        self._lotr = None
-        if isinstance(game, LotrGame):
-            self._lotr = LotrSearchAgent() if self.lotr_guesses is None else LotrSearchAgent(self.lotr_guesses)
-            self._lotr.start(game, player, rng)
-            return
         super().start(game, player, rng)
         self._belief = BeliefTracker()
         self._belief.behaviour_factor = self.behaviour
@@ -195,8 +186,6 @@ class SearchAgent(HeuristicAgent):
 
     # --- the move --------------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        if self._lotr is not None:
-            return self._lotr.act(observation, legal_actions)
         data = observation.data
         if data["phase"] == "setup" or not self._active:
             return super().act(observation, legal_actions)
@@ -1001,7 +990,6 @@ _TUNABLE = (
 def _parse_spec(arg: str) -> SearchAgent:
     kwargs: dict[str, float | int] = {}
     tuning: dict[str, float] = {}
-    lotr_guesses: int | None = None
     integers = ("guesses", "guard_top", "depth", "nodes", "quiescence", "bold")
     for part in filter(None, arg.split(",")):
         key, _, value = part.partition("=")
@@ -1018,13 +1006,11 @@ def _parse_spec(arg: str) -> SearchAgent:
             raise GameError(f"search: {key} must be from 0 to 1e9, not {value!r}")
         if key == "guesses":
             kwargs["guesses"] = int(number)
-            lotr_guesses = int(number)
         elif key == "time":
             kwargs["seconds"] = number
         else:
             tuning[key] = number
     agent = SearchAgent(**kwargs)  # type: ignore[arg-type]
-    agent.lotr_guesses = lotr_guesses
     for key, val in tuning.items():
         setattr(agent, key, val)
     return agent
