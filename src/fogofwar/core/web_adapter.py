@@ -108,6 +108,8 @@ class Adapter(Protocol):
 
     def explanation_visible(self, state: State, entry: Entry) -> bool: ...
 
+    def levels(self) -> list[dict[str, Any]]: ...
+
     def replay_step(self, state: State, player: int, viewer: int | None) -> Entry: ...
 
     def replay_notation(self, text: str, view: dict[str, Any]) -> str: ...
@@ -158,6 +160,10 @@ class AdapterDefaults:
     ) -> list[dict[str, Any]]:
         """The legal actions of the seat to move, with the engine's words (empty: the client knows them).
         `view`: that seat's `seat_view` of `state`, if the caller has it already."""
+        return []
+
+    def levels(self) -> list[dict[str, Any]]:
+        """The computer's named levels with their measured ratings, for the lobby (none by default)."""
         return []
 
     def explanation_visible(self, state: State, entry: Entry) -> bool:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from fogofwar.core.agents import register_agent
 from fogofwar.core.records import GameRecord
-from fogofwar.frontends.server import manager as manager_module
+from fogofwar.frontends.server.adapters import get_adapter
 from fogofwar.frontends.server.session import MAX_MESSAGE_BYTES
 from fogofwar.grid.board import parse_square
 
@@ -199,7 +199,8 @@ def test_an_agent_that_crashes_forfeits(client: TestClient, monkeypatch: pytest.
             raise RuntimeError("boom")
 
     register_agent("test-crash", lambda arg: Crash())
-    monkeypatch.setattr(manager_module, "WEB_AGENTS", (*manager_module.WEB_AGENTS, "test-crash"))
+    stratego = get_adapter("stratego")
+    monkeypatch.setattr(stratego, "agents", (*stratego.agents, "test-crash"))
     res = create(client, opponent="test-crash", color="blue")
     gid, blue = res["game"]["id"], res["seats"]["1"]
     view = wait_until(client, gid, blue, lambda m: m["game"]["status"] == "over")

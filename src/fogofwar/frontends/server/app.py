@@ -58,7 +58,6 @@ from fogofwar.frontends.server.session import (
     parse_command,
 )
 from fogofwar.frontends.server.store import DEFAULT_DB, Store
-from fogofwar.games.stratego.agents.levels import levels
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 HELLO_TIMEOUT = 15.0
@@ -228,7 +227,7 @@ def create_app(
         return {
             "games": [a.describe() for a in ADAPTERS.values()],
             "agents": manager_of(request).agents(),
-            "levels": [level.describe() for level in levels()],
+            "levels": [level for adapter in ADAPTERS.values() for level in adapter.levels()],
             "opponents": ["hotseat", "invite"],
             "max_message_bytes": MAX_MESSAGE_BYTES,
         }

@@ -44,7 +44,6 @@ from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.frontends.server")
 
-WEB_AGENTS = ("random", "novice", "heuristic", "search", "expert", "stratego")
 """Agents a web client may pick (each game lists those that play it). Never `ucc`: its spec names a
 program to run."""
 MAX_EXPLANATION_CHARS = 500
@@ -199,14 +198,14 @@ class GameManager:
 
     # --- games -------------------------------------------------------------------------------
     def agents(self, game: str | None = None) -> list[str]:
-        """The computer players a client may pick: for one game, those its adapter names (and any agent
-        no game claims); without a game, all of them."""
+        """The computer players a client may pick: for one game, those its adapter names; without a game, those
+        of every game. Only these: an agent no adapter offers (`ucc` runs a program) is never started here."""
         names = set(agent_names())
-        known = [a for a in WEB_AGENTS if a in names]
-        claimed = {a for g in ADAPTERS.values() for a in g.agents}
+        offered = dict.fromkeys(a for adapter in ADAPTERS.values() for a in adapter.agents)
+        known = [a for a in offered if a in names]
         if game is None:
             return known
-        return [a for a in known if a in get_adapter(game).agents or a not in claimed]
+        return [a for a in known if a in get_adapter(game).agents]
 
     async def page_for(self, game_id: str) -> str:
         """The page of the browser client for a game (the game page of Stratego for an unknown id)."""

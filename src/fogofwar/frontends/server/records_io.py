@@ -18,6 +18,7 @@ import gzip
 import json
 from typing import Any
 
+from fogofwar.core.formats import record_formats
 from fogofwar.core.protocol import (
     GameError,
     IllegalActionError,
@@ -31,12 +32,6 @@ from fogofwar.core.registry import make_game
 from fogofwar.core.state_json import start_of
 from fogofwar.frontends.server.adapters import Adapter, get_adapter
 from fogofwar.frontends.server.session import ClientError
-from fogofwar.games.stratego.formats.gravon import (
-    format_gravon_xml,
-    gravon_from_record,
-    parse_gravon_xml,
-    record_from_gravon,
-)
 
 MAX_IMPORT_BYTES = 1 << 20
 """Largest record file accepted for import (1 MiB: a long classic game as JSON is under 100 KiB)."""
@@ -44,13 +39,16 @@ MAX_IMPORT_BYTES = 1 << 20
 MAX_REPLAY_STEPS = 10_000
 """Most moves a replay shows (the server's own move cap is at most 10,000)."""
 
-EXPORT_FORMATS = ("json", "gravon")
-
 
 # --- import ----------------------------------------------------------------------------------------
+def export_formats() -> tuple[str, ...]:
+    """fogofwar's JSON record and every outside format a game registered (`core.formats`)."""
+    return ("json", *record_formats())
+
+
 def record_from_upload(data: bytes, name: str = "the file") -> tuple[GameRecord, str]:
-    """Read an uploaded file: a project JSON record or a Gravon XML game. Returns the record and the format
-    ("json" or "gravon"); `ClientError` says what is wrong with the file."""
+    """Read an uploaded file: a project JSON record or a game in an outside format (Gravon XML). Returns the
+    record and the format ("json", "gravon"); `ClientError` says what is wrong with the file."""
     if len(data) > MAX_IMPORT_BYTES:
         raise ClientError("too_large", f"{name} has {len(data):,} bytes, over the limit of {MAX_IMPORT_BYTES:,}", 413)
     if not data.strip():
@@ -60,17 +58,20 @@ def record_from_upload(data: bytes, name: str = "the file") -> tuple[GameRecord,
     except UnicodeDecodeError as exc:
         raise ClientError("bad_record", f"{name} is not UTF-8 text (byte {exc.start} cannot be read)", 422) from None
     head = text.lstrip()[:1]
+    formats = record_formats()
     try:
         if head == "{":
             return _json_record(text, name), "json"
-        if head == "<":  # the reader refuses a DOCTYPE and its entities itself
-            return record_from_gravon(parse_gravon_xml(text, name)), "gravon"
+        for fmt in formats.values():
+            if head == fmt.starts_with:  # Gravon's reader refuses a DOCTYPE and its entities itself
+                return fmt.read(text, name), fmt.name
     except RecordError as exc:
         raise ClientError("bad_record", str(exc), 422) from None
+    others = "".join(f" nor a {f.title} game (it would start with {f.starts_with!r})" for f in formats.values())
     raise ClientError(
         "bad_record",
-        f"{name} is neither a fogofwar JSON record (it would start with '{{') nor a Gravon XML game "
-        f"(it would start with '<'); it starts with {text.lstrip()[:12]!r}",
+        f"{name} is neither a fogofwar JSON record (it would start with '{{'){others}; "
+        f"it starts with {text.lstrip()[:12]!r}",
         422,
     )
 
@@ -84,15 +85,16 @@ def _json_record(text: str, name: str) -> GameRecord:
 
 # --- export ----------------------------------------------------------------------------------------
 def export(record: GameRecord, fmt: str) -> tuple[str, str, str]:
-    """(body, media type, file extension) of a finished game's record in `fmt` ("json" or "gravon")."""
+    """(body, media type, file extension) of a finished game's record in `fmt` ("json", "gravon", ...)."""
     if fmt == "json":
         return record.dumps(), "application/json", "json"
-    if fmt == "gravon":
-        try:
-            return format_gravon_xml(gravon_from_record(record)), "application/xml", "xml"
-        except RecordError as exc:
-            raise ClientError("no_export", f"no Gravon XML for this game: {exc}", 422) from None
-    raise ClientError("malformed", f"format must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}")
+    outside = record_formats().get(fmt)
+    if outside is None:
+        raise ClientError("malformed", f"format must be one of {', '.join(export_formats())}, not {fmt!r}")
+    try:
+        return outside.write(record), outside.media_type, outside.extension
+    except (RecordError, GameError) as exc:
+        raise ClientError("no_export", f"no {outside.title} for this game: {exc}", 422) from None
 
 
 # --- replays -----------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import FileResponse, Response
 
+from fogofwar.core.formats import record_formats
 from fogofwar.core.protocol import GameError, RecordError
 from fogofwar.frontends.server.manager import GameManager, LiveGame
 from fogofwar.frontends.server.records_io import (
@@ -34,7 +35,6 @@ from fogofwar.frontends.server.records_io import (
     replay_of_record,
 )
 from fogofwar.frontends.server.session import ClientError
-from fogofwar.games.stratego.formats.gravon import format_gravon_xml, gravon_from_record
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 CACHE_SIZE = 32
@@ -173,13 +173,14 @@ async def import_record(request: Request, name: str = Query("the file", max_leng
     def run() -> dict[str, Any]:
         record, fmt = record_from_upload(data, name)
         rep = replay_of_record(record, name)
-        gravon: str | None = None
-        try:
-            gravon = format_gravon_xml(gravon_from_record(record))
-        except (RecordError, GameError):
-            gravon = None
+        exports: dict[str, Any] = {"json": record.to_json()}
+        for name_, outside in record_formats().items():
+            try:
+                exports[name_] = outside.write(record)
+            except (RecordError, GameError):
+                exports[name_] = None  # this game has no place in that format
         rep["format"] = fmt
-        rep["exports"] = {"json": record.to_json(), "gravon": gravon}
+        rep["exports"] = exports
         return rep
 
     return _json(request, await asyncio.to_thread(run))

@@ -1,6 +1,8 @@
 """Stratego: tournament (ISF) rules and the variants played on the classic board."""
 
+from fogofwar.core.formats import RecordFormat, register_record_format
 from fogofwar.core.inputs import options_factory
+from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
 from fogofwar.games.stratego.pieces import Rank
@@ -26,5 +28,20 @@ EXAMPLES = {
 register_game(
     "stratego", options_factory(StrategoGame, "Stratego"), web_adapter=_web_adapter, order=0, examples=EXAMPLES
 )
+
+
+def _read_gravon(text: str, source: str) -> GameRecord:
+    from fogofwar.games.stratego.formats.gravon import parse_gravon_xml, record_from_gravon
+
+    return record_from_gravon(parse_gravon_xml(text, source))
+
+
+def _write_gravon(record: GameRecord) -> str:
+    from fogofwar.games.stratego.formats.gravon import format_gravon_xml, gravon_from_record
+
+    return format_gravon_xml(gravon_from_record(record))
+
+
+register_record_format(RecordFormat("gravon", "Gravon XML", "application/xml", "xml", "<", _read_gravon, _write_gravon))
 
 __all__ = ["Rank", "StrategoGame", "StrategoState", "Variant", "get_variant", "variants"]

@@ -44,6 +44,11 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     seat_names: tuple[str, ...] = PLAYER_NAMES
     agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "expert")
 
+    def levels(self) -> list[dict[str, Any]]:
+        from fogofwar.games.stratego.agents.levels import levels
+
+        return [level.describe() for level in levels()]
+
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
         known = {"variant", "two_squares", "more_squares", "max_moves"}
         unknown = sorted(set(options) - known)
