@@ -387,3 +387,17 @@ def test_strength_benchmark(fake_bot: str, tmp_path: Path) -> None:
     assert (out / "games" / "0002.json").exists()
     # A bot that never starts: the series fails instead of scoring 100%.
     assert strength.main([*args, "--opponent", "ucc:/no/such/bot", "--out", str(tmp_path / "none")]) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--game", "lotr", "--variant", "powers"], ["--variant", "lotr-powers"]],
+    ids=["game-and-variant", "old-spelling"],
+)
+def test_the_arena_plays_a_lotr_variant_by_its_one_name_or_its_old_spelling(tmp_path: Path, args: list[str]) -> None:
+    out = tmp_path / "out"
+    players = ["--players", "heuristic,random", "--games", "2", "--seed", "4", "--out", str(out)]
+    result = CliRunner().invoke(app, ["arena", *args, *players])
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / "games" / "0001.json").read_text())
+    assert record["game"] == "lotr" and record["options"]["variant"] == "powers"

@@ -27,16 +27,30 @@ app = typer.Typer(
 console = Console(soft_wrap=True)
 
 
+def _game_of_variant(game: str, variant: str | None) -> str:
+    """The game a variant belongs to: Stratego LOTR's variants were once written as Stratego variants
+    (`--variant lotr-powers`), and that spelling still plays LOTR (as `--game lotr --variant powers` does)."""
+    if game == "stratego" and variant is not None and variant.strip().lower().startswith("lotr"):
+        return "lotr"
+    return game
+
+
 @app.command()
 def play(
     game_name: Annotated[
-        str | None, typer.Argument(metavar="[GAME]", help="stratego (the default) or admiral", show_default=False)
+        str | None,
+        typer.Argument(metavar="[GAME]", help="stratego (the default), lotr or admiral", show_default=False),
     ] = None,
-    game: Annotated[str | None, typer.Option("--game", "-g", help="stratego or admiral (= the GAME argument)")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="stratego, lotr or admiral (= the GAME argument)")
+    ] = None,
     variant: Annotated[
         str,
         typer.Option(
-            "--variant", "-v", help="classic, barrage, duel, classicfree, or lotr-classic, lotr-powers, lotr-ring"
+            "--variant",
+            "-v",
+            help="Stratego: classic, barrage, duel, classicfree; LOTR: classic, powers, ring (Games 1-3; "
+            "--variant lotr-powers alone also plays LOTR)",
         ),
     ] = "classic",
     opponent: Annotated[
@@ -80,15 +94,16 @@ def play(
         typer.Option("--solo", help="Admiral: the solo mode, against the AI 'Admiral Stratego' under the solo rules"),
     ] = False,
 ) -> None:
-    """Play Stratego (or Stratego LOTR, --variant lotr-...) in the terminal against a computer agent, or
-    --hotseat (two people at one keyboard); `play admiral` (or --game admiral) plays Admiral, likewise;
+    """Play Stratego in the terminal against a computer agent, or --hotseat (two people at one keyboard);
+    `play lotr --variant powers` plays Stratego LOTR and `play admiral` (or --game admiral) Admiral, likewise;
     `play admiral --solo` is Admiral's solo mode against Admiral Stratego, its reasons shown after each decision.
 
     Admiral seats: --color south (deploys first; also red) or north (also blue)."""
     chosen = {g.strip().lower() for g in (game_name, game) if g is not None} or {"stratego"}
-    if len(chosen) > 1 or not chosen <= {"stratego", "admiral"}:
-        console.print(f"play: the game is stratego or admiral, got {' and '.join(sorted(chosen))}", style="red")
+    if len(chosen) > 1 or not chosen <= {"stratego", "lotr", "admiral"}:
+        console.print(f"play: the game is stratego, lotr or admiral, got {' and '.join(sorted(chosen))}", style="red")
         raise typer.Exit(2)
+    chosen = {_game_of_variant(next(iter(chosen)), variant)}
     if hotseat and opponent is not None:
         console.print("play: --hotseat is two people at this keyboard: it takes no --opponent", style="red")
         raise typer.Exit(2)
@@ -111,7 +126,7 @@ def play(
                 solo=solo,
             )
         )
-    if variant.strip().lower().startswith("lotr"):
+    if chosen == {"lotr"}:
         from fogofwar.games.lotr.ui.console import run_lotr_terminal_game
 
         raise typer.Exit(
@@ -281,7 +296,13 @@ def arena(
         ),
     ],
     variant: Annotated[
-        str | None, typer.Option("--variant", "-v", help="Stratego: classic (default), barrage, duel or classicfree")
+        str | None,
+        typer.Option(
+            "--variant",
+            "-v",
+            help="Stratego: classic (default), barrage, duel or classicfree; LOTR: classic, powers or ring "
+            "(--variant lotr-powers alone plays LOTR)",
+        ),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per pairing (colours alternate)")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes (1 = play in this process)")] = 1,
@@ -298,7 +319,9 @@ def arena(
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="game option KEY=VALUE, e.g. game=powers for lotr; may be repeated"),
+        typer.Option(
+            "--option", "-o", help="game option KEY=VALUE, e.g. captured_mode=hidden for lotr; may be repeated"
+        ),
     ] = None,
 ) -> None:
     """Round-robin tournament between agents: scores, Elo with 95% intervals, endings, seconds per move,
@@ -325,7 +348,7 @@ def arena(
             games=games,
             seed=seed,
             jobs=jobs,
-            game=game,
+            game=_game_of_variant(game, variant),
             variant=variant,
             max_moves=max_moves,
             preload=list(preload or []),

@@ -182,7 +182,7 @@ class ArenaSettings:
     preload: list[str] = field(default_factory=list)
     """Modules imported in every process before agents are built (for agents that plugins register)."""
     options: dict[str, JSON] = field(default_factory=dict)
-    """Further game options, e.g. {"game": "powers"} for LOTR or {"max_turns": 40} for Admiral."""
+    """Further game options, e.g. {"captured_mode": "hidden"} for LOTR or {"max_turns": 40} for Admiral."""
 
     def game_options(self) -> dict[str, JSON]:
         options: dict[str, JSON] = {}

@@ -21,11 +21,11 @@ SPARE_GOOD = {"K10": (GOOD, "knight")}
 SPARE_EVIL = {"A1": (EVIL, "warg_rider")}
 
 
-def test_LOTR_GAME_1_three_games_picked_by_the_game_option() -> None:
-    assert LotrGame().options["game"] == "classic"
+def test_LOTR_GAME_1_three_games_picked_by_the_variant_option() -> None:
+    assert LotrGame().options["variant"] == "classic"
     for mode in ("classic", "powers", "ring"):
-        game = make_game("lotr", game=mode)
-        assert isinstance(game, LotrGame) and game.options["game"] == mode
+        game = make_game("lotr", variant=mode)
+        assert isinstance(game, LotrGame) and game.options["variant"] == mode
         assert game.new_initial_state().observation(0).data["mode"] == mode
     with pytest.raises(GameError, match="unknown"):
         LotrGame(game="chess")
@@ -455,3 +455,18 @@ def test_notation_reads_back_and_explains_what_is_illegal() -> None:
 def test_a_bad_back_and_forth_limit_is_refused(limit: object) -> None:
     with pytest.raises(ValueError, match="back_and_forth"):
         LotrGame(back_and_forth=limit)  # type: ignore[arg-type]
+
+
+def test_the_variant_has_one_name_and_the_old_spellings_still_read() -> None:
+    """`variant` names the rulebook's game as it names Stratego's variants; records written with the old
+    option `game`, and the terminal's and the web app's old names (lotr-ring, game3), still read."""
+    assert LotrGame(variant="powers").options["variant"] == "powers"
+    assert LotrGame(game="powers").options == LotrGame("powers").options
+    assert LotrGame("lotr-ring").mode == LotrGame("game3").mode == "ring"
+    with pytest.raises(GameError, match="disagree"):
+        LotrGame(variant="ring", game="powers")
+    with pytest.raises(GameError, match="unknown Stratego LOTR variant 'chess'"):
+        LotrGame("chess")
+    old = LotrGame("powers").new_initial_state().to_json()
+    old["options"] = {**{k: v for k, v in old["options"].items() if k != "variant"}, "game": "powers"}
+    assert LotrGame().state_from_json(old).game.options["variant"] == "powers"

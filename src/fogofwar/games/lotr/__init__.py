@@ -15,10 +15,10 @@ def _web_adapter() -> Adapter:
 
 
 EXAMPLES = {
-    "classic": {"game": "classic", "max_moves": 120},
-    "hidden": {"game": "classic", "captured_mode": "hidden", "max_moves": 200},
-    "powers": {"game": "powers", "max_moves": 120},
-    "ring": {"game": "ring", "captured_mode": "secret", "max_moves": 200},
+    "classic": {"variant": "classic", "max_moves": 120},
+    "hidden": {"variant": "classic", "captured_mode": "hidden", "max_moves": 200},
+    "powers": {"variant": "powers", "max_moves": 120},
+    "ring": {"variant": "ring", "captured_mode": "secret", "max_moves": 200},
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 

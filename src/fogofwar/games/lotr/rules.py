@@ -25,7 +25,7 @@ Games 2 and 3 use the ids from 13200 up, in the blocks described in `fogofwar.ga
 >>> state = game.new_initial_state()
 >>> state.current_player(), state.phase, len(state.legal_actions())
 (0, 'setup', 480)
->>> LotrGame(game="ring").num_distinct_actions()
+>>> LotrGame("ring").num_distinct_actions()
 58401
 """
 
@@ -112,6 +112,14 @@ NUM_ACTIONS = PLACE_BASE + 32 * 100
 assert NUM_ACTIONS == POWER_BASE
 
 GAME_MODES = ("classic", "powers", "ring")
+VARIANT_ALIASES = {
+    **{f"lotr-{mode}": mode for mode in GAME_MODES},
+    "lotr": "classic",
+    "game1": "classic",
+    "game2": "powers",
+    "game3": "ring",
+}
+"""Other names of the variants, still accepted: the terminal's (lotr-powers) and the web app's (game2)."""
 GAME_TITLES = {"classic": "Game 1, Classic", "powers": "Game 2, Special Powers", "ring": "Game 3, Destroy the Ring"}
 IMPLEMENTED_MODES = GAME_MODES
 CAPTURED_MODES = ("free", "prisoner", "secret", "hidden")
@@ -324,15 +332,25 @@ class LotrGame:
 
     def __init__(
         self,
-        game: str = "classic",
+        variant: str = "classic",
         captured_mode: str = "free",
         back_and_forth: int = DEFAULT_BACK_AND_FORTH,
         max_moves: int = 0,
+        game: str | None = None,
     ) -> None:
-        if not isinstance(game, str) or game not in GAME_MODES:
+        # `variant` is the game of the rulebook (Game 1 classic, 2 powers, 3 ring), named like Stratego's
+        # variants; `game` is its old name, which records written before still use.
+        if game is not None:
+            if variant != "classic" and variant != game:
+                raise InvalidArgumentError(f"variant {inputs.show(variant)} and game {inputs.show(game)} disagree")
+            variant = game
+        if isinstance(variant, str):
+            variant = VARIANT_ALIASES.get(variant.strip().lower(), variant)
+        if not isinstance(variant, str) or variant not in GAME_MODES:
             raise InvalidArgumentError(
-                f"unknown Stratego LOTR game {inputs.show(game)}; the rulebook has {', '.join(GAME_MODES)}"
+                f"unknown Stratego LOTR variant {inputs.show(variant)}; the rulebook has {', '.join(GAME_MODES)}"
             )
+        game = variant
         if game not in IMPLEMENTED_MODES:  # pragma: no cover - every game is implemented
             raise NotImplementedYetError(
                 f"Stratego LOTR {GAME_TITLES[game]} ({game!r}) is not implemented yet; "
@@ -391,7 +409,7 @@ class LotrGame:
     @property
     def options(self) -> dict[str, JSON]:
         return {
-            "game": self.mode,
+            "variant": self.mode,
             "captured_mode": self.captured_mode,
             "back_and_forth": self.back_and_forth,
             "max_moves": self.max_moves,
@@ -1410,8 +1428,8 @@ class LotrState(BoardStateBase[MoveEvent]):
         return inputs.replay(state, data, "Stratego LOTR")
 
 
-OPTION_NAMES = ("game", "captured_mode", "back_and_forth", "max_moves")
-"""The options of `LotrGame`, as `options` and a state's JSON write them."""
+OPTION_NAMES = ("variant", "captured_mode", "back_and_forth", "max_moves", "game")
+"""The options of `LotrGame`, as `options` and a state's JSON write them (and `game`, the old name of `variant`)."""
 
 
 def _start_pieces(game: LotrGame, rows: Iterable[object]) -> list[tuple[int, int, int, bool, bool]]:
@@ -1506,6 +1524,7 @@ __all__ = [
     "CAPTURED_MODES",
     "DEFAULT_BACK_AND_FORTH",
     "GAME_MODES",
+    "VARIANT_ALIASES",
     "NUM_ACTIONS",
     "PLACE_BASE",
     "POWER_NAMES",

@@ -34,7 +34,15 @@ from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.games.lotr.agents.heuristic import lotr_setup
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.games.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, SIDE_NAMES, SPY, Army, Kind
-from fogofwar.games.lotr.rules import CAPTURED_MODES, GAME_MODES, GAME_TITLES, POWER_NAMES, LotrGame, LotrState
+from fogofwar.games.lotr.rules import (
+    CAPTURED_MODES,
+    GAME_MODES,
+    GAME_TITLES,
+    POWER_NAMES,
+    VARIANT_ALIASES,
+    LotrGame,
+    LotrState,
+)
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.games.stratego.ui.console import HIGHLIGHT_STYLE, TerminalGame
 from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
@@ -46,7 +54,6 @@ ZONE_STYLE = "bright_blue"
 DOOM_STYLE = "bold white on red3"
 EMPTY_STYLE = "dim"
 
-VARIANTS = {f"lotr-{mode}": mode for mode in GAME_MODES} | {"lotr": "classic"}
 """`--variant` names of the three games."""
 SIDES = {"evil": EVIL, "grey": EVIL, "gray": EVIL, "red": EVIL, "e": EVIL, "good": GOOD, "beige": GOOD, "blue": GOOD}
 SIDES["g"] = GOOD
@@ -551,7 +558,7 @@ class LotrTerminalGame(TerminalGame):
 
 
 def run_lotr_terminal_game(
-    variant: str = "lotr-classic",
+    variant: str = "classic",
     opponent: str = "heuristic",
     color: str = "evil",
     setup: str = "ask",
@@ -564,20 +571,22 @@ def run_lotr_terminal_game(
 ) -> int:
     """Play one Stratego LOTR game at the terminal; return the exit code (see the module docstring).
 
-    `variant` is lotr-classic, lotr-powers or lotr-ring (Games 1-3); `color` evil (moves first; also
-    red/grey) or good (also blue/beige); `captured` the captured-piece mode (free, prisoner, secret,
-    hidden); `setup` ask, random, auto or a setup string; `hotseat` two people at this keyboard."""
+    `variant` is classic, powers or ring (Games 1-3; lotr-classic, lotr-powers, lotr-ring too); `color`
+    evil (moves first; also red/grey) or good (also blue/beige); `captured` the captured-piece mode (free,
+    prisoner, secret, hidden); `setup` ask, random, auto or a setup string; `hotseat` two people at this
+    keyboard."""
     console = console or Console()
     try:
-        mode = VARIANTS.get(variant.strip().lower())
-        if mode is None:
-            raise GameError(f"unknown Stratego LOTR variant {variant!r}: choose lotr-classic, lotr-powers or lotr-ring")
+        name = variant.strip().lower()
+        mode = VARIANT_ALIASES.get(name, name)
+        if mode not in GAME_MODES:
+            raise GameError(f"unknown Stratego LOTR variant {variant!r}: choose classic, powers or ring")
         side = color.strip().lower()
         if side not in SIDES:
             raise GameError(f"unknown side {color!r}: choose evil (moves first) or good")
         if captured not in CAPTURED_MODES:
             raise GameError(f"unknown captured-piece mode {captured!r}: choose {', '.join(CAPTURED_MODES)}")
-        game = LotrGame(game=mode, captured_mode=captured)
+        game = LotrGame(mode, captured_mode=captured)
         agent = None if hotseat else make_agent(opponent)
     except (GameError, ValueError) as exc:
         console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")

@@ -26,6 +26,7 @@ from fogofwar.games.lotr.rules import (
     GAME_TITLES,
     PLACE_BASE,
     POWER_NAMES,
+    VARIANT_ALIASES,
     LotrGame,
     LotrState,
     check_setup,
@@ -34,7 +35,6 @@ from fogofwar.games.lotr.rules import (
 from fogofwar.grid.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
-VARIANT_ALIASES = {"game1": "classic", "game2": "powers", "game3": "ring"}
 
 
 def _lotr(state: State) -> LotrState:
@@ -76,7 +76,7 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
         if unknown:
             raise GameError(f"unknown option {unknown[0]!r}; Stratego LOTR options: {', '.join(sorted(known))}")
         variant = options.get("variant", "classic")
-        variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
+        variant = VARIANT_ALIASES.get(variant.strip().lower(), variant) if isinstance(variant, str) else variant
         if not isinstance(variant, str) or variant not in GAME_MODES:
             raise GameError(f"unknown variant {variant!r}; Stratego LOTR has {', '.join(GAME_MODES)}")
         mode = options.get("captured_mode", "free")
