@@ -119,3 +119,38 @@ def test_random_games_never_crash_and_keep_the_invariants() -> None:
             rebuilt = AdmiralState.from_json(state.to_json())
             assert rebuilt.observation(0).data == state.observation(0).data
     assert sum(endings.values()) == GAMES
+
+
+def test_undo_goes_back_any_number_of_actions_across_its_checkpoints() -> None:
+    """`undo` restores the last checkpoint (a copy of the core every UNDO_EVERY actions) and plays the rest
+    again: taking back every action, one at a time, passes through every state the game went through."""
+    import random
+
+    from fogofwar.core.protocol import CHANCE
+    from fogofwar.games.admiral.actions import decode
+    from fogofwar.games.admiral.rules import _HANDLERS, UNDO_EVERY, AdmiralGame, AdmiralState
+
+    def snapshot(s: AdmiralState) -> object:
+        views = [s.observation(p).data for p in (0, 1)]
+        return s.to_json(), s.legal_actions(), s.current_player(), s.outcome(), views
+
+    rng = random.Random(12)
+    state = AdmiralGame(layout="strait", max_turns=3, solo_seat=1).new_initial_state()
+    seen = [snapshot(state)]
+    kinds = set()
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        kinds.add(decode(action).kind)
+        state.apply(action)
+        seen.append(snapshot(state))
+    assert len(seen) > 3 * UNDO_EVERY
+    other = state.clone()
+    for expected in reversed(seen[:-1]):
+        state.undo()
+        assert snapshot(state) == expected
+    assert snapshot(other) == seen[-1]  # a clone shares no checkpoint state
+    assert kinds <= set(_HANDLERS) and all(callable(getattr(AdmiralState, m)) for m in _HANDLERS.values())

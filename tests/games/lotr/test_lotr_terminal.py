@@ -215,7 +215,8 @@ def test_cli_play_lotr(tmp_path: Path) -> None:
     assert "Not a legal move" in result.output
     assert "You lose (good wins): evil resigned." in result.output
     record = GameRecord.load(save)
-    assert record.game == "lotr" and record.options["variant"] == "powers" and record.options["captured_mode"] == "hidden"
+    assert record.game == "lotr" and record.options["variant"] == "powers"
+    assert record.options["captured_mode"] == "hidden"
     assert record.players == ["human", "search"]  # the default opponent
     state = record.replay()
     assert state.is_terminal()
