@@ -39,7 +39,6 @@ from itertools import combinations
 from typing import Any
 
 from fogofwar.core import inputs
-from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
     GameError,
@@ -52,7 +51,6 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import outside_ending
 from fogofwar.games.lotr.powers import (
     AXE_BASE,
     AXE_SUBSETS,
@@ -96,6 +94,7 @@ from fogofwar.games.lotr.roster import (
     roster,
 )
 from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_move, parse_square, square_name
+from fogofwar.grid.state import GridStateBase
 
 # --- piece codes --------------------------------------------------------------------------
 KIND_MASK = 31
@@ -494,8 +493,11 @@ def _square(sq: object) -> int:
     return inputs.integer(sq, "a square (a name like 'B2' or a number)", 0, NUM_SQUARES - 1, InvalidSetupError)
 
 
-class LotrState(BoardStateBase[MoveEvent]):
+class LotrState(GridStateBase[MoveEvent]):
     """One Stratego LOTR position; see the module docstring for the encoding."""
+
+    game_name = "lotr"
+    seat_names = SIDE_NAMES
 
     def __init__(
         self,
@@ -1381,23 +1383,8 @@ class LotrState(BoardStateBase[MoveEvent]):
         return Observation(player, data, render_text)
 
     # --- serialization --------------------------------------------------------------------------
-    def to_json(self) -> dict[str, JSON]:
-        """The whole state as options + start position + actions: replaying rebuilds it exactly."""
-        data: dict[str, JSON] = {"game": "lotr", "options": self._game.options, "actions": list(self._history)}
-        if self._start is not None:
-            armies = self._game.roster.armies
-            data["start"] = {
-                "to_move": self._start_to_move,
-                "pieces": [[square_name(sq), o, armies[o].kinds[k].key, m, v] for sq, o, k, m, v in self._start],
-            }
-        ended = outside_ending(self._outcome)
-        if ended is not None:
-            data["ended_by"] = ended
-        return data
-
-    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
-        """End the game for a reason outside the board, after checking the arguments (`inputs.outside_ending`)."""
-        super().end_by(*inputs.outside_ending(termination, winner, reason, SIDE_NAMES))
+    def piece_key(self, owner: int, kind: int) -> str:
+        return self._game.roster.armies[owner].kinds[kind].key
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> LotrState:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from fogofwar.core import inputs
-from fogofwar.core.board_state import BoardStateBase
 from fogofwar.core.protocol import (
     JSON,
     GameError,
@@ -35,7 +34,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending
+from fogofwar.core.state_json import OUTSIDE_ENDINGS
 from fogofwar.games.stratego.pieces import Rank, RankNotation, parse_rank
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import (
@@ -50,6 +49,7 @@ from fogofwar.grid.board import (
     parse_square,
     square_name,
 )
+from fogofwar.grid.state import GridStateBase
 
 # --- piece codes --------------------------------------------------------------------------
 RANK_MASK = 15
@@ -218,8 +218,11 @@ class StrategoGame:
         return StrategoState.from_json(data)
 
 
-class StrategoState(BoardStateBase[MoveEvent]):
+class StrategoState(GridStateBase[MoveEvent]):
     """One Stratego position; see the module docstring for the encoding."""
+
+    game_name = "stratego"
+    seat_names = PLAYER_NAMES
 
     def __init__(
         self,
@@ -718,26 +721,8 @@ class StrategoState(BoardStateBase[MoveEvent]):
         return Observation(player, data, render_text)
 
     # --- serialization --------------------------------------------------------------------------
-    def to_json(self) -> dict[str, JSON]:
-        """The whole state as options + start position + actions: replaying rebuilds it exactly."""
-        data: dict[str, JSON] = {
-            "game": "stratego",
-            "options": self._game.options,
-            "actions": list(self._history),
-        }
-        if self._start is not None:
-            data["start"] = {
-                "to_move": self._start_to_move,
-                "pieces": [[square_name(sq), o, Rank(r).name.lower(), m, v] for sq, o, r, m, v in self._start],
-            }
-        ended = outside_ending(self._outcome)
-        if ended is not None:
-            data["ended_by"] = ended
-        return data
-
-    def end_by(self, termination: Termination, winner: int | None, reason: str = "") -> None:
-        """End the game for a reason outside the board, after checking the arguments (`inputs.outside_ending`)."""
-        super().end_by(*inputs.outside_ending(termination, winner, reason, PLAYER_NAMES))
+    def piece_key(self, owner: int, kind: int) -> str:
+        return Rank(kind).name.lower()
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> StrategoState:
