@@ -1,7 +1,12 @@
-"""The match runner: agents play a game through the core protocol, and the result is a record."""
+"""The match runner: agents play a game through the core protocol, and the result is a record.
+
+Its steps (`roll` the dice, let an agent `decide`, `forfeit` for it) are what every front end that seats a
+computer player uses too (the terminals), so an agent that crashes or cheats loses the same way everywhere.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from fogofwar.core.agents import Agent, AgentForfeit
@@ -39,21 +44,13 @@ def play_match(
             break
         player = state.current_player()
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = chance_rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            action = roll(state, chance_rng)
         else:
-            legal = state.legal_actions()
-            try:
-                action = agents[player].act(state.observation(player), legal)
-            except AgentForfeit as exc:
-                _forfeit(state, player, f"{agents[player].name}: {exc}")
+            decision = decide(agents[player], state, player)
+            if isinstance(decision, str):
+                forfeit(state, player, decision)
                 break
-            except Exception as exc:  # an agent's crash is its loss, never the runner's
-                _forfeit(state, player, f"agent {agents[player].name} crashed: {exc!r}")
-                break
-            if action not in legal:
-                _forfeit(state, player, f"agent {agents[player].name} chose an illegal action {action!r}")
-                break
+            action = decision
         state.apply(action)
         count += 1
         if on_action is not None:
@@ -65,9 +62,30 @@ def play_match(
     return GameRecord.from_state(state, players=[a.name for a in agents], seed=seed)
 
 
-def _forfeit(state: State, player: int, reason: str) -> None:
-    end_by = getattr(state, "end_by", None)
-    if end_by is None:  # pragma: no cover - every game implements end_by
-        raise RuntimeError(reason)
+def roll(state: State, rng: random.Random) -> int:
+    """The chance player's action at a chance node: an outcome drawn with its probability from `rng`."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+
+def decide(agent: Agent, state: State, player: int, who: str | None = None) -> int | str:
+    """The agent's action for `player`, or, as a string, why the agent forfeits instead: it gave up
+    (`AgentForfeit`: an external bot that crashed or broke its protocol), it crashed, or it chose an
+    action that is not legal. `who` names the agent in that reason (default: "agent NAME")."""
+    who = who or f"agent {agent.name}"
+    legal = state.legal_actions()
+    try:
+        action = agent.act(state.observation(player), legal)
+    except AgentForfeit as exc:
+        return f"{agent.name}: {exc}"
+    except Exception as exc:  # an agent's crash is its loss, never the program's
+        return f"{who} crashed: {exc!r}"
+    if action not in legal:
+        return f"{who} chose an illegal action {action!r}"
+    return action
+
+
+def forfeit(state: State, player: int, reason: str) -> None:
+    """End the game: `player` forfeits (in a two-player game the other seat wins) for `reason`."""
     winner = 1 - player if state.game.num_players == 2 else None
-    end_by(Termination.FORFEIT, winner, reason)
+    state.end_by(Termination.FORFEIT, winner, reason)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fogofwar.core import inputs
+from fogofwar.core.match import roll
 from fogofwar.core.protocol import (
     CHANCE,
     GameError,
@@ -231,9 +232,7 @@ class GameSession:
     def chance_event(self) -> Event:
         """The next die roll, drawn from the game's stream for this event number (so a restarted server
         rolls the same die it would have rolled), as an event for the log."""
-        outcomes = self.state.chance_outcomes()
-        rng = self.streams.rng("chance", self.seq + 1)
-        action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        action = roll(self.state, self.streams.rng("chance", self.seq + 1))
         return Event(self.seq + 1, "chance", None, {"action": int(action)})
 
     def seat_state(self, seat: int) -> State:

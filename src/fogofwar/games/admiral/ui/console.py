@@ -31,6 +31,7 @@ from rich.text import Text
 
 from fogofwar.core.agents import Agent, agent_game_options, make_agent
 from fogofwar.core.console_session import Abandon, ConsoleSession
+from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
@@ -284,8 +285,7 @@ class AdmiralTerminal(ConsoleSession):
 
     # -- the three kinds of decision
     def chance_turn(self) -> None:
-        outcomes = self.state.chance_outcomes()
-        action = self.chance_rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        action = roll(self.state, self.chance_rng)
         phase = self.state.phase
         if phase != self._roll_phase:
             self.flush_rolls()
@@ -322,17 +322,11 @@ class AdmiralTerminal(ConsoleSession):
 
     def computer_turn(self, seat: int) -> None:
         assert self.agent is not None
-        state = self.state
-        legal = state.legal_actions()
-        try:
-            action = self.agent.act(state.observation(seat), legal)
-        except Exception as exc:  # the computer's crash is its loss, never the program's
-            state.end_by(Termination.FORFEIT, 1 - seat, f"the computer ({self.agent.name}) crashed: {exc!r}")
+        decision = decide(self.agent, self.state, seat, f"the computer ({self.agent.name})")
+        if isinstance(decision, str):
+            forfeit(self.state, seat, decision)
             return
-        if action not in legal:
-            state.end_by(Termination.FORFEIT, 1 - seat, f"the computer ({self.agent.name}) chose {action!r}")
-            return
-        self.play(seat, action)
+        self.play(seat, decision)
         self.show_explanations(seat)
 
     def show_explanations(self, seat: int) -> None:

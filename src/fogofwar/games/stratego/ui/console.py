@@ -27,6 +27,7 @@ from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
 from fogofwar.core.console_session import Abandon, ConsoleSession
+from fogofwar.core.match import decide, forfeit
 from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.stratego.pieces import Rank, RankNotation
@@ -410,20 +411,12 @@ class TerminalGame(ConsoleSession):
 
     # -- turns
     def computer_turn(self) -> None:
-        state = self.state
-        legal = state.legal_actions()
         assert self.agent is not None, "hot-seat has no computer turns"
-        try:
-            action = self.agent.act(state.observation(self.computer), legal)
-        except Exception as exc:  # the computer's crash is its loss, never the program's
-            state.end_by(Termination.FORFEIT, self.human, f"the computer ({self.agent.name}) crashed: {exc!r}")
+        decision = decide(self.agent, self.state, self.computer, f"the computer ({self.agent.name})")
+        if isinstance(decision, str):
+            forfeit(self.state, self.computer, decision)
             return
-        if action not in legal:
-            state.end_by(
-                Termination.FORFEIT, self.human, f"the computer ({self.agent.name}) chose an illegal action {action!r}"
-            )
-            return
-        self.play(action)
+        self.play(decision)
 
     def human_turn(self) -> None:
         self.show_position()
