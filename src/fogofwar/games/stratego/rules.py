@@ -71,7 +71,7 @@ DEFAULT_TWO_SQUARES = 5
 Gravon games show (450 games reach five, none goes beyond; docs: STR-REP-1)."""
 
 _rng = random.Random(20261121)
-_ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
+ZOBRIST_KEYS: tuple[tuple[int, ...], ...] = tuple(
     tuple(_rng.getrandbits(64) for _ in range(32)) for _ in range(NUM_SQUARES)
 )
 
@@ -487,7 +487,7 @@ class StrategoState(GridStateBase[MoveEvent]):
     # --- play ------------------------------------------------------------------------------------
     def _put(self, sq: int, code: int) -> None:
         self._board[sq] = code
-        self._hash ^= _ZOBRIST[sq][code & IDENTITY_MASK]
+        self._hash ^= ZOBRIST_KEYS[sq][code & IDENTITY_MASK]
         if (code & RANK_MASK) not in (FLAG, BOMB):
             self._mobile[(code >> 4) & 1].add(sq)
 
@@ -495,7 +495,7 @@ class StrategoState(GridStateBase[MoveEvent]):
         code = self._board[sq]
         if code:
             self._board[sq] = 0
-            self._hash ^= _ZOBRIST[sq][code & IDENTITY_MASK]
+            self._hash ^= ZOBRIST_KEYS[sq][code & IDENTITY_MASK]
             self._mobile[(code >> 4) & 1].discard(sq)
 
     def _gen_moves(self, p: int) -> list[int]:
@@ -547,7 +547,7 @@ class StrategoState(GridStateBase[MoveEvent]):
         if src == chase.last_to and dst == chase.last_from:
             return False  # STR-REP-6: back to where the chasing piece just came from
         key = self._board[src] & IDENTITY_MASK
-        new_hash = self._hash ^ _ZOBRIST[src][key] ^ _ZOBRIST[dst][key]
+        new_hash = self._hash ^ ZOBRIST_KEYS[src][key] ^ ZOBRIST_KEYS[dst][key]
         return new_hash in chase.positions
 
     def _move(self, action: int) -> None:

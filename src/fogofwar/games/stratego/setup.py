@@ -31,7 +31,7 @@ SAMPLES: dict[str, dict[str, str]] = tomllib.loads(
 )
 
 
-def _row_squares(player: int) -> list[list[int]]:
+def row_squares(player: int) -> list[list[int]]:
     """The setup rows front first, each as the owner sees it left to right."""
     rows = HOME_ROWS[inputs.seat(player, PLAYER_NAMES, error=InvalidSetupError)]
     if player == 0:
@@ -48,7 +48,7 @@ def parse_setup(text: str, variant: Variant, player: int) -> dict[int, Rank]:
     if len(rows) != 4:
         raise InvalidSetupError(f"a setup string has 4 rows separated by '/', this one has {len(rows)}")
     placement: dict[int, Rank] = {}
-    for i, (row_text, squares) in enumerate(zip(rows, _row_squares(player), strict=False)):
+    for i, (row_text, squares) in enumerate(zip(rows, row_squares(player), strict=False)):
         if len(row_text) != SIZE:
             raise InvalidSetupError(f"row {i + 1} of the setup string has {len(row_text)} squares, not 10")
         for ch, sq in zip(row_text, squares, strict=False):
@@ -75,14 +75,14 @@ def format_setup(placement: Mapping[int, Rank | int], variant: Variant, player: 
     del variant  # the rows are the same for every variant played on this board
     return "/".join(
         "".join(Rank(placement[sq]).symbol() if sq in placement else "." for sq in squares)
-        for squares in _row_squares(player)
+        for squares in row_squares(player)
     )
 
 
 def random_setup(variant: Variant, player: int, rng: random.Random) -> dict[int, Rank]:
     """A uniformly random legal setup in the player's home rows."""
     pieces = [rank for rank, n in variant.roster for _ in range(n)]
-    squares = rng.sample([sq for row in _row_squares(player) for sq in row], len(pieces))
+    squares = rng.sample([sq for row in row_squares(player) for sq in row], len(pieces))
     return dict(zip(squares, pieces, strict=False))
 
 

@@ -11,9 +11,9 @@ register_agent("heuristic", BlunderingAgent.factory("heuristic", HeuristicAgent)
 register_agent("ucc", UccBotAgent.from_spec, "stratego")
 
 from fogofwar.games.stratego.agents.policy_agent import PolicyAgent  # noqa: E402
-from fogofwar.games.stratego.agents.search import _parse_spec  # noqa: E402
+from fogofwar.games.stratego.agents.search import parse_spec  # noqa: E402
 
-register_agent("search", _parse_spec, "stratego")
+register_agent("search", parse_spec, "stratego")
 register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move policy alone
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fogofwar.games.stratego.sim.kernels import _battle
+from fogofwar.games.stratego.sim.kernels import battle_outcome
 from fogofwar.games.stratego.sim.tables import BOMB, FLAG, NB, NB_N, RAY, RAY_N, SCOUT
 
 MAX_PLY = 24
@@ -48,8 +48,8 @@ ZSIDE = np.int64(_ZRNG.integers(1, 2**62))
 
 @njit(cache=True)
 def _result(a, d):  # type: ignore[no-untyped-def]
-    """0: the attacker wins and moves in; 1: the defender stays; 2: both die (the simulator's `_battle`)."""
-    attacker, defender = _battle(a, d)
+    """0: the attacker wins and moves in; 1: the defender stays; 2: both die (the simulator's `battle_outcome`)."""
+    attacker, defender = battle_outcome(a, d)
     if defender:
         return 1
     return 0 if attacker else 2

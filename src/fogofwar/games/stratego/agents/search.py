@@ -987,7 +987,7 @@ _TUNABLE = (
 )
 
 
-def _parse_spec(arg: str) -> SearchAgent:
+def parse_spec(arg: str) -> SearchAgent:
     kwargs: dict[str, float | int] = {}
     tuning: dict[str, float] = {}
     integers = ("guesses", "guard_top", "depth", "nodes", "quiescence", "bold")

@@ -285,7 +285,7 @@ def _add_position(st, pos, e, p, h):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _battle(a, d):  # type: ignore[no-untyped-def]
+def battle_outcome(a, d):  # type: ignore[no-untyped-def]
     """(attacker survives, defender survives): reference `battle`."""
     if d == FLAG:
         return True, False
@@ -328,7 +328,7 @@ def _move(board, st, runs, pos, mob, mobidx, legal, captured, e, action, limit, 
         _put(board, st, mob, mobidx, e, dst, moved)
     else:
         drank = target & 15
-        attacker_alive, defender_alive = _battle(rank, drank)
+        attacker_alive, defender_alive = battle_outcome(rank, drank)
         if not defender_alive:
             _remove(board, st, mob, mobidx, e, dst)
             captured[e, q, drank] += 1

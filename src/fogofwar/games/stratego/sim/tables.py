@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from fogofwar.games.stratego.rules import _ZOBRIST
+from fogofwar.games.stratego.rules import ZOBRIST_KEYS
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import LAKES, NEIGHBOURS, NUM_SQUARES, RAYS, SEGMENTS
 
@@ -61,7 +61,7 @@ def _tables() -> tuple[I64, I64, I64, I64, I64, I64, I64, I64, I64, I64]:
     lake = np.zeros(NUM_SQUARES, np.int64)
     lake[list(LAKES)] = 1
     moves = sorted(sq * 100 + dst for sq in range(NUM_SQUARES) if sq not in LAKES for r in RAYS[sq] for dst in r)
-    zob = np.ascontiguousarray(np.array(_ZOBRIST, dtype=np.uint64).view(np.int64))
+    zob = np.ascontiguousarray(np.array(ZOBRIST_KEYS, dtype=np.uint64).view(np.int64))
     return nb, nb_n, ray, ray_n, seg_line, seg_lo, seg_hi, lake, zob, np.array(moves, np.int64)
 
 
