@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -164,7 +165,32 @@ PHASES = (
     "criticals",
     "solo_roll",
 )
-CHANCE_PHASES = ("initiative", "action_dice", "air_roll", "solo_roll")
+
+
+class Phase(enum.StrEnum):
+    """Where a turn stands: who decides what next. Each is a string too (its value), as observations and
+    positions write it."""
+
+    DEPLOY = "deploy"
+    RESERVE = "reserve"
+    INITIATIVE = "initiative"
+    CHOOSE_FIRST = "choose_first"
+    SUBMARINES = "submarines"
+    ACTION_DICE = "action_dice"
+    MOVEMENT = "movement"
+    SOLO_ROLL = "solo_roll"
+    REACTION = "reaction"
+    AIR = "air"
+    LAUNCH = "launch"
+    STRIKE = "strike"
+    AIR_REACT = "air_react"
+    AIR_ROLL = "air_roll"
+    AA_PICK = "aa_pick"
+    ATTACK = "attack"
+    CRITICALS = "criticals"
+
+
+CHANCE_PHASES = (Phase.INITIATIVE, Phase.ACTION_DICE, Phase.AIR_ROLL, Phase.SOLO_ROLL)
 
 
 class NotImplementedYetError(GameError):
@@ -498,7 +524,7 @@ class _Strike:
 class _Core:
     """Everything that changes during play, copied whole for undo (the state is small)."""
 
-    phase: str
+    phase: Phase
     player: int
     units: list[list[UnitState]]
     turn: int = 1
@@ -657,7 +683,7 @@ class AdmiralState:
         ]
         self._solo = game.solo_seat
         first = 0 if self._solo is None else 1 - self._solo  # the human deploys first (SOLO-SET-2)
-        self._core = _Core(phase="deploy", player=first, units=units)
+        self._core = _Core(phase=Phase.DEPLOY, player=first, units=units)
         self._history: list[int] = []
         self._undo: list[tuple[int, _Core]] = []  # checkpoints: (actions played before it, the core then)
         self._position: dict[str, JSON] | None = None
@@ -674,8 +700,8 @@ class AdmiralState:
         return self._game
 
     @property
-    def phase(self) -> str:
-        """One of PHASES."""
+    def phase(self) -> Phase:
+        """Where the turn stands (a `Phase`, which is also its name as a string)."""
         return self._core.phase
 
     @property
@@ -702,7 +728,7 @@ class AdmiralState:
     def _is_chance(self) -> bool:
         """Dice, and in the solo mode the draws from Stratego's shuffled deck (SOLO-SET-2)."""
         c = self._core
-        return c.phase in CHANCE_PHASES or (c.phase == "deploy" and c.player == self._solo)
+        return c.phase in CHANCE_PHASES or (c.phase == Phase.DEPLOY and c.player == self._solo)
 
     def is_terminal(self) -> bool:
         return self._core.outcome is not None
@@ -718,7 +744,7 @@ class AdmiralState:
         c = self._core
         if c.outcome is not None or not self._is_chance():
             return []
-        if c.phase == "deploy":  # the next card of the shuffled deck goes on the next square (SOLO-SET-1/2)
+        if c.phase == Phase.DEPLOY:  # the next card of the shuffled deck goes on the next square (SOLO-SET-1/2)
             draws = self._placements(c.player, DEPLOY_BASE, self._free_deployment_squares(c.player), False)
             return [(a, 1.0 / len(draws)) for a in draws]
         n = len(self._rs.die.faces)
@@ -806,36 +832,36 @@ class AdmiralState:
         p = c.player
         if self._is_chance():
             return [a for a, _ in self.chance_outcomes()]
-        if c.phase == "deploy":
+        if c.phase == Phase.DEPLOY:
             return self._placements(p, DEPLOY_BASE, self._free_deployment_squares(p), submarines=False)
-        if c.phase == "choose_first":
+        if c.phase == Phase.CHOOSE_FIRST:
             return [CHOOSE_FIRST, CHOOSE_FIRST + 1]
-        if c.phase == "submarines":
+        if c.phase == Phase.SUBMARINES:
             return self._placements(p, SUBMARINE_BASE, self._submarine_squares(p), submarines=True)
-        if c.phase == "reserve":
+        if c.phase == Phase.RESERVE:
             return [RESERVE_DONE, *self._reserve_entries(p)]
-        if c.phase == "movement":
+        if c.phase == Phase.MOVEMENT:
             if p == self._solo:
                 return self._solo_go_actions()
             return [PASS, *self._move_actions(p), *self._repair_actions(p), *self._launch_actions(p)]
-        if c.phase == "launch":
+        if c.phase == Phase.LAUNCH:
             return self._launch_picks()
-        if c.phase == "air":
+        if c.phase == Phase.AIR:
             strikes = [STRIKE_BASE + u.slot for u, _ in self._strike_options(p)]
             if p == self._solo and strikes:
                 return strikes  # Stratego's carriers with squadrons always launch (SOLO-ADM-3)
             return [AIR_PASS, *strikes]
-        if c.phase == "strike":
+        if c.phase == Phase.STRIKE:
             return self._strike_picks()
-        if c.phase == "air_react":
+        if c.phase == Phase.AIR_REACT:
             return [AIR_DONE, *self._air_reactions(p)]
-        if c.phase == "aa_pick":
+        if c.phase == Phase.AA_PICK:
             return [AA_PICK_BASE + k for k in self._aa_pick_options()]
-        if c.phase == "reaction":
+        if c.phase == Phase.REACTION:
             return [DECLINE, *self._reaction_actions()]
-        if c.phase == "attack":
+        if c.phase == Phase.ATTACK:
             return [COMMIT, *self._attack_actions(p)]
-        if c.phase == "criticals":
+        if c.phase == Phase.CRITICALS:
             return [CRITICAL_BASE + i for i in self._critical_options()]
         raise AssertionError(f"unknown phase {c.phase!r}")  # pragma: no cover
 
@@ -1169,16 +1195,16 @@ class AdmiralState:
             return ""
         expected = self._EXPECTED[c.phase]
         phase = self._KIND_PHASE[d.kind]
-        if d.kind == "roll" and c.phase == "action_dice":
-            phase = "action_dice"
-        if d.kind == "roll" and c.phase in ("air_roll", "solo_roll"):
+        if d.kind == "roll" and c.phase == Phase.ACTION_DICE:
+            phase = Phase.ACTION_DICE
+        if d.kind == "roll" and c.phase in (Phase.AIR_ROLL, Phase.SOLO_ROLL):
             phase = c.phase
-        if d.kind == "air_done" and c.phase in ("launch", "air_react"):
+        if d.kind == "air_done" and c.phase in (Phase.LAUNCH, Phase.AIR_REACT):
             phase = c.phase
-        if d.kind == "activate" and c.phase == "air_react":
-            phase = "air_react"
-        if d.kind == "activate" and c.phase == "reaction":
-            phase = "reaction"
+        if d.kind == "activate" and c.phase == Phase.AIR_REACT:
+            phase = Phase.AIR_REACT
+        if d.kind == "activate" and c.phase == Phase.REACTION:
+            phase = Phase.REACTION
         if phase != c.phase:
             if d.kind == "deploy":
                 return f"the deployment is over; now comes {expected}"
@@ -1545,7 +1571,7 @@ class AdmiralState:
             slot = next((u.slot for u in c.units[c.player] if "".join(u.card.name.split()).lower() == name), None)
             if slot is None:
                 raise IllegalActionError(f"{PLAYER_NAMES[c.player]} has no unit named {name!r}")
-            base = SUBMARINE_BASE if c.phase == "submarines" else DEPLOY_BASE
+            base = SUBMARINE_BASE if c.phase == Phase.SUBMARINES else DEPLOY_BASE
             raise IllegalActionError(self.explain_illegal(base + slot * NUM_SQUARES + sq))
         prefixes = tuple(f"{k}:" for k in ("roll", "first", "enter", "move", "repair", "fire", "torpedo", "dc"))
         prefixes += (
@@ -1597,7 +1623,7 @@ class AdmiralState:
         South deploys first, then North; in the solo mode the human first, then Stratego (SOLO-SET-2)."""
         c = self._core
         first = 0 if self._solo is None else 1 - self._solo
-        while c.phase == "deploy":
+        while c.phase == Phase.DEPLOY:
             p = c.player
             waiting = [u for u in c.units[p] if u.where == "unplaced" and not u.card.is_submarine]
             if waiting and self._free_deployment_squares(p):
@@ -1621,13 +1647,13 @@ class AdmiralState:
     def _start_turn(self) -> None:
         """Reserve entries first (from turn 2, ADM-SETUP-5), then the initiative roll."""
         c = self._core
-        c.phase = "reserve"
+        c.phase = Phase.RESERVE
         c.player = 0
         self._skip_finished_reserve()
 
     def _skip_finished_reserve(self) -> None:
         c = self._core
-        while c.phase == "reserve" and not self._reserve_entries(c.player):
+        while c.phase == Phase.RESERVE and not self._reserve_entries(c.player):
             if c.player == 0:
                 c.player = 1
             else:
@@ -1658,7 +1684,7 @@ class AdmiralState:
 
     def _start_initiative(self) -> None:
         c = self._core
-        c.phase = "initiative"
+        c.phase = Phase.INITIATIVE
         c.dice_left = [self.initiative_dice(0), self.initiative_dice(1)]
         c.admirals = [0, 0]
         c.rolls = [[], []]
@@ -1671,11 +1697,11 @@ class AdmiralState:
             self._set_first(1 - self._solo)
 
     def _roll(self, d: Decoded) -> None:
-        if self._core.phase == "solo_roll":
+        if self._core.phase == Phase.SOLO_ROLL:
             self._solo_roll(d.face)
-        elif self._core.phase == "action_dice":
+        elif self._core.phase == Phase.ACTION_DICE:
             self._roll_action_die(d.face)
-        elif self._core.phase == "air_roll":
+        elif self._core.phase == Phase.AIR_ROLL:
             strike = self._core.strike
             assert strike is not None
             strike.rolls.append(d.face)
@@ -1700,7 +1726,7 @@ class AdmiralState:
             return
         winner = 0 if c.admirals[0] > c.admirals[1] else 1
         c.initiative_winner = winner
-        c.phase = "choose_first"
+        c.phase = Phase.CHOOSE_FIRST
         c.player = winner
 
     def _choose_first(self, d: Decoded) -> None:
@@ -1710,7 +1736,7 @@ class AdmiralState:
         c = self._core
         c.first_player = first
         if c.turn == 1 and self._unplaced_submarines(0) + self._unplaced_submarines(1):
-            c.phase = "submarines"
+            c.phase = Phase.SUBMARINES
             c.player = first if self._unplaced_submarines(first) else 1 - first
         else:
             self._start_action_dice()
@@ -1747,7 +1773,7 @@ class AdmiralState:
 
     def _start_action_dice(self) -> None:
         c = self._core
-        c.phase = "action_dice"
+        c.phase = Phase.ACTION_DICE
         self._clear_dice()
         c.dice_left = [self.pool_size(0), self.pool_size(1)]
         if self._solo is not None:
@@ -1784,7 +1810,7 @@ class AdmiralState:
     # --- movement (ADM-MOVE, ADM-REP, ADM-SUB-3/7) --------------------------------------------------------
     def _start_movement(self) -> None:
         c = self._core
-        c.phase = "movement"
+        c.phase = Phase.MOVEMENT
         c.player = c.first_player if c.first_player is not None else 0
         c.passes = 0
         c.forfeited = [False, False]
@@ -1804,11 +1830,11 @@ class AdmiralState:
         every unit done, decline (ADM-MOVE-5)."""
         c = self._core
         s = self._solo
-        while c.outcome is None and c.phase == "movement" and c.player == s and c.solo_acting < 0:
+        while c.outcome is None and c.phase == Phase.MOVEMENT and c.player == s and c.solo_acting < 0:
             order = self.solo_order()
             if order:
                 c.solo_acting = order[0].slot
-                c.phase = "solo_roll"
+                c.phase = Phase.SOLO_ROLL
                 return
             c.forfeited[s] = True
             c.passes += 1
@@ -1858,12 +1884,12 @@ class AdmiralState:
         self._add_die(s, face, u.slot, row.rolled.value if row.rolled is not None else "")
         if self._rs.die.faces[face].shows(Symbol.ADMIRAL):
             self._add_die(s, face, u.slot, "symbol")  # a rolled Admiral is a second Admiral symbol (SOLO-ADM-1)
-        c.phase = "movement"
+        c.phase = Phase.MOVEMENT
         c.player = s
         if row.repair and u.structure < u.card.structure:
             if self._reaction_rule(u) is not None:  # the opponent may answer with Poor Damage Control (ADM-R02)
                 c.report.append(f"{u.card.name} repairs ({row.id}): {PLAYER_NAMES[1 - s]} may answer (ADM-R02)")
-                c.phase = "reaction"
+                c.phase = Phase.REACTION
                 c.reaction = (s, u.slot, row.repair)
                 c.player = 1 - s
                 return
@@ -2091,7 +2117,7 @@ class AdmiralState:
         u.moved = True
         c.passes = 0
         if self._reaction_rule(u) is not None:
-            c.phase = "reaction"
+            c.phase = Phase.REACTION
             c.reaction = (p, u.slot, points)
             c.player = 1 - p
             return
@@ -2127,7 +2153,7 @@ class AdmiralState:
         owner, slot, points = c.reaction
         self._gain(c.units[owner][slot], points)
         c.reaction = None
-        c.phase = "movement"
+        c.phase = Phase.MOVEMENT
         if owner == self._solo and c.solo_acting == slot:
             c.player = owner  # after the answer to its repair row, the acting unit takes its go (SOLO-TAB-5)
 
@@ -2147,14 +2173,14 @@ class AdmiralState:
         """Air attacks first (ADM-AIR-5 reading), then the secret naval assignment."""
         c = self._core
         c.report = []
-        c.phase = "air"
+        c.phase = Phase.AIR
         c.player = c.first_player if c.first_player is not None else 0
         c.air_passes = 0
         self._advance_air_turn()
 
     def _start_naval(self) -> None:
         c = self._core
-        c.phase = "attack"
+        c.phase = Phase.ATTACK
         c.player = 0
         c.orders = [[], []]
         c.committed = [False, False]
@@ -2389,7 +2415,7 @@ class AdmiralState:
         c = self._core
         p = c.player
         rule = self._rs.special_rules[d.index]
-        if c.phase == "reaction":
+        if c.phase == Phase.REACTION:
             assert c.reaction is not None
             owner, slot, _ = c.reaction
             u = c.units[owner][slot]
@@ -2404,7 +2430,7 @@ class AdmiralState:
         u = c.units[owner][d.slot]
         dice = self._pay(p, [], 1, payers=self._symbol_payers(p, u))
         assert dice is not None
-        if c.phase == "air_react":  # in answer to an air attack: public (section 5)
+        if c.phase == Phase.AIR_REACT:  # in answer to an air attack: public (section 5)
             self._spend(p, dice, f"{u.card.name}: {rule.name}")
             c.features.append(Feature(owner, u.slot, rule.key, p))
             c.report.append(f"{PLAYER_NAMES[p]} activates {rule.name} on {u.card.name}")
@@ -2452,7 +2478,7 @@ class AdmiralState:
         assert dice is not None
         self._spend(p, dice, f"launch {u.card.name}")
         c.launched.append((p, u.slot))
-        c.phase = "launch"
+        c.phase = Phase.LAUNCH
         c.launching = u.slot
         c.launch_count = 0
 
@@ -2487,16 +2513,16 @@ class AdmiralState:
     def _finish_launch(self) -> None:
         """The launch took the player's go in the movement alternation (ADM-AIR-1 reading)."""
         c = self._core
-        c.phase = "movement"
+        c.phase = Phase.MOVEMENT
         c.launching = -1
         c.passes = 0
         c.player = 1 - c.player
 
     def _air_done(self, d: Decoded) -> None:
         c = self._core
-        if c.phase == "launch":
+        if c.phase == Phase.LAUNCH:
             self._finish_launch()
-        elif c.phase == "strike":
+        elif c.phase == Phase.STRIKE:
             self._launch_strike()
         else:
             strike = c.strike
@@ -2544,7 +2570,7 @@ class AdmiralState:
         """Players alternate air attacks, one carrier at a time, from the first player; a player with none
         left passes; two passes in succession end the air attacks (ADM-AIR-5 reading)."""
         c = self._core
-        while c.phase == "air":
+        while c.phase == Phase.AIR:
             if self._strike_options(c.player):
                 return
             c.air_passes += 1
@@ -2574,7 +2600,7 @@ class AdmiralState:
             c.launched.append((p, u.slot))
         c.strikes += 1
         c.strike = _Strike(p, u.slot, fresh, c.strikes)
-        c.phase = "strike"
+        c.phase = Phase.STRIKE
 
     def _strike_supply(self) -> list[int]:
         """Squadrons of each type the declared strike may still use."""
@@ -2739,14 +2765,14 @@ class AdmiralState:
             if strike.stage in ("react_defender", "react_attacker"):
                 reactor = defender if strike.stage == "react_defender" else attacker
                 if self._air_reactions(reactor):
-                    c.phase, c.player = "air_react", reactor
+                    c.phase, c.player = Phase.AIR_REACT, reactor
                     return
                 strike.stage = "react_attacker" if strike.stage == "react_defender" else "fight"
                 continue
             if strike.stage == "fight":
                 if strike.index >= len(strike.targets):
                     c.strike = None
-                    c.phase = "air"
+                    c.phase = Phase.AIR
                     c.air_passes = 0
                     c.player = defender
                     self._advance_air_turn()
@@ -2772,7 +2798,7 @@ class AdmiralState:
                 if strike.reroll >= 0:
                     need = 3
                 if len(strike.rolls) < need:
-                    c.phase = "air_roll"
+                    c.phase = Phase.AIR_ROLL
                     return
                 self._settle_duel(guard, raider)
                 if strike.reroll >= 0 and len(strike.rolls) < 3:
@@ -2789,7 +2815,7 @@ class AdmiralState:
                 continue
             if strike.stage == "aa":
                 if len(strike.rolls) < strike.aa_dice:
-                    c.phase = "air_roll"
+                    c.phase = Phase.AIR_ROLL
                     return
                 hits = sum(1 for f in strike.rolls if die.hits(f, Symbol.ANTI_AIRCRAFT))
                 carrier = c.units[attacker][strike.carrier]
@@ -2824,7 +2850,7 @@ class AdmiralState:
                     options = self._aa_pick_options()
                     survivors = [i for i in self._strike_sorties(strike.targets[strike.index]) if not c.sorties[i].held]
                     if len(options) > 1 and strike.hits < len(survivors):
-                        c.phase, c.player = "aa_pick", defender
+                        c.phase, c.player = Phase.AA_PICK, defender
                         return
                     self._shoot_down(options[0])
                     continue
@@ -3019,7 +3045,7 @@ class AdmiralState:
             return self._check_end()
         if crits:
             c.pending = [(attacker, 1 - attacker, target_slot)] * crits
-            c.phase = "criticals"
+            c.phase = Phase.CRITICALS
             c.after_criticals = "air"
             self._next_critical()
             return True
@@ -3165,7 +3191,7 @@ class AdmiralState:
         if self._check_end():
             return
         c.pending = [x for x in pending if c.units[x[1]][x[2]].where == "board"]
-        c.phase = "criticals"
+        c.phase = Phase.CRITICALS
         c.after_criticals = "end_turn"
         self._next_critical()
 
@@ -3304,7 +3330,7 @@ class AdmiralState:
 
     def _hidden_from(self, viewer: int, owner: int) -> bool:
         """`owner`'s attack assignment is secret from `viewer` until both have committed (ADM-ATK-1)."""
-        return viewer != owner and self._core.phase == "attack"
+        return viewer != owner and self._core.phase == Phase.ATTACK
 
     def _order_text(self, p: int, o: Order) -> str:
         c = self._core
@@ -3327,7 +3353,7 @@ class AdmiralState:
         (ADM-ATK-1, ADM-GEN-5). Submerged submarines are public (ADM-SUB-9)."""
         player = inputs.seat(player, PLAYER_NAMES)
         c = self._core
-        revealed = c.phase != "deploy"
+        revealed = c.phase != Phase.DEPLOY
         by_square: dict[int, list[JSON]] = {}
         for fleet in c.units:
             for u in fleet:
@@ -3370,13 +3396,13 @@ class AdmiralState:
             if not (f.secret and f.by != player)
         ]
         pending: JSON = None
-        if c.phase == "criticals" and c.pending:
+        if c.phase == Phase.CRITICALS and c.pending:
             attacker, owner, slot = c.pending[0]
             pending = {"attacker": attacker, "unit": c.units[owner][slot].card.name, "owner": owner}
         data: dict[str, JSON] = {
             "game": "admiral",
             "player": player,
-            "phase": c.phase,
+            "phase": c.phase.value,
             "turn": c.turn,
             "to_move": self.current_player(),
             "board": cells,
@@ -3562,11 +3588,11 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
     smoke = inputs.json_list(position.get("smoke", []), "position: smoke (a list of squares)", InvalidSetupError)
     c.smoke = [_square(s) for s in smoke]
     phase = position.get("phase", "movement")
-    if phase == "initiative":
+    if phase == Phase.INITIATIVE:
         state._start_initiative()
-    elif phase == "action_dice":
+    elif phase == Phase.ACTION_DICE:
         state._start_action_dice()
-    elif phase in ("movement", "attack"):
+    elif phase in (Phase.MOVEMENT, Phase.ATTACK):
         dice = inputs.json_list(
             position.get("dice", [[], []]), "position: dice (two lists of faces)", InvalidSetupError, 2
         )
@@ -3578,7 +3604,7 @@ def state_from_position(game: AdmiralGame, position: Mapping[str, Any]) -> Admir
                 what = f"position: dice[{p}] (a list of faces; only Stratego's is a mapping)"
                 for f in inputs.json_list(dice[p], what, InvalidSetupError):
                     state._add_die(p, _face(state, f))
-        if phase == "movement":
+        if phase == Phase.MOVEMENT:
             state._start_movement()
             forfeited = inputs.json_list(
                 position.get("forfeited", [False, False]), "position: forfeited", InvalidSetupError, 2
@@ -3609,7 +3635,7 @@ def _solo_dice(state: AdmiralState, p: int, spec: Any, phase: str) -> None:
     c.solo_rows = [-1] * len(c.units[p])
     c.solo_acting = -1
     if isinstance(spec, list | tuple | Mapping) and not spec:  # left out
-        if phase == "movement":
+        if phase == Phase.MOVEMENT:
             state._assign_solo_admirals()
         return
     if not isinstance(spec, Mapping):

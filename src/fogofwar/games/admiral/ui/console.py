@@ -35,7 +35,7 @@ from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
-from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
+from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
@@ -376,7 +376,7 @@ class AdmiralTerminal(ConsoleSession):
 
     def play(self, seat: int, action: int) -> None:
         text = self.state.action_to_string(action)
-        hidden = self.state.phase in ("deploy", "attack") and (self.hotseat or seat not in self.humans)
+        hidden = self.state.phase in (Phase.DEPLOY, Phase.ATTACK) and (self.hotseat or seat not in self.humans)
         self.state.apply(action)
         if hidden and seat not in self.humans:
             what = "deploys a unit" if text and "@" in text and ":" not in text else "makes a secret decision"

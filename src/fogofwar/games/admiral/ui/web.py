@@ -34,7 +34,7 @@ from fogofwar.games.admiral.data_model import (
     square_name,
 )
 from fogofwar.games.admiral.geometry import deployment_squares
-from fogofwar.games.admiral.rules import DEFAULT_BUDGET, DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState
+from fogofwar.games.admiral.rules import DEFAULT_BUDGET, DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
 
 MAX_TURNS_LIMIT = 200
 SEAT_NAMES = ("south", "north")
@@ -192,7 +192,7 @@ class AdmiralAdapter(AdapterDefaults):
                 todo[DEPLOY_BASE + slots[name] * NUM_SQUARES + square_index(sq_text)] = name
             except ValueError as exc:
                 raise InvalidSetupError(str(exc)) from None
-        while todo and state.phase == "deploy" and state.current_player() == seat:
+        while todo and state.phase == Phase.DEPLOY and state.current_player() == seat:
             legal = set(state.legal_actions())
             action = next((a for a in todo if a in legal), next(iter(todo)))
             try:
@@ -203,7 +203,7 @@ class AdmiralAdapter(AdapterDefaults):
         if todo:
             names = ", ".join(todo.values())
             raise InvalidSetupError(f"the zone is full: {names} wait in reserve (ADM-SETUP-4)")
-        if state.phase == "deploy" and state.current_player() == seat:
+        if state.phase == Phase.DEPLOY and state.current_player() == seat:
             zone, units = self._zone(state, seat), self._to_deploy(state, seat)
             raise InvalidSetupError(
                 f"deploy {min(len(zone), len(units))} units: every surface unit, "
@@ -213,9 +213,9 @@ class AdmiralAdapter(AdapterDefaults):
     def _seat_turn(self, state: State, seat: int) -> AdmiralState:
         """A copy of `state` where `seat` is to deploy (the other zone filled first if need be)."""
         trial = _admiral(state).clone()
-        while trial.phase == "deploy" and trial.current_player() != seat:
+        while trial.phase == Phase.DEPLOY and trial.current_player() != seat:
             trial.apply(trial.legal_actions()[0])  # the other zone: it cannot touch this one
-        if trial.phase != "deploy":
+        if trial.phase != Phase.DEPLOY:
             raise InvalidSetupError("the deployment is over")
         return trial
 
@@ -229,7 +229,7 @@ class AdmiralAdapter(AdapterDefaults):
         names = [c.name for c in trial.game.fleets[seat].units]
         placement: dict[str, str] = {}
         offered: set[int] = set()
-        while trial.phase == "deploy" and trial.current_player() == seat:
+        while trial.phase == Phase.DEPLOY and trial.current_player() == seat:
             legal = [a for a in trial.legal_actions() if decode(a).kind == "deploy"]
             offered.update(decode(a).square for a in legal)
             action = rng.choice(legal) if rng is not None else legal[0]
@@ -280,7 +280,7 @@ class AdmiralAdapter(AdapterDefaults):
         return ""  # the deployment is on the board for all to see once both fleets are placed
 
     def in_setup(self, state: State) -> bool:
-        return _admiral(state).phase == "deploy"
+        return _admiral(state).phase == Phase.DEPLOY
 
     def move_count(self, state: State) -> int:
         return _admiral(state).turn
@@ -289,7 +289,7 @@ class AdmiralAdapter(AdapterDefaults):
         st = _admiral(state)
         zone, units = self._zone(st, seat), self._to_deploy(st, seat)
         area = zone
-        if st.phase == "deploy" and (st.current_player() == seat or seat == 1):  # not yet deployed
+        if st.phase == Phase.DEPLOY and (st.current_player() == seat or seat == 1):  # not yet deployed
             area = sorted(self._walk(st, seat, None)[1])  # the solo mode offers fewer squares than the zone
         return {
             "area": area,
@@ -336,15 +336,15 @@ class AdmiralAdapter(AdapterDefaults):
     # --- the move log -----------------------------------------------------------------------------
     def in_secret(self, state: State, seat: int) -> bool:
         st = _admiral(state)
-        return st.phase == "attack" and not st.is_terminal() and st.current_player() == seat
+        return st.phase == Phase.ATTACK and not st.is_terminal() and st.current_player() == seat
 
     def moment(self, state: State) -> Entry:
         st = _admiral(state)
-        return {"setup": st.phase == "deploy", "phase": st.phase, "turn": st.turn}
+        return {"setup": st.phase == Phase.DEPLOY, "phase": st.phase.value, "turn": st.turn}
 
     def log_entry(self, state: State, ev: Event, texts: list[str]) -> Entry | None:
         st = _admiral(state)
-        base: Entry = {"seq": ev.seq, "turn": st.turn, "phase": st.phase, "player": ev.seat}
+        base: Entry = {"seq": ev.seq, "turn": st.turn, "phase": st.phase.value, "player": ev.seat}
         if ev.kind == "setup":
             return {**base, "kind": "deploy"}
         if ev.kind == "chance":
@@ -355,7 +355,7 @@ class AdmiralAdapter(AdapterDefaults):
                 "faces": [t.removeprefix("roll:") for t in texts],
             }
         if ev.kind == "action":
-            return {**base, "kind": "action", "texts": texts, "secret": st.phase == "attack"}
+            return {**base, "kind": "action", "texts": texts, "secret": st.phase == Phase.ATTACK}
         if ev.kind in ("resign", "forfeit"):
             return {**base, "kind": ev.kind, "reason": str(ev.payload.get("reason", ""))}
         return None
@@ -366,7 +366,7 @@ class AdmiralAdapter(AdapterDefaults):
         return (
             entry.get("phase") == "attack"
             and not st.is_terminal()
-            and st.phase == "attack"
+            and st.phase == Phase.ATTACK
             and st.turn == entry.get("turn")
         )
 
@@ -407,7 +407,7 @@ class AdmiralAdapter(AdapterDefaults):
     def explanation_visible(self, state: State, entry: Entry) -> bool:
         st = _admiral(state)
         if entry.get("phase") == "deploy":
-            return st.phase != "deploy" or st.is_terminal()
+            return st.phase != Phase.DEPLOY or st.is_terminal()
         return not self._hidden(st, entry)
 
     # --- replays --------------------------------------------------------------------------------------
@@ -415,10 +415,10 @@ class AdmiralAdapter(AdapterDefaults):
         """The phase and turn of each step; the dice of one roll make one step; for a player looking back at
         a game still on, another seat's attack assignment is one step that shows nothing of it (ADM-ATK-1)."""
         st = _admiral(state)
-        facts: Entry = {"phase": st.phase, "turn": st.turn}
+        facts: Entry = {"phase": st.phase.value, "turn": st.turn}
         if player == CHANCE:
             facts["group"] = f"roll:{st.turn}:{st.phase}"
-        elif viewer is not None and player != viewer and st.phase == "attack":
+        elif viewer is not None and player != viewer and st.phase == Phase.ATTACK:
             facts["group"] = f"orders:{st.turn}:{player}"
             facts["hidden"] = "orders committed (secret)"
         return facts
