@@ -1,15 +1,15 @@
+// @ts-check
 // The game page of Admiral: the 8x8 battlefield with its terrain, both fleets' unit cards, the dice
 // pools, the phase and whose decision it is, the air war, the resolution report, the computer's
 // reasoning, and the legal decisions listed with the engine's words. A click on a unit or a square
 // (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
 // The board is drawn by admiral_board.js, as in the replay viewer.
-import { api, capitalize, el } from "./common.js";
+import { $, api, $button, capitalize, el, squareOf } from "./common.js";
 import {
   admiralTitle, airLine, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
 } from "./admiral_board.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 
-const $ = (id) => document.getElementById(id);
 // What a phase asks of the seat to decide (its title is PHASES's).
 const PHASE_HELP = {
   deploy: "Place your surface units face down on your two home rows.",
@@ -74,7 +74,7 @@ function renderDecide(ctx) {
   const orders = msg.view.fleets[msg.seat].orders || [];
   $("draft").hidden = phase !== "attack";
   $("draft-orders").replaceChildren(...(orders.length ? orders.map((t) => el("li", {}, t)) : [el("li", { class: "muted" }, "none yet")]));
-  $("undo-button").disabled = !(msg.draft && msg.draft.length);
+  $button("undo-button").disabled = !(msg.draft && msg.draft.length);
   const active = filter.unit || filter.square;
   $("filter-line").hidden = !active;
   $("filter-text").textContent = active ? `Only decisions for ${[filter.unit, filter.square].filter(Boolean).join(" on ")}` : "";
@@ -125,11 +125,11 @@ function decide(ctx, a) {
   ctx.send({ type: "action", action: a.id });
 }
 
-$("filter-clear").addEventListener("click", () => {
+$button("filter-clear").addEventListener("click", () => {
   filter = { unit: null, square: null };
   if (live) live.render();
 });
-$("undo-button").addEventListener("click", () => lastCtx && lastCtx.send({ type: "undo" }));
+$button("undo-button").addEventListener("click", () => lastCtx && lastCtx.send({ type: "undo" }));
 
 function clickSquare(ctx, sq) {
   const name = squareName(sq);
@@ -269,7 +269,7 @@ function renderDeploy(ctx) {
     },
   }, `${meta.cards[name].class} ${name}`)));
   const need = setup.count;
-  $("deploy-confirm").disabled = deployed.size !== need || ctx.waiting;
+  $button("deploy-confirm").disabled = deployed.size !== need || ctx.waiting;
   const reserve = setup.units.length > need ? ` The other ${setup.units.length - need} wait in reserve.` : "";
   $("deploy-status").textContent = deployed.size === need ? `Ready: confirm to deploy.${reserve}` : `${deployed.size} of ${need} units placed.${reserve}`;
   $("deploy-status").className = `setup-status small${deployed.size === need ? " good" : ""}`;
@@ -302,7 +302,7 @@ function deployClick(ctx, sq) {
   ctx.rerender();
 }
 
-$("deploy-random").addEventListener("click", () => {
+$button("deploy-random").addEventListener("click", () => {
   const setup = lastCtx && lastCtx.msg.setup;
   if (!setup) return;
   const squares = shuffle(setup.area);
@@ -311,12 +311,12 @@ $("deploy-random").addEventListener("click", () => {
   picked = null;
   live.render();
 });
-$("deploy-clear").addEventListener("click", () => {
+$button("deploy-clear").addEventListener("click", () => {
   deployed = new Map();
   picked = null;
   live.render();
 });
-$("deploy-confirm").addEventListener("click", () => {
+$button("deploy-confirm").addEventListener("click", () => {
   if (!lastCtx) return;
   const placement = {};
   for (const [sq, name] of [...deployed].sort((a, b) => a[0] - b[0])) placement[squareName(sq)] = name;
@@ -382,9 +382,8 @@ function render(ctx) {
   }
   drawAdmiralBoard(root, o, meta);
   root.onclick = (event) => {
-    const hit = event.target.closest("[data-sq]");
-    if (!hit || !lastCtx) return;
-    const sq = Number(hit.dataset.sq);
+    const sq = squareOf(event);
+    if (sq === null || !lastCtx) return;
     if (setting) deployClick(lastCtx, sq);
     else if (lastCtx.myTurn) clickSquare(lastCtx, sq);
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // The Admiral battlefield, drawn from one seat's chair: the 8x8 sea with its terrain and smoke, the units
 // (hull class, name, structure pips, critical markers; a submerged submarine as a dashed circle, small
 // under a surface unit), the squadrons in the air. Pure drawing, no page state: the game page

@@ -1,3 +1,4 @@
+// @ts-check
 // The SVG board: 10x10 squares of 100 units, coordinates in a 40-unit margin, drawn from
 // one seat's chair (that seat's back row at the bottom). Redrawn whole on every update:
 // 100 squares are cheap, and a full redraw can never show a stale piece.

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the lobby and the game page: the REST helper, seat tokens kept in this browser,
 // rank names and symbols, square names. No build step: plain ES modules.
 
@@ -74,7 +75,10 @@ export function forgetGame(id) {
 }
 
 // --- REST ----------------------------------------------------------------------------------
-export async function api(path, { method = "GET", body, token } = {}) {
+/** A call of the server's JSON API; an error carries the HTTP status (`status`).
+ * @param {string} path
+ * @param {{method?: string, body?: any, token?: string | null}} [options] */
+export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -87,11 +91,32 @@ export async function api(path, { method = "GET", body, token } = {}) {
   }
   if (!res.ok) {
     const detail = data && (data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail));
-    const err = new Error(detail || `${res.status} ${res.statusText}`);
-    err.status = res.status;
-    throw err;
+    throw Object.assign(new Error(detail || `${res.status} ${res.statusText}`), { status: res.status });
   }
   return data;
+}
+
+// --- the page's elements, by id (the pages always hold them), typed for the checker ----------
+/** @param {string} id @returns {HTMLElement} */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLInputElement} */
+export const $input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLSelectElement} */
+export const $select = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLButtonElement} */
+export const $button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLTextAreaElement} */
+export const $textarea = (id) => /** @type {HTMLTextAreaElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLAnchorElement} */
+export const $link = (id) => /** @type {HTMLAnchorElement} */ (document.getElementById(id));
+/** @param {string} id @returns {HTMLFormElement} */
+export const $form = (id) => /** @type {HTMLFormElement} */ (document.getElementById(id));
+
+/** The board square (its `data-sq`) an event happened on, or null when it was beside the squares.
+ * @param {Event} event @returns {number | null} */
+export function squareOf(event) {
+  const hit = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-sq]"));
+  return hit ? Number(hit.dataset.sq) : null;
 }
 
 // --- small DOM helper ------------------------------------------------------------------------

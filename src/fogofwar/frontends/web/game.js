@@ -1,17 +1,15 @@
+// @ts-check
 // The game page of Stratego: the board (board.js), the setup editor (setup_editor.js), the last move,
 // the captured pieces and the move list. The connections, the seat on screen, the hot-seat curtain, the
 // status line and the result, join, invite and tools boxes are live.js's, as on every game's page.
 // The server is the only judge: this page sends what the player intends and draws whatever state the
 // server pushes back; it never decides a rule on its own.
-import {
-  api, capitalize, el, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, setNotation,
-} from "./common.js";
+import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
 import { drawBoard } from "./board.js";
 import { showMoves, startLive, toast } from "./live.js";
 import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
-const $ = (id) => document.getElementById(id);
 let ctx = null; // what live.js put on screen last: the message, the seat shown, send() (see startLive)
 let selected = null;
 // The setup being arranged (drag and drop, keys, or loaded from random / sample / string / saved).
@@ -52,7 +50,7 @@ function renderPanels(msg) {
     $(`captured-${owner}`).replaceChildren(...chips.map((r) => el("span", { class: `chip ${SEAT_NAMES[owner]}`, title: r }, rankSymbol(r))));
   }
   showMoves(msg.moves.map((m) => el("li", { class: SEAT_NAMES[m.player] }, ...moveLine(m))));
-  $("notation-button").textContent = notation() === "classic" ? "Ranks: 1 = marshal" : "Ranks: 10 = marshal";
+  $button("notation-button").textContent = notation() === "classic" ? "Ranks: 1 = marshal" : "Ranks: 10 = marshal";
 }
 
 function moveLine(m) {
@@ -78,25 +76,25 @@ function renderSetup(msg) {
   const setup = msg.setup;
   editor.configure(`${ctx.gameId}:${msg.seat}`, { area: setup.area, roster: setup.roster });
   $("setup-symbols").textContent = "1 marshal … 9 scout, S spy, B bomb, F flag";
-  $("setup-random").disabled = !setup.random;
-  const sample = $("setup-sample");
+  $button("setup-random").disabled = !setup.random;
+  const sample = $select("setup-sample");
   if (sample.dataset.filled !== "1") {
     sample.replaceChildren(...setup.samples.map((s) => el("option", { value: s }, s)));
     sample.dataset.filled = "1";
   }
-  $("setup-sample-button").disabled = setup.samples.length === 0;
+  $button("setup-sample-button").disabled = setup.samples.length === 0;
   const saved = Object.keys(savedSetups(msg.game.game, msg.game.variant)).sort();
-  const select = $("setup-saved");
+  const select = $select("setup-saved");
   const current = [...select.options].map((o) => o.value).join("\n");
   if (current !== saved.join("\n")) {
     const keep = select.value;
     select.replaceChildren(...saved.map((name) => el("option", { value: name }, name)));
     if (saved.includes(keep)) select.value = keep;
   }
-  select.disabled = $("setup-load").disabled = $("setup-delete").disabled = saved.length === 0;
+  select.disabled = $button("setup-load").disabled = $button("setup-delete").disabled = saved.length === 0;
   if (!saved.length) select.replaceChildren(el("option", { value: "" }, "no saved setups"));
-  $("setup-save").disabled = editor.placed() === 0;
-  $("setup-confirm").disabled = editor.placed() === 0 || ctx.waiting;
+  $button("setup-save").disabled = editor.placed() === 0;
+  $button("setup-confirm").disabled = editor.placed() === 0 || ctx.waiting;
 }
 
 function renderBoard(msg) {
@@ -156,9 +154,8 @@ function renderBoard(msg) {
   });
   editor.decorate();
   root.onclick = (event) => {
-    const hit = event.target.closest("[data-sq]");
-    if (!hit) return;
-    const sq = Number(hit.dataset.sq);
+    const sq = squareOf(event);
+    if (sq === null) return;
     if (selected !== null && moves.get(selected)?.has(sq)) {
       const action = moves.get(selected).get(sq);
       selected = null;
@@ -214,7 +211,7 @@ function checkSetupSoon() {
 
 function sayVerdict(string, text, kind) {
   verdict = [string, text, kind];
-  $("setup-string").value = string;
+  $textarea("setup-string").value = string;
   editor.say(text, kind);
 }
 
@@ -248,64 +245,64 @@ async function checkSetup() {
     sayVerdict(res.string || "", left ? `Legal so far; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
   } catch (err) {
     if (gen !== checkGen) return;
-    sayVerdict($("setup-string").value, left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
+    sayVerdict($textarea("setup-string").value, left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
   }
 }
 
-$("setup-random").addEventListener("click", () => previewSetup("random"));
-$("setup-sample-button").addEventListener("click", () => previewSetup(`sample:${$("setup-sample").value}`));
-$("setup-clear").addEventListener("click", () => {
+$button("setup-random").addEventListener("click", () => previewSetup("random"));
+$button("setup-sample-button").addEventListener("click", () => previewSetup(`sample:${$select("setup-sample").value}`));
+$button("setup-clear").addEventListener("click", () => {
   editor.clear();
-  $("setup-string").value = "";
+  $textarea("setup-string").value = "";
 });
-$("setup-preview").addEventListener("click", () => {
-  const text = $("setup-string").value.trim();
+$button("setup-preview").addEventListener("click", () => {
+  const text = $textarea("setup-string").value.trim();
   if (text) previewSetup(text);
   else toast("Type a setup string first, or pick Random or Sample.");
 });
-$("setup-string").addEventListener("keydown", (e) => {
+$textarea("setup-string").addEventListener("keydown", (e) => {
   if (e.key === "Enter") {
     e.preventDefault();
-    $("setup-preview").click();
+    $button("setup-preview").click();
   }
 });
-$("setup-save").addEventListener("click", () => {
+$button("setup-save").addEventListener("click", () => {
   const msg = setupMsg();
-  const name = $("setup-save-name").value.trim() || `setup ${new Date().toLocaleString()}`;
+  const name = $input("setup-save-name").value.trim() || `setup ${new Date().toLocaleString()}`;
   if (!msg || !editor.placed()) return;
   saveSetup(msg.game.game, msg.game.variant, name, msg.seat, editor.placement());
-  $("setup-save-name").value = "";
+  $input("setup-save-name").value = "";
   live.render();
-  $("setup-saved").value = name;
+  $select("setup-saved").value = name;
   toast(`Saved "${name}" in this browser.`, true);
 });
-$("setup-load").addEventListener("click", () => {
+$button("setup-load").addEventListener("click", () => {
   const msg = setupMsg();
-  const name = $("setup-saved").value;
+  const name = $select("setup-saved").value;
   const placement = msg && name ? loadSetup(msg.game.game, msg.game.variant, name, msg.seat) : null;
   if (placement) editor.load(placement);
 });
-$("setup-delete").addEventListener("click", () => {
+$button("setup-delete").addEventListener("click", () => {
   const msg = setupMsg();
-  const name = $("setup-saved").value;
+  const name = $select("setup-saved").value;
   if (!msg || !name || !confirm(`Delete the saved setup "${name}"?`)) return;
   deleteSetup(msg.game.game, msg.game.variant, name);
   live.render();
 });
-$("setup-confirm").addEventListener("click", () => {
+$button("setup-confirm").addEventListener("click", () => {
   if (!setupMsg() || !editor.placed()) return;
   // Sent as it stands: the server checks it and answers with an error if it is not a legal setup.
   clearTimeout(checkTimer);
   checkGen++;
   if (ctx.send({ type: "setup", setup: editor.placement() })) {
-    $("setup-confirm").disabled = true;
+    $button("setup-confirm").disabled = true;
     editor.say("Sent…");
   }
 });
 
 // --- the rank notation (a tool of Stratego's page) -----------------------------------------------
-$("notation-button").hidden = false;
-$("notation-button").addEventListener("click", () => {
+$button("notation-button").hidden = false;
+$button("notation-button").addEventListener("click", () => {
   setNotation(notation() === "classic" ? "modern" : "classic");
   live.render();
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // What every game page (Stratego, LOTR, Admiral) shares: the websocket per seat this browser holds
 // (two for hot-seat) or one as a spectator, the seat on screen and the hot-seat curtain, the header and
 // status lines, the result, invite and join boxes, resigning, the seat link and toasts. Their markup is
@@ -6,9 +7,8 @@
 //
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
-import { api, capitalize, describeOutcome, el, saveGame, storedGame } from "./common.js";
+import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, saveGame, storedGame } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 
 export function startLive(opts) {
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -198,8 +198,8 @@ export function startLive(opts) {
         curtainSeat = next;
         $("curtain-text").textContent = `${label(next)}'s turn`;
         $("curtain-sub").textContent = `Pass the device to ${label(next)}: the other player must not see ${words.secret}.`;
-        $("curtain-button").textContent = `I am ${label(next)}: show my ${words.screen}`;
-        $("curtain-button").onclick = () => {
+        $button("curtain-button").textContent = `I am ${label(next)}: show my ${words.screen}`;
+        $button("curtain-button").onclick = () => {
           curtainUp = false;
           shown = curtainSeat;
           render();
@@ -297,55 +297,55 @@ export function startLive(opts) {
       // (opts.gravon, Stratego's) links to them too.
       const path = `/api/games/${encodeURIComponent(gameId)}`;
       const gravon = Boolean(opts.gravon && opts.gravon(g));
-      $("record-link").href = `${path}/record`;
-      $("record-link").textContent = gravon ? "Record (JSON)" : "Download record";
-      $("record-link").classList.toggle("primary", !opts.replay);
-      $("replay-link").hidden = !opts.replay;
-      $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
-      $("gravon-link").hidden = !gravon;
-      $("gravon-link").href = `${path}/record?format=gravon`;
+      $link("record-link").href = `${path}/record`;
+      $link("record-link").textContent = gravon ? "Record (JSON)" : "Download record";
+      $link("record-link").classList.toggle("primary", !opts.replay);
+      $link("replay-link").hidden = !opts.replay;
+      $link("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
+      $link("gravon-link").hidden = !gravon;
+      $link("gravon-link").href = `${path}/record?format=gravon`;
     }
     const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
     if (canJoin) $("join-seat").textContent = `as ${words.name(g.open_seats[0])}`;
     const showInvite = stored.invite && g.open_seats.length > 0 && me !== null;
     $("invite").hidden = !showInvite;
-    if (showInvite) $("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
-    $("resign-button").hidden = over || me === null || curtainUp;
+    if (showInvite) $input("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
+    $button("resign-button").hidden = over || me === null || curtainUp;
     // Moves can be typed too (opts.typedMoves: the notation the server reads), for the keyboard.
-    $("move-form").hidden = !opts.typedMoves || over || me === null || curtainUp || g.status === "setup" || g.to_move !== me;
+    $form("move-form").hidden = !opts.typedMoves || over || me === null || curtainUp || g.status === "setup" || g.to_move !== me;
     const token = me !== null ? stored.seats[me] : null;
     $("seat-link-box").hidden = !token || isHotseat();
-    if (token) $("seat-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#seat=${me}&token=${encodeURIComponent(token)}`;
-    const tools = [...document.querySelectorAll("#tools > .row > *"), $("seat-link-box"), $("move-form")]; // a page may add its own
+    if (token) $input("seat-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#seat=${me}&token=${encodeURIComponent(token)}`;
+    const tools = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tools > .row > *")), $("seat-link-box"), $form("move-form")]; // a page may add its own
     $("tools").hidden = tools.every((t) => t.hidden);
   }
 
-  $("move-form").addEventListener("submit", (e) => {
+  $form("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    const text = $("move-input").value.trim();
+    const text = $input("move-input").value.trim();
     if (!text || shown === null || !conns.has(shown)) return;
-    if (conns.get(shown).send({ type: "action", move: text })) $("move-input").value = "";
+    if (conns.get(shown).send({ type: "action", move: text })) $input("move-input").value = "";
   });
-  $("resign-button").addEventListener("click", () => {
+  $button("resign-button").addEventListener("click", () => {
     if (shown === null) return;
     if (confirm(`Resign this game as ${words.name(shown)}?`)) conns.get(shown).send({ type: "resign" });
   });
   for (const [button, input] of [["invite-copy", "invite-link"], ["seat-link-copy", "seat-link"]]) {
     $(button).addEventListener("click", async () => {
-      $(input).select();
+      $input(input).select();
       try {
-        await navigator.clipboard.writeText($(input).value);
+        await navigator.clipboard.writeText($input(input).value);
         toast("Copied.", true);
       } catch {
         toast("Select the link and copy it by hand.");
       }
     });
   }
-  $("join-button").addEventListener("click", async () => {
+  $button("join-button").addEventListener("click", async () => {
     try {
       const res = await api(`/api/games/${encodeURIComponent(gameId)}/join`, {
-        method: "POST", body: { invite: inviteFromLink, name: $("join-name").value.trim() },
+        method: "POST", body: { invite: inviteFromLink, name: $input("join-name").value.trim() },
       });
       stored = { ...stored, seats: { ...stored.seats, ...res.seats } };
       saveGame(gameId, stored);

@@ -1,8 +1,8 @@
+// @ts-check
 // The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
 // resume your games, watch others.
-import { allStoredGames, api, capitalize, el, saveGame, SEAT_NAMES, timeAgo } from "./common.js";
+import { $, allStoredGames, api, $button, capitalize, el, $form, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 let games = {}; // game name -> its description from /api/meta
 let levels = {}; // agent name -> its level from /api/meta: label, blurb, measured Elo and seconds a move
 
@@ -75,16 +75,16 @@ async function loadMeta() {
   const meta = await api("/api/meta");
   games = Object.fromEntries(meta.games.map((g) => [g.name, g]));
   for (const level of meta.levels || []) levels[level.name] = level;
-  $("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, g.title || capitalize(g.name))));
-  $("game").value = "stratego";
-  $("game").addEventListener("change", chooseGame);
+  $select("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, g.title || capitalize(g.name))));
+  $select("game").value = "stratego";
+  $select("game").addEventListener("change", chooseGame);
   chooseGame();
 }
 
 function chooseGame() {
-  const name = $("game").value;
+  const name = $select("game").value;
   const game = games[name];
-  const variant = $("variant");
+  const variant = $select("variant");
   variant.replaceChildren(...game.variants.map((v) => {
     const label = name === "stratego" ? `Stratego ${v.name} — ${v.army_size} pieces` : v.title;
     const option = el("option", { value: v.name }, label);
@@ -93,7 +93,7 @@ function chooseGame() {
   }));
   variant.value = name === "admiral" ? game.default_variant : "classic";
   $("variant-label").textContent = name === "admiral" ? "Terrain" : name === "lotr" ? "Rulebook game" : "Variant";
-  const agent = $("agent");
+  const agent = $select("agent");
   const keep = agent.value;
   agent.replaceChildren(...game.agents.map((a) => {
     const [label, how] = agentLabel(a, name);
@@ -103,8 +103,10 @@ function chooseGame() {
   }));
   agent.value = game.agents.includes(keep) && name === agent.dataset.game ? keep : DEFAULT_AGENT[name] || game.agents[0];
   agent.dataset.game = name;
-  $("color").replaceChildren(...[...SIDES[name], ["random", "Random"]].map(([v, t]) => el("option", { value: v }, t)));
-  for (const block of document.querySelectorAll("[data-game]")) block.hidden = block.dataset.game !== name;
+  $select("color").replaceChildren(...[...SIDES[name], ["random", "Random"]].map(([v, t]) => el("option", { value: v }, t)));
+  for (const block of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-game]"))) {
+    block.hidden = block.dataset.game !== name;
+  }
 }
 
 function gameOptions(form, game) {
@@ -129,11 +131,11 @@ function gameOptions(form, game) {
 
 async function create(event) {
   event.preventDefault();
-  const form = new FormData($("create"));
+  const form = new FormData($form("create"));
   const opponent = form.get("opponent") === "agent" ? form.get("agent") : form.get("opponent");
   const game = form.get("game") || "stratego";
   const options = gameOptions(form, game);
-  $("create-button").disabled = true;
+  $button("create-button").disabled = true;
   $("create-error").textContent = "";
   try {
     const res = await api("/api/games", {
@@ -144,7 +146,7 @@ async function create(event) {
     location.href = res.url;
   } catch (err) {
     $("create-error").textContent = err.message;
-    $("create-button").disabled = false;
+    $button("create-button").disabled = false;
   }
 }
 
@@ -194,7 +196,7 @@ async function loadLists() {
   if (!games.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No games yet: create one.")));
 }
 
-$("create").addEventListener("submit", create);
+$form("create").addEventListener("submit", create);
 loadMeta()
   .catch((err) => { $("create-error").textContent = `cannot reach the server: ${err.message}`; })
   .then(() => loadLists().catch(() => {}));

@@ -1,16 +1,16 @@
+// @ts-check
 // The game page of Stratego, The Lord of the Rings Trilogy edition: the 10x10 board with its two
 // Forbidden Zones (and Mount Doom in Game 3), the characters, and in Games 2 and 3 their powers:
 // select a piece, pick "Move / attack" or one of its powers, then a highlighted square (or one of the
 // listed choices). Everything legal comes from the server; this page only shows it and sends a choice.
 // The board is drawn by lotr_board.js, as in the replay viewer.
-import { api, capitalize, el, parseSquare, squareName } from "./common.js";
+import { $, api, $button, capitalize, el, parseSquare, squareName, squareOf } from "./common.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 import {
   battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
 } from "./lotr_board.js";
 import { SetupEditor } from "./setup_editor.js";
 
-const $ = (id) => document.getElementById(id);
 
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
 const info = [new Map(), new Map()]; // per seat: character key -> {name, rank, symbol, powers}
@@ -244,7 +244,7 @@ function renderSetup(ctx) {
   const order = [...info[msg.seat].values()].sort((a, b) => rankValue(b.rank) - rankValue(a.rank)).map((k) => k.key);
   editor.order = order;
   editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
-  $("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
+  $button("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
   if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say("Ready: confirm to play.", "good");
   return true;
 }
@@ -253,7 +253,7 @@ function rankValue(rank) {
   return { flag: 0, spy: 1, fortress: 0.5 }[rank] ?? Number(rank);
 }
 
-$("setup-random").addEventListener("click", () => {
+$button("setup-random").addEventListener("click", () => {
   const msg = lastCtx && lastCtx.msg;
   if (!msg || !msg.setup) return;
   const pieces = Object.entries(msg.setup.roster).flatMap(([key, n]) => Array(n).fill(key));
@@ -263,8 +263,8 @@ $("setup-random").addEventListener("click", () => {
   editor.load(placement);
   editor.say("A random army: drag pieces to change it, then confirm.", "good");
 });
-$("setup-clear").addEventListener("click", () => editor.clear());
-$("setup-confirm").addEventListener("click", () => {
+$button("setup-clear").addEventListener("click", () => editor.clear());
+$button("setup-confirm").addEventListener("click", () => {
   if (!lastCtx || editor.leftCount() > 0) return;
   if (lastCtx.send({ type: "setup", setup: editor.placement() })) editor.say("Sent…");
 });
@@ -289,6 +289,7 @@ function render(ctx) {
   const setting = renderSetup(ctx);
   renderPanels(ctx);
   let board = view.board;
+  /** @type {Record<string, any>} */
   const o = { ...base, doom };
   if (ctx.over && msg.final) {
     view.board.forEach((cell, sq) => {
@@ -327,8 +328,8 @@ function render(ctx) {
   editor.decorate();
   renderAct(ctx, bySquare);
   root.onclick = setting ? null : (event) => {
-    const hit = event.target.closest("[data-sq]");
-    if (hit && ctx.myTurn) onBoardClick(ctx, Number(hit.dataset.sq), bySquare);
+    const sq = squareOf(event);
+    if (sq !== null && ctx.myTurn) onBoardClick(ctx, sq, bySquare);
   };
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The Stratego LOTR board, drawn from one seat's chair: the 10x10 squares with the two Forbidden Zones
 // (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
 // the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.

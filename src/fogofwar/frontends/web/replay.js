@@ -1,16 +1,14 @@
+// @ts-check
 // The replay viewer: a finished game of this server (/replay/{id}) or an uploaded record file
 // (/replay). Every position comes from the server, which replays the game through the rules
 // engine: the first view whole, then for each move only what changed. This page patches one
 // view into the next and draws it; it never works out a move itself.
-import {
-  api, capitalize, describeOutcome, el, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, storedGame,
-} from "./common.js";
+import { $, api, $button, capitalize, describeOutcome, el, $input, $link, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, storedGame } from "./common.js";
 import { drawBoard } from "./board.js";
 import { admiralReplay } from "./replay_admiral.js";
 import { lotrReplay } from "./replay_lotr.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
-const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = parts.length > 1 ? decodeURIComponent(parts[parts.length - 1]) : null;
 
@@ -101,7 +99,7 @@ async function show(data) {
   perspective = data.perspective ?? 0;
   $("empty").hidden = true;
   for (const id of ["info", "controls", "side-card", "moves"]) $(id).hidden = false;
-  $("slider").max = String(data.steps.length);
+  $input("slider").max = String(data.steps.length);
   renderHeader();
   renderMoveList();
   renderExports();
@@ -162,15 +160,15 @@ function renderExports() {
   for (const url of blobUrls) URL.revokeObjectURL(url);
   blobUrls = [];
   const g = replay.game;
-  const json = $("export-json");
-  const gravon = $("export-gravon");
+  const json = $link("export-json");
+  const gravon = $link("export-gravon");
   if (g.id) {
     $("exports").hidden = !isFull(); // a game still on is not handed out
     json.href = `/api/games/${encodeURIComponent(g.id)}/record`;
     gravon.href = `/api/games/${encodeURIComponent(g.id)}/record?format=gravon`;
     gravon.hidden = g.game !== "stratego";
-    $("back-to-game").hidden = false;
-    $("back-to-game").href = `/game/${encodeURIComponent(g.id)}`;
+    $link("back-to-game").hidden = false;
+    $link("back-to-game").href = `/game/${encodeURIComponent(g.id)}`;
   } else {
     const exports = replay.exports || {};
     const base = (g.source || "record").replace(/\.[^.]*$/, "");
@@ -186,7 +184,7 @@ function renderExports() {
       gravon.href = blob(exports.gravon, "application/xml");
       gravon.download = `${base}.xml`;
     }
-    $("back-to-game").hidden = true;
+    $link("back-to-game").hidden = true;
     $("exports").hidden = false;
   }
 }
@@ -258,9 +256,9 @@ function goto(n) {
   const word = renderer ? renderer.stepWord : "Move";
   $("step-text").textContent = step === 0 ? `Start · ${total} ${word.toLowerCase()}s` : `${word} ${step} of ${total}`;
   $("turn-dot").className = s ? `dot ${seatClass(s.player)}`.trim() : "dot";
-  $("slider").value = String(step);
-  $("first").disabled = $("prev").disabled = step === 0;
-  $("next").disabled = $("last").disabled = step === total;
+  $input("slider").value = String(step);
+  $button("first").disabled = $button("prev").disabled = step === 0;
+  $button("next").disabled = $button("last").disabled = step === total;
   // What the step did, in words.
   $("last-move").hidden = !s;
   if (s) {
@@ -313,40 +311,40 @@ function play() {
     return;
   }
   if (step >= replay.steps.length) goto(0);
-  $("play").textContent = "⏸ Pause";
-  $("play").setAttribute("aria-label", "Pause");
+  $button("play").textContent = "⏸ Pause";
+  $button("play").setAttribute("aria-label", "Pause");
   const tick = () => {
     if (step >= replay.steps.length) {
       stop();
       return;
     }
     goto(step + 1);
-    timer = setTimeout(tick, Number($("speed").value));
+    timer = setTimeout(tick, Number($select("speed").value));
   };
-  timer = setTimeout(tick, Math.min(400, Number($("speed").value)));
+  timer = setTimeout(tick, Math.min(400, Number($select("speed").value)));
 }
 
 function stop() {
   clearTimeout(timer);
   timer = null;
-  $("play").textContent = "▶ Play";
-  $("play").setAttribute("aria-label", "Play");
+  $button("play").textContent = "▶ Play";
+  $button("play").setAttribute("aria-label", "Play");
 }
 
-$("first").addEventListener("click", () => { stop(); goto(0); });
-$("prev").addEventListener("click", () => { stop(); goto(step - 1); });
-$("next").addEventListener("click", () => { stop(); goto(step + 1); });
+$button("first").addEventListener("click", () => { stop(); goto(0); });
+$button("prev").addEventListener("click", () => { stop(); goto(step - 1); });
+$button("next").addEventListener("click", () => { stop(); goto(step + 1); });
 $("last").addEventListener("click", () => { stop(); goto(replay.steps.length); });
-$("play").addEventListener("click", play);
-$("slider").addEventListener("input", () => { stop(); goto(Number($("slider").value)); });
-$("flip").addEventListener("click", () => {
+$button("play").addEventListener("click", play);
+$input("slider").addEventListener("input", () => { stop(); goto(Number($input("slider").value)); });
+$button("flip").addEventListener("click", () => {
   perspective = 1 - perspective;
   goto(step);
 });
-$("file").addEventListener("change", () => importFile($("file").files[0]));
+$input("file").addEventListener("change", () => importFile($input("file").files[0]));
 document.addEventListener("keydown", (e) => {
   if (!replay || e.altKey || e.ctrlKey || e.metaKey) return;
-  const tag = e.target.tagName;
+  const tag = /** @type {HTMLElement} */ (e.target).tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return; // the slider has its own keys
   const keys = {
     ArrowLeft: () => goto(step - 1),

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer's Admiral: the battlefield with its terrain, both fleets (as their admirals saw them
 // in a finished game), submarines and squadrons in the air, and for each step the dice rolled, the
 // decision made (a move's arrow, an attack's line from the firing unit to its target), and what came of

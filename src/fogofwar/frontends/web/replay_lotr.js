@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer's Stratego LOTR: the board with its zones (and Mount Doom), every character of a
 // finished game, the last move's squares, arrow and struck pieces, and in words the battle, the power
 // used and what it struck, the Ring's fate; the captured pieces beside. `lotrReplay(meta)` takes the

@@ -1,3 +1,4 @@
+// @ts-check
 // The setup editor: arrange your own army on the board before the game starts.
 //
 // Pieces are moved by drag and drop (pointer events: mouse, pen and touch alike) or by the
@@ -283,7 +284,7 @@ export class SetupEditor {
     const node = document.elementFromPoint(x, y);
     if (!node) return null;
     if (this.tray && this.tray.contains(node)) return "tray";
-    const hit = this.svg.contains(node) ? node.closest("[data-sq]") : null;
+    const hit = this.svg.contains(node) ? /** @type {HTMLElement | null} */ (node.closest("[data-sq]")) : null;
     return hit ? Number(hit.dataset.sq) : null;
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Stratego's words for a move, the same on the game page (game.js) and in the replay viewer (replay.js):
 // a battle in the move list, and the last move's card for an attack.
 import { capitalize, el, rankSymbol, SEAT_NAMES } from "./common.js";

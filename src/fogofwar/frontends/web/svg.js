@@ -1,3 +1,4 @@
+// @ts-check
 // Small SVG helpers for the boards (every board, the replay renderers and the setup editor draw with these), and an arrow.
 const NS = "http://www.w3.org/2000/svg";
 
