@@ -28,7 +28,7 @@ Action ids are laid out in `fogofwar.games.admiral.actions`.
 
 >>> state = AdmiralGame().new_initial_state()
 >>> state.phase, state.current_player()
-('deploy', 0)
+(<Phase.DEPLOY: 'deploy'>, 0)
 """
 
 from __future__ import annotations

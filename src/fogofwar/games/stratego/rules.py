@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from fogofwar.core import inputs
 from fogofwar.core.protocol import (
@@ -35,6 +35,7 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.core.state_json import OUTSIDE_ENDINGS
+from fogofwar.games.stratego.observation import CellView, MoveView, StrategoView
 from fogofwar.games.stratego.pieces import Rank, RankNotation, parse_rank
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import (
@@ -79,7 +80,7 @@ ZOBRIST_KEYS: tuple[tuple[int, ...], ...] = tuple(
 _RANK_NAMES: tuple[str, ...] = tuple(Rank(r).name.lower() for r in range(12))
 """Rank names by rank, as observations and move events spell them (a table: no enum call per piece)."""
 _SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(NUM_SQUARES))
-_EMPTY_CELLS: tuple[JSON, ...] = tuple("lake" if sq in LAKES else None for sq in range(NUM_SQUARES))
+_EMPTY_CELLS: tuple[Literal["lake"] | None, ...] = tuple("lake" if sq in LAKES else None for sq in range(NUM_SQUARES))
 """The cells of an observation's board before the pieces are put on it."""
 
 
@@ -142,8 +143,8 @@ class MoveEvent:
     def is_battle(self) -> bool:
         return self.defender is not None
 
-    def to_json(self) -> dict[str, JSON]:
-        d: dict[str, JSON] = {"player": self.player, "from": _SQUARE_NAMES[self.src], "to": _SQUARE_NAMES[self.dst]}
+    def to_json(self) -> MoveView:
+        d: MoveView = {"player": self.player, "from": _SQUARE_NAMES[self.src], "to": _SQUARE_NAMES[self.dst]}
         if self.attacker is not None:
             d["attacker"] = _RANK_NAMES[self.attacker]
         if self.defender is not None:
@@ -690,7 +691,7 @@ class StrategoState(GridStateBase[MoveEvent]):
         """STR-INFO-1..4: own pieces fully; enemy pieces as 'unknown' unless revealed, plus moved flags."""
         player = inputs.seat(player, PLAYER_NAMES)
         hide_enemy = self._phase == "setup"  # setups are simultaneous: nothing of the other side shows
-        cells: list[JSON] = list(_EMPTY_CELLS)
+        cells: list[CellView | Literal["lake"] | None] = list(_EMPTY_CELLS)
         for sq, code in enumerate(self._board):
             if not code:
                 continue
@@ -704,7 +705,7 @@ class StrategoState(GridStateBase[MoveEvent]):
                 "revealed": bool(code & REVEALED_BIT),
             }
         last = self.last_event()
-        data: dict[str, JSON] = {
+        data: StrategoView = {
             "game": "stratego",
             "variant": self._variant.name,
             "player": player,
@@ -718,7 +719,7 @@ class StrategoState(GridStateBase[MoveEvent]):
             "to_place": {_RANK_NAMES[r]: n for r, n in self._to_place[player].items() if n},
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
-        return Observation(player, data, render_text)
+        return Observation(player, cast(dict[str, JSON], data), render_text)
 
     # --- serialization --------------------------------------------------------------------------
     def piece_key(self, owner: int, kind: int) -> str:

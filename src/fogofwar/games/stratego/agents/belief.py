@@ -18,6 +18,7 @@ from typing import Any
 from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.games.stratego.agents.setups import prior_by_square
+from fogofwar.games.stratego.observation import MoveView, StrategoView
 from fogofwar.games.stratego.rules import battle
 from fogofwar.grid.board import NEIGHBOURS, parse_square
 
@@ -40,7 +41,7 @@ class BeliefTracker:
         """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
         None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
 
-    def update(self, data: dict[str, Any]) -> None:
+    def update(self, data: StrategoView) -> None:
         """Take in a play-phase observation (call it on every own turn)."""
         player = int(data["player"])
         enemy = 1 - player
@@ -67,7 +68,7 @@ class BeliefTracker:
                 self._read_behaviour(ev, data["board"], player)
         self._seen = count
 
-    def _read_behaviour(self, ev: dict[str, Any], board: list[Any], player: int) -> None:
+    def _read_behaviour(self, ev: MoveView, board: list[Any], player: int) -> None:
         """Weigh what a quiet enemy move says about the piece: stepping next to a revealed piece of
         ours that would take it is rare (unless it is the spy going for our marshal), and so is
         stepping away from one that it could beat."""
@@ -98,7 +99,7 @@ class BeliefTracker:
                 if (approach and (safe or (r == SPY and ours == MARSHAL))) or (retreat and not safe):
                     row[r] = min(row.get(r, 1.0) * factor, 50.0)
 
-    def _apply_event(self, ev: dict[str, Any], enemy: int) -> None:
+    def _apply_event(self, ev: MoveView, enemy: int) -> None:
         src, dst = parse_square(ev["from"]), parse_square(ev["to"])
         result = ev.get("result")
         if ev["player"] == enemy:

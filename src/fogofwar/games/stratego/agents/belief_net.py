@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from fogofwar.games.stratego.agents.belief_model import FEATURES, RANKS, feature
 from fogofwar.games.stratego.agents.convnet import F32, ConvNet
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.policy_model import PLANE_SCALE, oriented_planes
+from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
 
 MARGINALS = NUM_PLANES
@@ -41,7 +42,7 @@ FLOOR = 1e-4
 
 
 def belief_planes(
-    data: Mapping[str, Any], tracker: BeliefTracker, know: Knowledge, marginals: Mapping[int, Mapping[int, float]]
+    data: StrategoView, tracker: BeliefTracker, know: Knowledge, marginals: Mapping[int, Mapping[int, float]]
 ) -> F32:
     """The net's input for the seat of `data`: (PLANES, 10, 10), turned round for blue."""
     out = np.zeros((PLANES, 10, 10), np.float32)
@@ -82,7 +83,7 @@ class BeliefNet(ConvNet):
 
     def marginals(
         self,
-        data: Mapping[str, Any],
+        data: StrategoView,
         tracker: BeliefTracker,
         know: Knowledge,
         marginals: Mapping[int, Mapping[int, float]],

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -27,6 +26,7 @@ from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.belief_model import FEATURES, RANKS, BeliefWeights, features
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.formats.gravon import GravonGame, read_gravon
+from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.rules import StrategoGame
 from fogofwar.games.stratego.setup import row_squares
 
@@ -75,7 +75,7 @@ def prior_from(counts: tuple[tuple[int, ...], ...], variant: str = "classic") ->
 
 def positions(
     game: GravonGame, weights: BeliefWeights | None, every: int
-) -> Iterator[tuple[BeliefTracker, dict[str, Any], Knowledge, dict[int, int]]]:
+) -> Iterator[tuple[BeliefTracker, StrategoView, Knowledge, dict[int, int]]]:
     """Replay a game; every `every` turns of each side: (that side's tracker, its observation, its knowledge,
     the true ranks of the unknown enemy pieces by square)."""
     rules = StrategoGame(game.game_type, max_moves=0)
@@ -88,7 +88,7 @@ def positions(
         if state.is_terminal():
             return
         player = state.current_player()
-        data = state.observation(player).data
+        data = stratego_view(state.observation(player).data)
         trackers[player].update(data)
         turns[player] += 1
         if turns[player] % every == 0:

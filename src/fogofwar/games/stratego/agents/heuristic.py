@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, SPY, VALUE, Knowledge
 from fogofwar.games.stratego.agents.setups import human_like_setup
+from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, battle
 from fogofwar.games.stratego.variants import get_variant
@@ -72,7 +73,7 @@ class HeuristicAgent:
         self._last = {}
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        data = observation.data
+        data = stratego_view(observation.data)
         if data["phase"] == "setup":
             return self._setup_action(data, legal_actions)
         know = Knowledge.from_observation(data)
@@ -89,7 +90,7 @@ class HeuristicAgent:
         return best
 
     # --- setup ---------------------------------------------------------------------------------
-    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+    def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
             variant = get_variant(str(data["variant"]))
             placement = human_like_setup(variant, self._player, self._rng)

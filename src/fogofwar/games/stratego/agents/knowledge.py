@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
+from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import LAKES, NEIGHBOURS, NUM_SQUARES
@@ -55,7 +55,7 @@ class Knowledge:
     """Enemy ranks neither captured nor revealed on the board: what the unknown enemy pieces are."""
 
     @classmethod
-    def from_observation(cls, data: dict[str, Any]) -> Knowledge:
+    def from_observation(cls, data: StrategoView) -> Knowledge:
         player = int(data["player"])
         variant = get_variant(str(data["variant"]))
         cells: list[Cell | None] = []

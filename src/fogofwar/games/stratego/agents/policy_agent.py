@@ -17,6 +17,7 @@ from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import number_option
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.search import guarded_setup
+from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.games.stratego.variants import get_variant
 
@@ -44,14 +45,14 @@ class PolicyAgent(HeuristicAgent):
 
         self._net = shipped_policy() if isinstance(game, StrategoGame) else None
 
-    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+    def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
             placement = guarded_setup(get_variant(str(data["variant"])), self._player, self._rng)
             self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
         return super()._setup_action(data, legal)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        data = observation.data
+        data = stratego_view(observation.data)
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
         probs = self._net.move_probabilities(data, legal_actions)

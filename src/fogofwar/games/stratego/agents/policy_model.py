@@ -12,16 +12,17 @@ under a millisecond.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from fogofwar.games.stratego.agents.convnet import F32, ConvNet
+from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, UNACCOUNTED, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
 from fogofwar.games.stratego.variants import get_variant
@@ -82,7 +83,7 @@ class PolicyNet(ConvNet):
         out = self.forward(planes * PLANE_SCALE[None, :, None, None])
         return out.reshape(out.shape[0], -1)
 
-    def move_probabilities(self, data: Mapping[str, Any], legal: Sequence[int]) -> dict[int, float]:
+    def move_probabilities(self, data: StrategoView, legal: Sequence[int]) -> dict[int, float]:
         """P(move) over the legal reference move ids of the seat in `data` (a Stratego `Observation.data`)."""
         moves = [a for a in legal if a < 10000]
         if not moves:

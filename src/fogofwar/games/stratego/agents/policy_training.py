@@ -49,16 +49,14 @@ def positions(
     batch: int = 256,
     max_positions: int = 0,
     progress: Callable[[int], None] | None = None,
-    winners_only: bool = False,
 ) -> Positions:
-    """Every move of these games (a game the rules cannot replay stops at its first illegal move); with
-    `winners_only`, only the moves of each game's winner (games without one give none).
+    """Every move of these games (a game the rules cannot replay stops at its first illegal move).
     `progress(games_done)` is called as games finish."""
     parts: list[Positions] = []
     total = 0
     for start in range(0, len(games), batch):
         chunk = games[start : start + batch]
-        parts.append(_chunk_positions(chunk, winners_only))
+        parts.append(_chunk_positions(chunk))
         total += len(parts[-1])
         if progress is not None:
             progress(len(chunk))
@@ -82,13 +80,10 @@ def _joined(parts: Sequence[Positions]) -> Positions:
     )
 
 
-def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) -> Positions:
+def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
     setups: list[npt.NDArray[np.uint8]] = []
     lines: list[list[int]] = []
-    keep: list[int] = []  # the player whose moves count (2: both)
     for g in games:
-        if winners_only and g.winner not in (1, 2):
-            continue
         try:
             codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
             line = [src * 100 + dst for src, dst in g.move_squares()]
@@ -96,7 +91,6 @@ def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) ->
             continue
         setups.append(codes)
         lines.append(line)
-        keep.append(g.winner - 1 if winners_only and g.winner is not None else 2)
     if not lines:
         return _joined([])
     n = len(lines)
@@ -104,7 +98,6 @@ def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) ->
     sim.reset(setups=np.stack(setups))
     alive = np.ones(n, np.bool_)
     lengths = np.array([len(line) for line in lines])
-    wanted = np.array(keep)
     parts: list[Positions] = []
     for ply in range(int(lengths.max())):
         alive &= ~sim.done & (ply < lengths)
@@ -123,7 +116,7 @@ def _chunk_positions(games: Sequence[GravonGame], winners_only: bool = False) ->
         player = sim.to_move
         obs = sim.observe(player)
         for p in (0, 1):
-            rows = idx[(player[idx] == p) & ((wanted[idx] == p) | (wanted[idx] == 2))]
+            rows = idx[player[idx] == p]
             if not len(rows):
                 continue
             o = obs[rows]

@@ -37,7 +37,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -57,6 +56,7 @@ from fogofwar.games.stratego.agents.knowledge import (
     Knowledge,
 )
 from fogofwar.games.stratego.agents.setups import human_like_setup
+from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame, battle
 from fogofwar.games.stratego.variants import Variant, get_variant
@@ -177,7 +177,7 @@ class SearchAgent(HeuristicAgent):
         self._positions = Counter()
 
     # --- setup -----------------------------------------------------------------------------------
-    def _setup_action(self, data: dict[str, object], legal: Sequence[int]) -> int:
+    def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
             variant = get_variant(str(data["variant"]))
             placement = guarded_setup(variant, self._player, self._rng)
@@ -186,7 +186,7 @@ class SearchAgent(HeuristicAgent):
 
     # --- the move --------------------------------------------------------------------------------
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        data = observation.data
+        data = stratego_view(observation.data)
         if data["phase"] == "setup" or not self._active:
             return super().act(observation, legal_actions)
         self._belief.update(data)
@@ -238,7 +238,7 @@ class SearchAgent(HeuristicAgent):
         self._streak = (dst, *_extend_streak(self._streak, src, dst))
         return best
 
-    def _policy_prior(self, data: dict[str, Any], candidates: Sequence[int]) -> dict[int, float]:
+    def _policy_prior(self, data: StrategoView, candidates: Sequence[int]) -> dict[int, float]:
         """P(move) of the learned policy over the candidates, or {} when `prior` is 0 (or no net ships)."""
         if self.prior <= 0:
             return {}
@@ -250,7 +250,7 @@ class SearchAgent(HeuristicAgent):
         return net.move_probabilities(data, candidates)
 
     def _corrected(
-        self, data: dict[str, Any], know: Knowledge, marginals: dict[int, dict[int, float]]
+        self, data: StrategoView, know: Knowledge, marginals: dict[int, dict[int, float]]
     ) -> dict[int, dict[int, float]]:
         """The belief's marginals, mixed with the belief net's correction of them by the share `belief_net`."""
         if self.belief_net <= 0:

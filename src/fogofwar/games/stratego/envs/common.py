@@ -15,6 +15,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 
+from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
@@ -51,7 +52,7 @@ def legal_mask(state: StrategoState, dtype: npt.DTypeLike = np.int8) -> npt.NDAr
 
 def planes(state: StrategoState, player: int) -> npt.NDArray[np.float32]:
     """Observation planes of `player` (see `sim.planes`)."""
-    return planes_from_observation(state.observation(player).data, state.game.variant)
+    return planes_from_observation(stratego_view(state.observation(player).data), state.game.variant)
 
 
 def new_game(variant: str, max_moves: int | None, two_squares: int, more_squares: bool) -> StrategoGame:

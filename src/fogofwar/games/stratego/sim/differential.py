@@ -21,6 +21,7 @@ import numpy as np
 
 from fogofwar.core.protocol import RecordError
 from fogofwar.games.stratego.formats.gravon import VARIANT_OF_TYPE, GravonGame, read_gravon
+from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim import kernels as K
@@ -126,7 +127,7 @@ def _compare(
         return False
     if obs is not None:
         for p in (0, 1):
-            want = planes_from_observation(ref.observation(p).data, ref.game.variant)
+            want = planes_from_observation(stratego_view(ref.observation(p).data), ref.game.variant)
             if not np.array_equal(obs[p][e], want):
                 planes = sorted({int(i) for i in np.argwhere(obs[p][e] != want)[:, 0]})
                 report.add(f"{tag}: observation planes {planes} of seat {p} differ")

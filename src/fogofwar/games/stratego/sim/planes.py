@@ -29,12 +29,10 @@ differential test checks that the simulator's planes are identical.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
+from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.pieces import RANK_BY_NAME
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import LAKES, parse_square
@@ -67,7 +65,7 @@ PLANE_NAMES: tuple[str, ...] = (
 assert len(PLANE_NAMES) == NUM_PLANES
 
 
-def planes_from_observation(data: Mapping[str, Any], variant: Variant) -> npt.NDArray[np.float32]:
+def planes_from_observation(data: StrategoView, variant: Variant) -> npt.NDArray[np.float32]:
     """The planes of one seat from a reference `Observation.data` (see the module docstring)."""
     me = int(data["player"])
     out = np.zeros((NUM_PLANES, 10, 10), np.float32)
@@ -77,7 +75,7 @@ def planes_from_observation(data: Mapping[str, Any], variant: Variant) -> npt.ND
         if sq in LAKES:
             out[LAKE_PLANE, r, c] = 1.0
             continue
-        if cell is None:
+        if cell is None or cell == "lake":
             continue
         rank = RANK_BY_NAME[cell["rank"]] if cell["rank"] is not None else None
         if cell["owner"] == me:
@@ -94,8 +92,8 @@ def planes_from_observation(data: Mapping[str, Any], variant: Variant) -> npt.ND
             out[MOVED_UNKNOWN if cell["moved"] else UNMOVED_UNKNOWN, r, c] = 1.0
     recent = data.get("recent_moves") or []
     for ev, (pf, pt) in zip(reversed(recent), ((LAST_FROM, LAST_TO), (PREV_FROM, PREV_TO)), strict=False):
-        for plane, key in ((pf, "from"), (pt, "to")):
-            r, c = divmod(parse_square(ev[key]), 10)
+        for plane, name in ((pf, ev["from"]), (pt, ev["to"])):
+            r, c = divmod(parse_square(name), 10)
             out[plane, r, c] = 1.0
     captured = [0] * 12
     for name in data["captured"][1 - me]:
