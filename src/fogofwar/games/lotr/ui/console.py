@@ -44,8 +44,8 @@ from fogofwar.games.lotr.rules import (
     LotrState,
 )
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
-from fogofwar.games.stratego.ui.console import HIGHLIGHT_STYLE, TerminalGame
 from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
+from fogofwar.grid.console import HIGHLIGHT_STYLE, GridTerminalGame
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -353,10 +353,11 @@ def roster_words(army: Army, game: LotrGame) -> str:
 # --- the game session -------------------------------------------------------------------------
 
 
-class LotrTerminalGame(TerminalGame):
+class LotrTerminalGame(GridTerminalGame):
     """One Stratego LOTR game between a person at the terminal and a computer agent."""
 
     side_styles = SIDE_TEXT_STYLES
+    setup_prompt = SETUP_PROMPT
 
     def __init__(
         self,
@@ -369,9 +370,10 @@ class LotrTerminalGame(TerminalGame):
         save: Path | None,
         read: Callable[[], str] | None = None,
     ) -> None:
-        super().__init__(console, game, human, agent, setup, seed, "classic", save, read)  # type: ignore[arg-type]
+        super().__init__(console, game, human, agent, setup, seed, save, read)
         self.lotr = game
-        self.lstate: LotrState = self.state  # type: ignore[assignment]
+        self.lstate: LotrState = game.new_initial_state()
+        self.state = self.lstate
 
     def title(self) -> str:
         return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.lotr.mode]}"
@@ -390,7 +392,7 @@ class LotrTerminalGame(TerminalGame):
         )
 
     # -- setup
-    def resolve_setup(self, spec: str) -> dict[int, int]:  # type: ignore[override]
+    def resolve_setup(self, spec: str) -> dict[int, int]:
         """A placement {square: kind} for the person's seat from 'random', 'auto' or a setup string."""
         word = spec.strip().lower()
         if word == "random":
@@ -511,7 +513,7 @@ class LotrTerminalGame(TerminalGame):
         turn = "your turn" if data["to_move"] == self.human else f"{self.them}'s turn"
         self.console.print(Text(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold"))
 
-    def show_captured(self, data: Mapping[str, Any]) -> None:  # type: ignore[override]
+    def show_captured(self, data: Mapping[str, Any]) -> None:
         for owner in (self.human, self.computer):
             army = self.lotr.army(owner)
             shorts = short_names(army)

@@ -26,35 +26,24 @@ from rich.markup import escape
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.console_session import Abandon, ConsoleSession
-from fogofwar.core.match import decide, forfeit
-from fogofwar.core.protocol import GameError, IllegalActionError, InvalidSetupError, NotationError, Termination
-from fogofwar.core.randomness import play_streams
+from fogofwar.core.console_session import Abandon
+from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.games.stratego.pieces import Rank, RankNotation
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import FILES, LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
+from fogofwar.grid.console import HIGHLIGHT_STYLE, CellData, GridTerminalGame
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
 LAKE_STYLE = "bright_blue"
 EMPTY_STYLE = "dim"
-HIGHLIGHT_STYLE = "bold yellow"
 
 MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
 SETUP_PROMPT = "Your setup (a setup string, or: random, sample, sample:NAME, help, quit): "
 
-HOTSEAT_INTRO = (
-    "Two players at one keyboard; {first} moves first. Between the turns a 'pass the keyboard' screen "
-    "hides the board: each player sees only what their own side may see.{seed}"
-)
-
 LEGEND = "? unknown enemy  ?' unknown, has moved  5* known enemy  [ ] last move  ~~~ lake"
-
-CellData = Any
-"""One cell of an observation's "board": None, "lake", or {"owner", "rank", "moved", "revealed"}."""
-
 
 _Abandon = Abandon  # the name the game modules raise
 
@@ -244,12 +233,13 @@ def setup_help(variant: Variant, notation: RankNotation) -> str:
 # --- the game session -------------------------------------------------------------------------
 
 
-class TerminalGame(ConsoleSession):
-    """One game between a person at the terminal and a computer agent, or two people (hot-seat: no agent).
+class TerminalGame(GridTerminalGame):
+    """One Stratego game at the terminal (`GridTerminalGame` plays the turns): the board, the notation,
+    the setups."""
 
-    `human` is the seat at the keyboard: fixed against the computer, the seat to decide in hot-seat."""
-
-    side_styles: tuple[str, str] = SIDE_TEXT_STYLES  # how each side's moves are written
+    side_styles = SIDE_TEXT_STYLES
+    setup_prompt = SETUP_PROMPT
+    state: StrategoState
 
     def __init__(
         self,
@@ -263,35 +253,14 @@ class TerminalGame(ConsoleSession):
         save: Path | None,
         read: Callable[[], str] | None = None,
     ) -> None:
-        super().__init__(console, seed, save, read)
-        self.game = game
-        self.state: StrategoState = game.new_initial_state()
-        self.human = human
-        self.agent = agent
-        self.hotseat = agent is None
-        self.unseen: tuple[list[tuple[Any, list[CellData]]], ...] = ([], [])
-        """Hot-seat: per seat, the other seat's moves since it last looked, each with its board before it."""
-        self.setup = setup
+        super().__init__(console, game, human, agent, setup, seed, save, read)
+        self.game: StrategoGame = game
+        self.state = game.new_initial_state()
         self.notation: RankNotation = notation
-        self.agent_rng, self.setup_rng = play_streams(seed, "agent", "setup")
 
     @property
     def variant(self) -> Variant:
         return self.game.variant
-
-    # -- helpers
-    @property
-    def me(self) -> str:
-        return self.side_name(self.human)
-
-    @property
-    def them(self) -> str:
-        return self.side_name(self.computer)
-
-    @property
-    def computer(self) -> int:
-        """The other seat: the computer's, or in hot-seat the player's who waits."""
-        return 1 - self.human
 
     def opponent_words(self) -> str:
         """'the computer 'search', Strong (Elo 1376)': a level shows its label and measured rating."""
@@ -311,49 +280,11 @@ class TerminalGame(ConsoleSession):
 
     def intro(self) -> str:
         if self.hotseat:
-            return HOTSEAT_INTRO.format(first=self.side_name(0).capitalize(), seed=self.seed_text)
+            return super().intro()
         return (
             f"You play {self.me} ({'you move first' if self.human == 0 else 'red moves first'}) "
             f"against {self.opponent_words()}.{self.seed_text}"
         )
-
-    def run(self) -> int:
-        """The whole game: setups, then moves, then the end (each game's screens come from its hooks)."""
-        self.console.rule(self.title())
-        self.say(self.intro())
-        return self.play_through(self.turns)
-
-    def turns(self) -> None:
-        if self.agent is not None:
-            self.agent.start(self.game, self.computer, self.agent_rng)
-        while self.state.phase == "setup" and not self.state.is_terminal():
-            if self.person_decides(self.state.current_player()):
-                self.human_setup()
-            else:
-                self.computer_turn()
-        while not self.state.is_terminal():
-            if self.person_decides(self.state.current_player()):
-                self.human_turn()
-            else:
-                self.computer_turn()
-
-    # -- hot seat
-    def person_decides(self, seat: int) -> bool:
-        """Whether a person decides for `seat` now; in hot-seat the keyboard is passed to them first."""
-        if not self.hotseat:
-            return seat == self.human
-        if seat != self.human:
-            self.pass_keyboard(seat)
-        return True
-
-    def pass_keyboard(self, seat: int) -> None:
-        """Hot-seat: clear what the other seat had on the screen, wait until `seat` sits down, then tell
-        them what the other did since they last looked, as their seat saw it."""
-        self.pass_screen(self.side_name(seat), self.side_name(self.human))
-        self.human = seat
-        for event, before in self.unseen[seat]:
-            self.console.print(Text(self.describe(event, before), style=self.side_styles[int(event["player"])]))
-        self.unseen[seat].clear()
 
     # -- setup
     def resolve_setup(self, spec: str) -> dict[int, Rank]:
@@ -381,43 +312,6 @@ class TerminalGame(ConsoleSession):
         """A placement as the setup string the person could type."""
         return format_setup(placement, self.variant, self.human)
 
-    def human_setup(self) -> None:
-        """Ask for a setup until one is valid (or take the one given on the command line)."""
-        asking = self.setup.strip().lower() == "ask"
-        if self.hotseat:
-            self.console.print(Text(f"{self.side_name(self.human).capitalize()}'s setup", style="bold"))
-        if asking:
-            self.console.print()
-            self.say(self.setup_help())
-        while True:
-            spec = self.ask(SETUP_PROMPT) if asking else self.setup
-            if asking and spec.lower() in ("help", "?"):
-                self.say(self.setup_help())
-                continue
-            if asking and spec.lower() == "quit":
-                raise _Abandon("quit during the setup")
-            if asking and not spec:
-                continue
-            try:
-                placement = self.resolve_setup(spec)
-                self.state.apply_setup(self.human, placement)
-            except (InvalidSetupError, NotationError, IllegalActionError) as exc:
-                if not asking:
-                    raise
-                self.error(f"Not a setup: {exc}")
-                continue
-            self.say(f"Your setup: {self.setup_words(placement)}")
-            return
-
-    # -- turns
-    def computer_turn(self) -> None:
-        assert self.agent is not None, "hot-seat has no computer turns"
-        decision = decide(self.agent, self.state, self.computer, f"the computer ({self.agent.name})")
-        if isinstance(decision, str):
-            forfeit(self.state, self.computer, decision)
-            return
-        self.play(decision)
-
     def human_turn(self) -> None:
         self.show_position()
         legal = self.state.legal_actions()
@@ -435,48 +329,6 @@ class TerminalGame(ConsoleSession):
     def describe(self, event: Mapping[str, Any], before: Sequence[CellData]) -> str:
         """What the last move did, in words, from the person's side."""
         return describe_move(event, self.human, before, self.notation)
-
-    def read_move(self, prompt: str) -> None:
-        """Read commands until one is a legal move (played) or ends the game."""
-        while True:
-            line = self.ask(prompt)
-            word = line.lower()
-            if not line:
-                continue
-            if word in ("help", "?", "h"):
-                self.say(self.help_text())
-            elif word in ("moves", "m"):
-                self.show_moves()
-            elif word == "board":
-                self.show_position()
-            elif word == "resign":
-                self.state.end_by(Termination.RESIGNATION, self.computer, f"{self.me} resigned")
-                return
-            elif word in ("quit", "exit"):
-                raise _Abandon("you quit")
-            else:
-                try:
-                    action = self.parse_move(line)
-                except (NotationError, IllegalActionError) as exc:
-                    self.error(f"Not a legal move: {exc}")
-                    continue
-                self.play(action)
-                return
-
-    def play(self, action: int) -> None:
-        """Apply an action and, once the play has begun, say what it did."""
-        before = self.state.observation(self.human).data["board"]
-        waiting = self.state.observation(self.computer).data["board"] if self.hotseat else None
-        was_setup = self.state.phase == "setup"
-        self.state.apply(action)
-        if was_setup:
-            return
-        event = self.state.observation(self.human).data["last_move"]
-        if event is not None:
-            mover = int(event["player"])
-            self.console.print(Text(self.describe(event, before), style=self.side_styles[mover]))
-            if waiting is not None:  # told to the other player once the keyboard is theirs
-                self.unseen[self.computer].append((self.state.observation(self.computer).data["last_move"], waiting))
 
     # -- showing things
     def _highlight(self, data: Mapping[str, Any]) -> frozenset[int]:
@@ -518,36 +370,11 @@ class TerminalGame(ConsoleSession):
             moves = " ".join(self.state.action_to_string(a) for a in actions)
             self.say(f"  {square_name(src)} {what}: {moves}")
 
-    def show_end(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.console.print()
-        self.console.rule("Game over")
-        if outcome.winner is None:
-            head = "Draw"
-        elif self.hotseat:
-            head = f"{self.side_name(outcome.winner).capitalize()} wins"
-        elif outcome.winner == self.human:
-            head = "You win"
-        else:
-            head = f"You lose ({self.them} wins)"
-        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
-        data = self.state.observation(self.human).data
-        self.say("The whole board:")
-        self.show_final_board(data)
-        self.say(f"{self.state.move_count} moves played.")
-
     def show_final_board(self, data: Mapping[str, Any]) -> None:
         """Every piece, both sides' revealed, and what each side lost."""
         cells = revealed_cells(self.state)
         self.console.print(board_text(cells, self.human, self.notation, self._highlight(data)))
         self.show_captured(data["captured"])
-
-    def record_players(self) -> list[str]:
-        players = ["human", "human"]
-        if self.agent is not None:
-            players[self.computer] = self.agent.name
-        return players
 
     def side_name(self, seat: int) -> str:
         """A seat's name in the game's words (red/blue; LOTR: evil/good)."""
