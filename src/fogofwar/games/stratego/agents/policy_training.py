@@ -49,14 +49,15 @@ def positions(
     batch: int = 256,
     max_positions: int = 0,
     progress: Callable[[int], None] | None = None,
+    variant: str = "classic",
 ) -> Positions:
-    """Every move of these games (a game the rules cannot replay stops at its first illegal move).
+    """Every move of these games of `variant` (a game the rules cannot replay stops at its first illegal move).
     `progress(games_done)` is called as games finish."""
     parts: list[Positions] = []
     total = 0
     for start in range(0, len(games), batch):
         chunk = games[start : start + batch]
-        parts.append(_chunk_positions(chunk))
+        parts.append(_chunk_positions(chunk, variant))
         total += len(parts[-1])
         if progress is not None:
             progress(len(chunk))
@@ -80,7 +81,7 @@ def _joined(parts: Sequence[Positions]) -> Positions:
     )
 
 
-def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
+def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic") -> Positions:
     setups: list[npt.NDArray[np.uint8]] = []
     lines: list[list[int]] = []
     for g in games:
@@ -94,7 +95,7 @@ def _chunk_positions(games: Sequence[GravonGame]) -> Positions:
     if not lines:
         return _joined([])
     n = len(lines)
-    sim = BatchSim("classic", n_envs=n, max_moves=0)
+    sim = BatchSim(variant, n_envs=n, max_moves=0)
     sim.reset(setups=np.stack(setups))
     alive = np.ones(n, np.bool_)
     lengths = np.array([len(line) for line in lines])
