@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal, cast
 
 from fogofwar.core import inputs
 from fogofwar.core.protocol import (
@@ -51,6 +51,7 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
+from fogofwar.games.lotr.observation import LotrCellView, LotrView, PendingView, RingView
 from fogofwar.games.lotr.powers import (
     AXE_BASE,
     AXE_SUBSETS,
@@ -1326,7 +1327,7 @@ class LotrState(GridStateBase[MoveEvent]):
         game = self._game
         board = self._board
         hide_enemy = self._phase == "setup"  # setups are secret: nothing of the other side shows
-        cells: list[JSON] = []
+        cells: list[LotrCellView | Literal["zone"] | None] = []
         for sq in range(NUM_SQUARES):
             code = board[sq]
             if not code:
@@ -1350,7 +1351,7 @@ class LotrState(GridStateBase[MoveEvent]):
                 )
         mode = game.captured_mode
         last = self.last_event()
-        pending: JSON = None
+        pending: PendingView | None = None
         if self._pending >= 0 and self._outcome is None:
             pending = {
                 "power": "repeat_attack",
@@ -1358,10 +1359,10 @@ class LotrState(GridStateBase[MoveEvent]):
                 "square": square_name(self._pending),
                 "choices": "attack again from this square, or stop",
             }
-        ring: JSON = None
+        ring: RingView | None = None
         if game.mode == "ring":
             ring = {"status": self._ring, "mount_doom": square_name(game.doom)}
-        data: dict[str, JSON] = {
+        data: LotrView = {
             "game": "lotr",
             "mode": game.mode,
             "captured_mode": mode,
@@ -1380,7 +1381,7 @@ class LotrState(GridStateBase[MoveEvent]):
             "ring": ring,
             "outcome": self._outcome.to_json() if self._outcome is not None else None,
         }
-        return Observation(player, data, render_text)
+        return Observation(player, cast(dict[str, JSON], data), render_text)
 
     # --- serialization --------------------------------------------------------------------------
     def piece_key(self, owner: int, kind: int) -> str:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fogofwar.core.protocol import Game, Observation
+from fogofwar.games.lotr.observation import LotrView, lotr_view
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.games.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
 from fogofwar.games.lotr.rules import PLACE_BASE, LotrGame
@@ -203,7 +204,7 @@ class LotrHeuristicAgent:
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         if self._game is None:
             raise RuntimeError("start() must be called before act()")
-        data = observation.data
+        data = lotr_view(observation.data)
         if data["phase"] == "setup":
             return self._setup_action(legal_actions)
         self._read(data)
@@ -228,7 +229,7 @@ class LotrHeuristicAgent:
         return best
 
     # --- what the observation says ----------------------------------------------------------------
-    def _read(self, data: Mapping[str, Any]) -> None:
+    def _read(self, data: LotrView) -> None:
         me = self._player
         enemy = 1 - me
         self._me, self._enemy = me, enemy
@@ -288,7 +289,7 @@ class LotrHeuristicAgent:
                 return True
         return False
 
-    def _track(self, data: Mapping[str, Any]) -> None:
+    def _track(self, data: LotrView) -> None:
         """Note the enemy pieces the last moves captured (for the modes whose observation hides them)."""
         cur = [ev for ev in data.get("recent_moves") or [] if isinstance(ev, dict)]
         prev = self._seen

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from fogofwar.core.protocol import GameError, Observation
 from fogofwar.core.spec_options import number_option
 from fogofwar.games.lotr.agents.heuristic import LotrHeuristicAgent
+from fogofwar.games.lotr.observation import lotr_view
 from fogofwar.games.lotr.powers import POWER_BASE, STOP
 from fogofwar.games.lotr.rules import PLACE_BASE, LotrState
 
@@ -59,7 +60,7 @@ class LotrSearchAgent(LotrHeuristicAgent):
         return cls(int(guesses))
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
-        data = observation.data
+        data = lotr_view(observation.data)
         if self._game is None:
             raise RuntimeError("start() must be called before act()")
         weight = WEIGHTS.get(self._game.mode, 0.0)

@@ -32,6 +32,7 @@ from rich.text import Text
 from fogofwar.core.agents import Agent, make_agent
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.games.lotr.agents.heuristic import lotr_setup
+from fogofwar.games.lotr.observation import LotrView, lotr_view
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.games.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, SIDE_NAMES, SPY, Army, Kind
 from fogofwar.games.lotr.rules import (
@@ -484,7 +485,7 @@ class LotrTerminalGame(GridTerminalGame):
         ]
         return "\n".join(lines)
 
-    def _highlight(self, data: Mapping[str, Any]) -> frozenset[int]:
+    def _highlight(self, data: LotrView) -> frozenset[int]:
         last = data.get("last_move")
         if not last:
             return frozenset()
@@ -496,7 +497,7 @@ class LotrTerminalGame(GridTerminalGame):
         return frozenset(squares)
 
     def show_position(self) -> None:
-        data = self.state.observation(self.human).data
+        data = lotr_view(self.state.observation(self.human).data)
         g = self.lotr
         self.console.print()
         self.console.print(board_text(data["board"], self.human, g, self._highlight(data)))
@@ -513,7 +514,7 @@ class LotrTerminalGame(GridTerminalGame):
         turn = "your turn" if data["to_move"] == self.human else f"{self.them}'s turn"
         self.console.print(Text(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold"))
 
-    def show_captured(self, data: Mapping[str, Any]) -> None:
+    def show_captured(self, data: LotrView) -> None:
         for owner in (self.human, self.computer):
             army = self.lotr.army(owner)
             shorts = short_names(army)
@@ -555,8 +556,9 @@ class LotrTerminalGame(GridTerminalGame):
             self.say("  stop (end the Repeat Attack)")
 
     def show_final_board(self, data: Mapping[str, Any]) -> None:
-        self.console.print(board_text(revealed_cells(self.lstate), self.human, self.lotr, self._highlight(data)))
-        self.show_captured(data)
+        view = lotr_view(data)
+        self.console.print(board_text(revealed_cells(self.lstate), self.human, self.lotr, self._highlight(view)))
+        self.show_captured(view)
 
 
 def run_lotr_terminal_game(
