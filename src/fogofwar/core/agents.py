@@ -32,6 +32,23 @@ class Agent(Protocol):
         ...
 
 
+class Explanation(Protocol):
+    """Why an agent did what it just did: the rule it followed (an id such as SOLO-TAB-4) and the reason."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def take_explanations(agent: object) -> list[Explanation]:
+    """What the agent explained since it was last asked: its `drain_explanations()` (an agent that explains
+    its decisions has one, like Admiral's solo AI), or nothing for an agent that explains nothing."""
+    drain = getattr(agent, "drain_explanations", None)
+    return list(drain()) if callable(drain) else []
+
+
 def agent_game_options(agents: Sequence[object], game: str, options: dict[str, JSON] | None = None) -> dict[str, JSON]:
     """`options` with what the agents need from `game` at their seats added.
 

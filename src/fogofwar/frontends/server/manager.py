@@ -9,8 +9,8 @@ A reader never sees a state that is not yet durable.
 Computer players think in a thread pool, on a snapshot of their observation; when they
 answer, the move is committed like anybody else's, unless the game changed meanwhile
 (a resignation), in which case the answer is dropped and they think again if needed.
-What an agent explains of its decisions (`agent.explanations`, if it keeps any) is stored
-with the event it explains.
+What an agent explains of its decisions (`core.agents.take_explanations`) is stored with the
+event it explains.
 
 Dice are the server's: whenever an event leaves the game at a chance node, the rolls are
 drawn (`GameSession.chance_event`) and stored in the same transaction as that event, so a
@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from fogofwar.core.agents import Agent, agent_game_options, agent_names, make_agent
+from fogofwar.core.agents import Agent, Explanation, agent_game_options, agent_names, make_agent, take_explanations
 from fogofwar.core.protocol import GameError, RecordError, State
 from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
 from fogofwar.core.web_adapter import Event
@@ -514,55 +513,20 @@ class GameManager:
                 self._broadcast(live)
 
 
-def explanations_of(agent: Agent) -> list[Any]:
-    """What the agent has said of its decisions so far (`agent.explanations`: a list, or a method
-    returning one), or [] for an agent that explains nothing (or one that is drained instead)."""
-    if callable(getattr(agent, "drain_explanations", None)):
-        return []
-    found = getattr(agent, "explanations", None)
-    if callable(found):
-        found = found()
-    return list(found) if isinstance(found, list | tuple) else []
+def explanation(item: Explanation) -> dict[str, str]:
+    """One explanation as the event stores it: {rule, text}, each cut to its length limit."""
+    return {"rule": str(item.rule)[:40], "text": str(item.text)[:MAX_EXPLANATION_CHARS]}
 
 
-_RULE_LINE = re.compile(r"^\[([^\]]{1,40})\]\s*(.*)$", re.S)
-_TURN_PREFIX = re.compile(r"^turn \d+:\s*")
-
-
-def explanation(item: Any) -> dict[str, str]:
-    """One explanation as {rule, text}: from a (rule, text) pair, a mapping, an object with `rule_id`
-    (or `rule`) and `text`, or a line like '[SOLO-TAB-4] turn 2: fire ...'."""
-    rule: Any = ""
-    text: Any = item
-    if isinstance(item, tuple | list) and len(item) == 2:
-        rule, text = item
-    elif isinstance(item, dict):
-        rule, text = item.get("rule_id", item.get("rule", "")), item.get("text", "")
-    elif hasattr(item, "text"):
-        rule, text = getattr(item, "rule_id", getattr(item, "rule", "")), item.text
-    elif isinstance(item, str) and (m := _RULE_LINE.match(item)):
-        rule, text = m.group(1), m.group(2)
-    text = _TURN_PREFIX.sub("", str(text))  # the state message says which turn
-    return {"rule": str(rule)[:40], "text": text[:MAX_EXPLANATION_CHARS]}
-
-
-def _new_explanations(agent: Agent, before: int) -> tuple[dict[str, str], ...]:
-    """What the agent explained since `before` explanations: `drain_explanations()` if it has it, else
-    the new tail of `explanations`."""
-    drain = getattr(agent, "drain_explanations", None)
-    if callable(drain):
-        return tuple(explanation(n) for n in drain())
-    notes = explanations_of(agent)
-    if len(notes) < before:  # the agent started a new list: all of it is new
-        before = 0
-    return tuple(explanation(n) for n in notes[before:])
+def _new_explanations(agent: Agent) -> tuple[dict[str, str], ...]:
+    """What the agent explained of the decision it just made."""
+    return tuple(explanation(e) for e in take_explanations(agent))
 
 
 def _move_job(agent: Agent, obs: Any, legal: list[int]) -> Callable[[], Command | str]:
     def run() -> Command | str:
-        before = len(explanations_of(agent))
         action = int(agent.act(obs, legal))
-        return Command("action", action=action, explain=_new_explanations(agent, before))
+        return Command("action", action=action, explain=_new_explanations(agent))
 
     return run
 
@@ -571,9 +535,8 @@ def _setup_job(agent: Agent, adapter: Adapter, state: State, seat: int) -> Calla
     """The agent places its army on a copy, one piece at a time; the result is sent as one setup."""
 
     def run() -> Command | str:
-        before = len(explanations_of(agent))
         while not state.is_terminal() and adapter.in_setup(state) and state.current_player() == seat:
             state.apply(agent.act(state.observation(seat), list(state.legal_actions())))
-        return Command("setup", setup=adapter.placement_of(state, seat), explain=_new_explanations(agent, before))
+        return Command("setup", setup=adapter.placement_of(state, seat), explain=_new_explanations(agent))
 
     return run

@@ -29,7 +29,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from fogofwar.core.agents import Agent, agent_game_options, make_agent
+from fogofwar.core.agents import Agent, agent_game_options, make_agent, take_explanations
 from fogofwar.core.console_session import Abandon, ConsoleSession
 from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
@@ -330,11 +330,8 @@ class AdmiralTerminal(ConsoleSession):
         self.show_explanations(seat)
 
     def show_explanations(self, seat: int) -> None:
-        """The agent's reasons for what it just did: rule id and text (the solo agent's `drain_explanations`)."""
-        drain = getattr(self.agent, "drain_explanations", None)
-        if not callable(drain):
-            return
-        for e in drain():
+        """The agent's reasons for what it just did: rule id and text (`core.agents.take_explanations`)."""
+        for e in take_explanations(self.agent):
             self.console.print(Text(f"  why [{e.rule}]: {e.text}", style=SIDE_TEXT_STYLES[seat]))
 
     def human_turn(self, seat: int) -> None:
