@@ -26,7 +26,7 @@ def test_LOTR_GAME_1_three_games_picked_by_the_variant_option() -> None:
     for mode in ("classic", "powers", "ring"):
         game = make_game("lotr", variant=mode)
         assert isinstance(game, LotrGame) and game.options["variant"] == mode
-        assert game.new_initial_state().observation(0).data["mode"] == mode
+        assert game.new_initial_state().observation(0).data["variant"] == mode
     with pytest.raises(GameError, match="unknown"):
         LotrGame(game="chess")
     with pytest.raises(ValueError):

@@ -43,7 +43,7 @@ class LotrView(TypedDict):
     """The data of a Stratego LOTR observation (`Observation.data`) for seat `player`."""
 
     game: Literal["lotr"]
-    mode: str  # the variant: classic, powers or ring
+    variant: str  # classic, powers or ring (Games 1-3), as the option `variant` names it
     captured_mode: str
     player: int
     side: str

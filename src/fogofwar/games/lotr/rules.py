@@ -1364,7 +1364,7 @@ class LotrState(GridStateBase[MoveEvent]):
             ring = {"status": self._ring, "mount_doom": square_name(game.doom)}
         data: LotrView = {
             "game": "lotr",
-            "mode": game.mode,
+            "variant": game.mode,
             "captured_mode": mode,
             "player": player,
             "side": SIDE_NAMES[player],
