@@ -8,15 +8,26 @@ ending from outside the board live here once, and each game keeps its rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 from fogofwar.core import inputs
-from fogofwar.core.protocol import JSON, TERMINAL, Game, IllegalActionError, Outcome, Termination
+from fogofwar.core.protocol import (
+    JSON,
+    TERMINAL,
+    Game,
+    GameError,
+    IllegalActionError,
+    Outcome,
+    RecordError,
+    State,
+    Termination,
+)
 from fogofwar.core.state_json import outside_ending
 from fogofwar.grid.board import square_name
 
 E = TypeVar("E")
+S = TypeVar("S", bound=State)
 
 
 Piece = tuple[int, int, int, bool, bool]
@@ -118,3 +129,35 @@ class GridStateBase(Generic[E]):
     def public_history(self) -> list[E]:
         """Every move as both players saw it when it was played: the perfect-recall public information."""
         return [ev for ev in self._events if ev is not None]
+
+
+def state_from_json(
+    data: Mapping[str, JSON],
+    game_name: str,
+    title: str,
+    option_names: Sequence[str],
+    make_game: Callable[..., Any],
+    start_state: Callable[[Any, Sequence[object], Any], S],
+) -> S:
+    """A grid game's state from its JSON (`GridStateBase.to_json`): its options checked and the game built
+    (`make_game(**options)`), the crafted start if any (`start_state(game, pieces, to_move)`), then the actions
+    and the outside ending replayed. Every fault is a `RecordError` that says what is wrong.
+
+    `data` is any JSON value until checked: a record file is read from anywhere."""
+    inputs.state_json(data, game_name, f"a {title} state", "start")
+    options = inputs.state_options(data, option_names, title)
+    try:
+        game = make_game(**options)
+    except GameError as exc:
+        raise RecordError(f"bad {title} options: {exc}") from exc
+    start = data.get("start")
+    state: S
+    if start is None:
+        state = game.new_initial_state()
+    else:
+        try:
+            start = inputs.json_object(start, '"start"', ("to_move", "pieces"), required=("pieces",))
+            state = start_state(game, inputs.json_list(start["pieces"], '"pieces"'), start.get("to_move", 0))
+        except GameError as exc:
+            raise RecordError(f"bad start position: {exc}") from exc
+    return inputs.replay(state, data, title)

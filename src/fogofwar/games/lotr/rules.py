@@ -95,7 +95,7 @@ from fogofwar.games.lotr.roster import (
     roster,
 )
 from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_move, parse_square, square_name
-from fogofwar.grid.state import GridStateBase
+from fogofwar.grid.state import GridStateBase, state_from_json
 
 # --- piece codes --------------------------------------------------------------------------
 KIND_MASK = 31
@@ -1389,31 +1389,18 @@ class LotrState(GridStateBase[MoveEvent]):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> LotrState:
-        inputs.state_json(data, "lotr", "a Stratego LOTR state", "start")
-        options = inputs.state_options(data, OPTION_NAMES, "Stratego LOTR")
-        try:
-            game = LotrGame(**options)
-        except GameError as exc:
-            raise RecordError(f"bad Stratego LOTR options: {exc}") from exc
-        start = data.get("start")
-        if start is None:
-            state = game.new_initial_state()
-        else:
-            try:
-                start = inputs.json_object(start, '"start"', ("to_move", "pieces"), required=("pieces",))
-                rows = [
-                    inputs.json_list(row, "a piece [square, owner, character, moved, revealed]", length=5)
-                    for row in inputs.json_list(start["pieces"], '"pieces"')
-                ]
-                for row in rows:
-                    inputs.text(row[0], "a square")
-                    inputs.text(row[2], "a character key")
-                    inputs.flag(row[3], "moved", RecordError)
-                    inputs.flag(row[4], "revealed", RecordError)
-                state = game.state_from_position(rows, to_move=start.get("to_move", 0))
-            except GameError as exc:
-                raise RecordError(f"bad start position: {exc}") from exc
-        return inputs.replay(state, data, "Stratego LOTR")
+        return state_from_json(data, "lotr", "Stratego LOTR", OPTION_NAMES, LotrGame, _start_state)
+
+
+def _start_state(game: LotrGame, pieces: Sequence[object], to_move: Any) -> LotrState:
+    """The state of a crafted start as `to_json` writes it: [square, owner, character key, moved, revealed]."""
+    rows = [inputs.json_list(row, "a piece [square, owner, character, moved, revealed]", length=5) for row in pieces]
+    for row in rows:
+        inputs.text(row[0], "a square")
+        inputs.text(row[2], "a character key")
+        inputs.flag(row[3], "moved", RecordError)
+        inputs.flag(row[4], "revealed", RecordError)
+    return game.state_from_position(rows, to_move=to_move)
 
 
 OPTION_NAMES = ("variant", "captured_mode", "back_and_forth", "max_moves", "game")

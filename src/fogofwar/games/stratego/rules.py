@@ -26,7 +26,6 @@ from typing import Any, Literal, NamedTuple, cast
 from fogofwar.core import inputs
 from fogofwar.core.protocol import (
     JSON,
-    GameError,
     IllegalActionError,
     InvalidSetupError,
     Observation,
@@ -50,7 +49,7 @@ from fogofwar.grid.board import (
     parse_square,
     square_name,
 )
-from fogofwar.grid.state import GridStateBase
+from fogofwar.grid.state import GridStateBase, state_from_json
 
 # --- piece codes --------------------------------------------------------------------------
 RANK_MASK = 15
@@ -727,23 +726,12 @@ class StrategoState(GridStateBase[MoveEvent]):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> StrategoState:
-        inputs.state_json(data, "stratego", "a Stratego state", "start")
-        options = inputs.state_options(data, OPTION_NAMES, "Stratego")
-        try:
-            game = StrategoGame(**options)
-        except GameError as exc:
-            raise RecordError(f"bad Stratego options: {exc}") from exc
-        start = data.get("start")
-        if start is None:
-            state = game.new_initial_state()
-        else:
-            try:
-                start = inputs.json_object(start, '"start"', ("to_move", "pieces"), required=("pieces",))
-                pieces = [_read_piece(row) for row in inputs.json_list(start["pieces"], '"pieces"')]
-                state = StrategoState(game, start=pieces, to_move=start.get("to_move", 0))
-            except GameError as exc:
-                raise RecordError(f"bad start position: {exc}") from exc
-        return inputs.replay(state, data, "Stratego")
+        return state_from_json(data, "stratego", "Stratego", OPTION_NAMES, StrategoGame, _start_state)
+
+
+def _start_state(game: StrategoGame, rows: Sequence[object], to_move: Any) -> StrategoState:
+    """The state of a crafted start as `to_json` writes it: [square name, owner, rank name, moved, revealed]."""
+    return StrategoState(game, start=[_read_piece(row) for row in rows], to_move=to_move)
 
 
 OPTION_NAMES = ("variant", "two_squares", "more_squares", "max_moves")
