@@ -24,7 +24,7 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.core.state_json import outside_ending
-from fogofwar.grid.board import square_name
+from fogofwar.grid.board import NUM_SQUARES, square_name
 
 E = TypeVar("E")
 S = TypeVar("S", bound=State)
@@ -45,12 +45,31 @@ class GridStateBase(Generic[E]):
 
     _start: list[Piece] | None
     _start_to_move: int
+    _board: list[int]  # by square: 0 empty, else the game's piece code
+    _mobile: tuple[set[int], set[int]]  # by seat: the squares of its pieces that may move
+    _captured: tuple[list[int], list[int]]  # by seat: the kinds it lost, in order
+    _undo: list[tuple[Any, ...]]
+    _legal: list[int] | None  # the legal actions, computed once per position
     _player: int
     _history: list[int]
     _phase: str
     _moves: int
     _outcome: Outcome | None
     _events: list[E | None]
+
+    def _new_bookkeeping(self, to_move: int) -> None:
+        """A state before anything happened: an empty board, no action, event, capture or outcome, no start."""
+        self._board = [0] * NUM_SQUARES
+        self._mobile = (set(), set())
+        self._captured = ([], [])
+        self._moves = 0
+        self._outcome = None
+        self._history = []
+        self._events = []
+        self._undo = []
+        self._legal = None
+        self._start = None
+        self._start_to_move = to_move
 
     @property
     def game(self) -> Game:

@@ -510,23 +510,13 @@ class LotrState(GridStateBase[MoveEvent]):
         self._rank = game.rank_of
         self._limit = game.back_and_forth
         self._max_moves = game.max_moves
-        self._board: list[int] = [0] * NUM_SQUARES
-        self._mobile: tuple[set[int], set[int]] = (set(), set())
+        self._new_bookkeeping(to_move)
         self._to_place: list[list[int]] = [[k.count for k in game.army(p).kinds] for p in (0, 1)]
-        self._captured: tuple[list[int], list[int]] = ([], [])
         self._streak: list[tuple[int, int, int, int]] = [NO_STREAK, NO_STREAK]
-        self._moves = 0
-        self._outcome: Outcome | None = None
-        self._history: list[int] = []
-        self._events: list[MoveEvent | None] = []
-        self._undo: list[tuple[Any, ...]] = []
-        self._legal: list[int] | None = None
         self._changes: list[tuple[int, int]] = []
         self._pending = -1
         """Square of an Uruk-Hai whose owner decides whether it attacks again (LOTR-REPEAT-1), else -1."""
         self._ring = CARRIED
-        self._start: list[tuple[int, int, int, bool, bool]] | None = None
-        self._start_to_move = to_move
         if start is None:
             self._phase = "setup"
             self._player = 0

@@ -235,21 +235,11 @@ class StrategoState(GridStateBase[MoveEvent]):
         self._limit = game.two_squares
         self._more_squares = game.more_squares
         self._max_moves = game.max_moves
-        self._board: list[int] = [0] * NUM_SQUARES
-        self._mobile: tuple[set[int], set[int]] = (set(), set())
+        self._new_bookkeeping(to_move)
         self._to_place: list[dict[int, int]] = [{int(r): n for r, n in self._variant.roster if n} for _ in range(2)]
-        self._captured: tuple[list[int], list[int]] = ([], [])
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
         self._hash = 0
-        self._moves = 0
-        self._outcome: Outcome | None = None
-        self._history: list[int] = []
-        self._events: list[MoveEvent | None] = []
-        self._undo: list[tuple[Any, ...]] = []
-        self._legal: list[int] | None = None
-        self._start: list[tuple[int, int, int, bool, bool]] | None = None
-        self._start_to_move = to_move
         if start is None:
             self._phase = "setup"
             self._player = 0
