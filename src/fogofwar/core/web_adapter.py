@@ -23,13 +23,24 @@ Admiral override what they need:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fogofwar.core.protocol import State
+from fogofwar.core.protocol import GameError, State
 
 Entry = dict[str, Any]
+
+
+def hosted_options(options: Mapping[str, Any], caps: Mapping[str, int]) -> dict[str, Any]:
+    """A client's game options for the game's own check (its constructor, through the registry), after the
+    server's limits: a hosted game must end in bounded time and memory, so a whole-number option in `caps` may
+    not exceed its cap there (the game itself may allow more). A null option means the game's default."""
+    for key, cap in caps.items():
+        value = options.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > cap:
+            raise GameError(f"{key} may be at most {cap} on this server, not {value}")
+    return {k: v for k, v in options.items() if v is not None}
 
 
 @dataclass(frozen=True)

@@ -51,14 +51,16 @@ def test_create_hotseat_gives_both_tokens_and_invite_gives_a_secret(client: Test
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"variant": "chess"}, "unknown variant"),
+        ({"variant": "chess"}, "unknown Stratego variant 'chess'"),
         ({"opponent": "ucc:rm -rf /"}, "opponent must be"),
         ({"opponent": "nobody"}, "opponent must be"),
         ({"color": "green"}, "color must be"),
         ({"options": {"max_moves": -1}}, "max_moves"),
         ({"options": {"two_squares": "five"}}, "two_squares"),
         ({"options": {"more_squares": "yes"}}, "more_squares"),
-        ({"options": {"fog": True}}, "unknown option"),
+        ({"options": {"fog": True}}, "Stratego has no option 'fog'"),
+        ({"options": {"max_moves": 20000}}, "max_moves may be at most 10000 on this server"),
+        ({"options": {"two_squares": 21}}, "two_squares may be at most 20 on this server"),
         ({"game": "go"}, "does not host"),
     ],
 )

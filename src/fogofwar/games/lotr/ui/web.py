@@ -15,18 +15,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, owners_board, public_board
+from fogofwar.core.inputs import options_factory
+from fogofwar.core.protocol import InvalidSetupError, NotationError, State
+from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, hosted_options, owners_board, public_board
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, WORD_OF, decode
 from fogofwar.games.lotr.roster import SIDE_NAMES, rank_label, rank_symbol
 from fogofwar.games.lotr.rules import (
     CAPTURED_MODES,
-    DEFAULT_BACK_AND_FORTH,
     GAME_MODES,
     GAME_TITLES,
     PLACE_BASE,
     POWER_NAMES,
-    VARIANT_ALIASES,
     LotrGame,
     LotrState,
     check_setup,
@@ -35,6 +34,9 @@ from fogofwar.games.lotr.rules import (
 from fogofwar.grid.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
+BACK_AND_FORTH_LIMIT = 20
+_build = options_factory(LotrGame, "Stratego LOTR")
+"""Builds the game from checked option names (the game checks their values)."""
 
 
 def _lotr(state: State) -> LotrState:
@@ -71,26 +73,9 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
     page = "lotr.html"
 
     def make_game(self, options: dict[str, Any]) -> LotrGame:
-        known = {"variant", "captured_mode", "back_and_forth", "max_moves"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; Stratego LOTR options: {', '.join(sorted(known))}")
-        variant = options.get("variant", "classic")
-        variant = VARIANT_ALIASES.get(variant.strip().lower(), variant) if isinstance(variant, str) else variant
-        if not isinstance(variant, str) or variant not in GAME_MODES:
-            raise GameError(f"unknown variant {variant!r}; Stratego LOTR has {', '.join(GAME_MODES)}")
-        mode = options.get("captured_mode", "free")
-        if not isinstance(mode, str) or mode not in CAPTURED_MODES:
-            raise GameError(f"captured_mode must be one of {', '.join(CAPTURED_MODES)}")
-        bf = options.get("back_and_forth", DEFAULT_BACK_AND_FORTH)
-        if isinstance(bf, bool) or not isinstance(bf, int) or bf == 1 or not 0 <= bf <= 20:
-            raise GameError("back_and_forth must be 0 (off) or a whole number from 2 to 20")
-        cap = options.get("max_moves")
-        if cap is None:
-            cap = 0
-        if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= MAX_MOVES_LIMIT:
-            raise GameError(f"max_moves must be a whole number from 0 (no cap) to {MAX_MOVES_LIMIT}, or null")
-        return LotrGame(variant, captured_mode=mode, back_and_forth=bf, max_moves=cap)
+        """The game the client asked for: its options checked by the game itself, within the server's caps."""
+        caps = {"back_and_forth": BACK_AND_FORTH_LIMIT, "max_moves": MAX_MOVES_LIMIT}
+        return _build(**hosted_options(options, caps))
 
     def describe(self) -> dict[str, Any]:
         game = LotrGame("ring")

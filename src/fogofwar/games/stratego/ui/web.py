@@ -19,8 +19,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError, State
-from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, owners_board, public_board
+from fogofwar.core.inputs import options_factory
+from fogofwar.core.protocol import InvalidSetupError, NotationError, State
+from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, hosted_options, owners_board, public_board
 from fogofwar.games.stratego.pieces import RANK_BY_NAME, Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
@@ -29,6 +30,8 @@ from fogofwar.grid.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, 
 
 MAX_MOVES_LIMIT = 10_000
 TWO_SQUARES_LIMIT = 20
+_build = options_factory(StrategoGame, "Stratego")
+"""Builds the game from checked option names (the game checks their values)."""
 
 
 def _stratego(state: State) -> StrategoState:
@@ -50,23 +53,9 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
         return [level.describe() for level in levels()]
 
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
-        known = {"variant", "two_squares", "more_squares", "max_moves"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; Stratego options: {', '.join(sorted(known))}")
-        variant = options.get("variant", "classic")
-        if not isinstance(variant, str) or variant not in variants():
-            raise GameError(f"unknown variant {variant!r}; known: {', '.join(variants())}")
-        two = options.get("two_squares", 5)
-        if isinstance(two, bool) or not isinstance(two, int) or not 0 <= two <= TWO_SQUARES_LIMIT:
-            raise GameError(f"two_squares must be a whole number from 0 (off) to {TWO_SQUARES_LIMIT}")
-        more = options.get("more_squares", True)
-        if not isinstance(more, bool):
-            raise GameError("more_squares must be true or false")
-        cap = options.get("max_moves")
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= MAX_MOVES_LIMIT):
-            raise GameError(f"max_moves must be a whole number from 0 (no cap) to {MAX_MOVES_LIMIT}, or null")
-        return StrategoGame(variant, two_squares=two, more_squares=more, max_moves=cap)
+        """The game the client asked for: its options checked by the game itself, within the server's caps."""
+        caps = {"two_squares": TWO_SQUARES_LIMIT, "max_moves": MAX_MOVES_LIMIT}
+        return _build(**hosted_options(options, caps))
 
     def describe(self) -> dict[str, Any]:
         return {
