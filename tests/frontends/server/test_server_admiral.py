@@ -154,6 +154,8 @@ def test_meta_describes_layouts_cards_and_rules(client: TestClient) -> None:
         ({"options": {"factions": ["usn"]}}, "factions"),
         ({"options": {"fleets": [["Yamato"], ["Fletcher"]]}}, "belongs to ijn"),
         ({"options": {"budget": 10}}, "exceed the budget"),
+        ({"options": {"budget": 20000}}, "budget may be at most 10000 on this server"),
+        ({"options": {"max_turns": 500}}, "max_turns may be at most 200 on this server"),
         ({"options": {"fog": True}}, "unknown option"),
         ({"opponent": "heuristic"}, "opponent must be"),
         ({"color": "east"}, "color must be"),

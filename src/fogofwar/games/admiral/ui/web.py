@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, InvalidSetupError, State
-from fogofwar.core.web_adapter import AdapterDefaults, Entry, Event
+from fogofwar.core.web_adapter import AdapterDefaults, Entry, Event, hosted_options
 from fogofwar.games.admiral.actions import DEPLOY_BASE, NUM_SQUARES, decode
 from fogofwar.games.admiral.data_model import (
     SQUADRON_TYPES,
@@ -37,6 +37,7 @@ from fogofwar.games.admiral.geometry import deployment_squares
 from fogofwar.games.admiral.rules import DEFAULT_BUDGET, DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
 
 MAX_TURNS_LIMIT = 200
+MAX_BUDGET = 10_000
 SEAT_NAMES = ("south", "north")
 KNOWN_OPTIONS = ("variant", "max_turns", "factions", "budget", "fleets", "solo_seat")
 DEFAULT_LAYOUT = "archipelago"
@@ -98,48 +99,20 @@ class AdmiralAdapter(AdapterDefaults):
     uses_log = True
 
     def make_game(self, options: dict[str, Any]) -> AdmiralGame:
+        """The game the client asked for. The client names the terrain `variant` (a known layout: a client never
+        sends terrain of its own, nor a ruleset); everything else is checked by the game itself, within the
+        server's caps (`hosted_options`)."""
         unknown = sorted(set(options) - set(KNOWN_OPTIONS))
         if unknown:
             raise GameError(f"unknown option {unknown[0]!r}; Admiral options: {', '.join(sorted(KNOWN_OPTIONS))}")
-        layout = options.get("variant", DEFAULT_LAYOUT)
-        if layout in (None, "classic", "standard"):
+        kwargs = hosted_options(options, {"max_turns": MAX_TURNS_LIMIT, "budget": MAX_BUDGET})
+        layout = kwargs.pop("variant", DEFAULT_LAYOUT)
+        if layout in ("classic", "standard"):
             layout = DEFAULT_LAYOUT
         layouts = default_ruleset().layouts
         if not isinstance(layout, str) or layout not in layouts:
             raise GameError(f"unknown variant {layout!r}; Admiral's terrain layouts: {', '.join(layouts)}")
-        kwargs: dict[str, Any] = {"layout": layout}
-        turns = options.get("max_turns")
-        if turns is not None and (
-            isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS_LIMIT
-        ):
-            raise GameError(f"max_turns must be a whole number from 1 to {MAX_TURNS_LIMIT}, or null (no cap)")
-        kwargs["max_turns"] = turns
-        factions = options.get("factions")
-        if factions is not None:
-            if not (isinstance(factions, list) and len(factions) == 2 and all(isinstance(f, str) for f in factions)):
-                raise GameError('factions must be two faction ids, like ["usn", "ijn"]')
-            kwargs["factions"] = tuple(factions)
-        budget = options.get("budget")
-        if budget is not None:
-            if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 10_000:
-                raise GameError("budget must be a whole number of tactical points from 1 to 10000")
-            kwargs["budget"] = budget
-        fleets = options.get("fleets")
-        if fleets is not None:
-            ok = isinstance(fleets, list) and len(fleets) == 2
-            ok = ok and all(isinstance(f, list) and all(isinstance(n, str) for n in f) for f in fleets)
-            if not ok:
-                raise GameError("fleets must be two lists of unit names")
-            kwargs["fleets"] = fleets
-        solo = options.get("solo_seat")
-        if solo is not None:
-            if solo not in (0, 1) or isinstance(solo, bool):
-                raise GameError("solo_seat must be 0, 1 or null")
-            kwargs["solo_seat"] = solo
-        try:
-            return AdmiralGame(**kwargs)
-        except TypeError as exc:  # an engine without this option
-            raise GameError(f"bad Admiral options: {exc}") from None
+        return AdmiralGame(layout=layout, **kwargs)
 
     def describe(self) -> dict[str, Any]:
         game = AdmiralGame()
