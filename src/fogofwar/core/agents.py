@@ -136,10 +136,9 @@ def register_agent(name: str, factory: AgentFactory, game: str = ANY_GAME) -> No
     _AGENTS.setdefault(name, {})[game] = factory
 
 
-def agent_names(game: str | None = None) -> list[str]:
-    """The agents' names; with `game`, those that play it."""
+def agent_names() -> list[str]:
     _load_builtin_agents()
-    return sorted(n for n, by_game in _AGENTS.items() if game is None or game in by_game or ANY_GAME in by_game)
+    return sorted(_AGENTS)
 
 
 def make_agent(spec: str, game: str | None = None) -> Agent:

@@ -21,6 +21,9 @@ from fogofwar.core.randomness import play_streams
 HIGHLIGHT_STYLE = "bold yellow"
 """How the squares of the last move are marked on a board drawn in the terminal."""
 
+MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
+"""What the terminal asks on the person's turn (the commands `read_move` understands)."""
+
 HOTSEAT_INTRO = (
     "Two players at one keyboard; {first} moves first. Between the turns a 'pass the keyboard' screen "
     "hides the board: each player sees only what their own side may see.{seed}"

@@ -93,7 +93,7 @@ def export(record: GameRecord, fmt: str) -> tuple[str, str, str]:
         raise ClientError("malformed", f"format must be one of {', '.join(export_formats())}, not {fmt!r}")
     try:
         return outside.write(record), outside.media_type, outside.extension
-    except (RecordError, GameError) as exc:
+    except GameError as exc:  # RecordError among them
         raise ClientError("no_export", f"no {outside.title} for this game: {exc}", 422) from None
 
 

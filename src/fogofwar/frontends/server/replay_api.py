@@ -177,7 +177,7 @@ async def import_record(request: Request, name: str = Query("the file", max_leng
         for name_, outside in record_formats().items():
             try:
                 exports[name_] = outside.write(record)
-            except (RecordError, GameError):
+            except GameError:  # RecordError among them
                 exports[name_] = None  # this game has no place in that format
         rep["format"] = fmt
         rep["exports"] = exports

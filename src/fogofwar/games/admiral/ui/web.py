@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, InvalidSetupError, State
+from fogofwar.core.registry import make_game
 from fogofwar.core.web_adapter import AdapterDefaults, Entry, Event, hosted_options
 from fogofwar.games.admiral.actions import DEPLOY_BASE, NUM_SQUARES, decode
 from fogofwar.games.admiral.data_model import (
@@ -112,7 +113,9 @@ class AdmiralAdapter(AdapterDefaults):
         layouts = default_ruleset().layouts
         if not isinstance(layout, str) or layout not in layouts:
             raise GameError(f"unknown variant {layout!r}; Admiral's terrain layouts: {', '.join(layouts)}")
-        return AdmiralGame(layout=layout, **kwargs)
+        game = make_game("admiral", layout=layout, **kwargs)
+        assert isinstance(game, AdmiralGame)
+        return game
 
     def describe(self) -> dict[str, Any]:
         game = AdmiralGame()

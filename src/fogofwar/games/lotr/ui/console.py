@@ -46,7 +46,7 @@ from fogofwar.games.lotr.rules import (
 )
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import HIGHLIGHT_STYLE, GridTerminalGame
+from fogofwar.grid.console import HIGHLIGHT_STYLE, MOVE_PROMPT, GridTerminalGame
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -59,7 +59,6 @@ EMPTY_STYLE = "dim"
 SIDES = {"evil": EVIL, "grey": EVIL, "gray": EVIL, "red": EVIL, "e": EVIL, "good": GOOD, "beige": GOOD, "blue": GOOD}
 SIDES["g"] = GOOD
 
-MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
 REPEAT_PROMPT = "Your Uruk-Hai on {square} may attack again ({example}) or 'stop': "
 SETUP_PROMPT = "Your setup (random, auto, a setup string, or: help, quit): "
 LEGEND = "? unknown enemy  ?' unknown, has moved  Naz 8* known enemy  [ ] last move  ~~~~~~ Forbidden Zone"

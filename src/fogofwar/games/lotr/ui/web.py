@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fogofwar.core.inputs import options_factory
 from fogofwar.core.protocol import InvalidSetupError, NotationError, State
+from fogofwar.core.registry import make_game
 from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, hosted_options, owners_board, public_board
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, WORD_OF, decode
 from fogofwar.games.lotr.roster import SIDE_NAMES, rank_label, rank_symbol
@@ -35,8 +35,6 @@ from fogofwar.grid.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
 BACK_AND_FORTH_LIMIT = 20
-_build = options_factory(LotrGame, "Stratego LOTR")
-"""Builds the game from checked option names (the game checks their values)."""
 
 
 def _lotr(state: State) -> LotrState:
@@ -75,7 +73,9 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
     def make_game(self, options: dict[str, Any]) -> LotrGame:
         """The game the client asked for: its options checked by the game itself, within the server's caps."""
         caps = {"back_and_forth": BACK_AND_FORTH_LIMIT, "max_moves": MAX_MOVES_LIMIT}
-        return _build(**hosted_options(options, caps))
+        game = make_game("lotr", **hosted_options(options, caps))
+        assert isinstance(game, LotrGame)
+        return game
 
     def describe(self) -> dict[str, Any]:
         game = LotrGame("ring")

@@ -26,26 +26,22 @@ from rich.markup import escape
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.console_session import Abandon
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.games.stratego.pieces import Rank, RankNotation
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import FILES, LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import HIGHLIGHT_STYLE, CellData, GridTerminalGame
+from fogofwar.grid.console import HIGHLIGHT_STYLE, MOVE_PROMPT, CellData, GridTerminalGame
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
 LAKE_STYLE = "bright_blue"
 EMPTY_STYLE = "dim"
 
-MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
 SETUP_PROMPT = "Your setup (a setup string, or: random, sample, sample:NAME, help, quit): "
 
 LEGEND = "? unknown enemy  ?' unknown, has moved  5* known enemy  [ ] last move  ~~~ lake"
-
-_Abandon = Abandon  # the name the game modules raise
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -264,15 +260,16 @@ class TerminalGame(GridTerminalGame):
 
     def opponent_words(self) -> str:
         """'the computer 'search', Strong (Elo 1376)': a level shows its label and measured rating."""
+        words = super().opponent_words()
         if self.agent is None:
-            return "the other player"
+            return words
         from fogofwar.games.stratego.agents.levels import level_named
 
         try:
             level = level_named(self.agent.name)
         except KeyError:
-            return f"the computer '{self.agent.name}'"
-        return f"the computer '{self.agent.name}', {level.title()}"
+            return words
+        return f"{words}, {level.title()}"
 
     # -- the whole game
     def title(self) -> str:

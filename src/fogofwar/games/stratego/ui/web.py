@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fogofwar.core.inputs import options_factory
 from fogofwar.core.protocol import InvalidSetupError, NotationError, State
+from fogofwar.core.registry import make_game
 from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, hosted_options, owners_board, public_board
 from fogofwar.games.stratego.pieces import RANK_BY_NAME, Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
@@ -30,8 +30,6 @@ from fogofwar.grid.board import LAKES, NUM_SQUARES, PLAYER_NAMES, parse_square, 
 
 MAX_MOVES_LIMIT = 10_000
 TWO_SQUARES_LIMIT = 20
-_build = options_factory(StrategoGame, "Stratego")
-"""Builds the game from checked option names (the game checks their values)."""
 
 
 def _stratego(state: State) -> StrategoState:
@@ -55,7 +53,9 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
         """The game the client asked for: its options checked by the game itself, within the server's caps."""
         caps = {"two_squares": TWO_SQUARES_LIMIT, "max_moves": MAX_MOVES_LIMIT}
-        return _build(**hosted_options(options, caps))
+        game = make_game("stratego", **hosted_options(options, caps))
+        assert isinstance(game, StrategoGame)
+        return game
 
     def describe(self) -> dict[str, Any]:
         return {
