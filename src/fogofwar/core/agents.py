@@ -10,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from fogofwar.core.protocol import JSON, Game, GameError, Observation
 from fogofwar.core.registry import plugin_modules
+from fogofwar.core.spec_options import number_option
 
 
 class AgentForfeit(Exception):
@@ -106,8 +107,6 @@ class BlunderingAgent:
     @classmethod
     def factory(cls, name: str, make: Callable[[], Agent]) -> AgentFactory:
         """The factory of `name` and `name:blunder=P`; `GameError` names a bad option."""
-        from fogofwar.core.spec_options import number_option
-
         return lambda arg: cls(name, make, number_option(name, arg, "blunder", 0.0, 1.0, 0.0, "P"))
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
