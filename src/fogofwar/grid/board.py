@@ -13,6 +13,9 @@ notation (STR-BOARD-2); J is accepted on input as the tenth file, and ':' as row
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
 from fogofwar.core.protocol import NotationError
 
 SIZE = 10
@@ -130,6 +133,61 @@ def build_tables(blocked: frozenset[int]) -> Tables:
         neighbours.append(tuple(near))
         rays.append(tuple(sq_rays))
     return tuple(neighbours), tuple(rays)
+
+
+def step_moves(
+    board: Sequence[int],
+    squares: Iterable[int],
+    own: int,
+    owner_bit: int,
+    runs: Sequence[bool],
+    tables: Tables,
+) -> list[int]:
+    """The moves and attacks of the pieces on `squares` (action ids `from * 100 + to`, unsorted), on a board
+    of piece codes (0: empty) whose `owner_bit` is `own` for the mover's pieces: one step to a free or enemy
+    neighbour, or, for a piece whose code `runs[code]` says runs (a scout, a knight), any number of free
+    squares along a line, ending there or in an attack (STR-MOVE-*, LOTR-MOVE-*, LOTR-KNIGHT-*). The
+    repetition rules are each game's."""
+    neighbours, rays = tables
+    out: list[int] = []
+    append = out.append
+    for src in squares:
+        base = src * 100
+        if runs[board[src]]:
+            for ray in rays[src]:
+                for dst in ray:
+                    c = board[dst]
+                    if not c:
+                        append(base + dst)
+                    else:
+                        if c & owner_bit != own:
+                            append(base + dst)
+                        break
+        else:
+            for dst in neighbours[src]:
+                c = board[dst]
+                if not c or c & owner_bit != own:
+                    append(base + dst)
+    return out
+
+
+def draw_board(cells: Sequence[object], blocked: str, mark: Callable[[Any], str]) -> list[str]:
+    """The rows of a plain-text board, row 10 at the top, files under it: `blocked` for a lake or zone cell
+    ('lake', 'zone'), '.' for an empty one, `mark(cell)` (two or three letters: side and rank) for a piece."""
+    lines = []
+    for row in range(SIZE - 1, -1, -1):
+        parts = []
+        for col in range(SIZE):
+            cell = cells[row * SIZE + col]
+            if cell == blocked:
+                parts.append(" ~~ ")
+            elif cell is None:
+                parts.append(" .  ")
+            else:
+                parts.append(f" {mark(cell):<3}")
+        lines.append(f"{row + 1:>2} " + "".join(parts).rstrip())
+    lines.append("    " + "   ".join(FILES))
+    return lines
 
 
 NEIGHBOURS, RAYS = build_tables(LAKES)

@@ -8,8 +8,8 @@ ending from outside the board live here once, and each game keeps its rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from fogofwar.core import inputs
 from fogofwar.core.protocol import (
@@ -18,12 +18,13 @@ from fogofwar.core.protocol import (
     Game,
     GameError,
     IllegalActionError,
+    InvalidSetupError,
     Outcome,
     RecordError,
     State,
     Termination,
 )
-from fogofwar.core.state_json import outside_ending
+from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending
 from fogofwar.grid.board import NUM_SQUARES, square_name
 
 E = TypeVar("E")
@@ -36,12 +37,17 @@ Piece = tuple[int, int, int, bool, bool]
 
 class GridStateBase(Generic[E]):
     """Protocol accessors over `_player`, `_history`, `_phase`, `_moves`, `_outcome` and `_events`; the
-    state's JSON from `_game`'s options, the `_start` position and the actions."""
+    state's JSON from `_game`'s options, the `_start` position and the actions; the turn's checks (an action
+    id, the game not over, the action legal now), undo's and clone's shared part, a crafted start put on the
+    board. Each game keeps its rules behind the hooks: `_generate_legal`, `_act`, `_finish_turn`,
+    `_set_square`, `_piece_code`, `_nothing_to_place`, `_copy_parts`."""
 
     game_name: ClassVar[str]
     """The registry's name of the game (the "game" of the state's JSON)."""
     seat_names: ClassVar[tuple[str, str]]
     """The seats in the game's words (red/blue, evil/good)."""
+    title: ClassVar[str]
+    """How messages name the game ("Stratego")."""
 
     _start: list[Piece] | None
     _start_to_move: int
@@ -56,7 +62,37 @@ class GridStateBase(Generic[E]):
     _moves: int
     _outcome: Outcome | None
     _events: list[E | None]
+    _max_moves: int  # the move cap, 0 for none
 
+    # --- hooks: each game's rules ----------------------------------------------------------------
+    def _generate_legal(self) -> list[int]:
+        """The legal actions now, sorted (the game is not over)."""
+        raise NotImplementedError
+
+    def _act(self, action: int) -> None:
+        """Play a legal action."""
+        raise NotImplementedError
+
+    def _finish_turn(self, mover: int) -> None:
+        """After `mover`'s turn: the next side's legal actions and the endings they decide."""
+        raise NotImplementedError
+
+    def _set_square(self, sq: int, code: int) -> None:
+        """Put the piece `code` on the empty square `sq`, with whatever the game keeps of it."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _piece_code(owner: int, kind: int, moved: bool, revealed: bool, /) -> int:
+        raise NotImplementedError
+
+    def _nothing_to_place(self) -> None:
+        """Both sides have nothing more to place (a crafted start is already set up)."""
+        raise NotImplementedError
+
+    def _copy_parts(self, other: Any) -> None:
+        """Give the clone `other` copies of the game's own mutable parts (the shared ones are copied)."""
+
+    # --- the shared part of a state's life -------------------------------------------------------
     def _new_bookkeeping(self, to_move: int) -> None:
         """A state before anything happened: an empty board, no action, event, capture or outcome, no start."""
         self._board = [0] * NUM_SQUARES
@@ -71,9 +107,100 @@ class GridStateBase(Generic[E]):
         self._start = None
         self._start_to_move = to_move
 
+    def _begin(self, start: Sequence[Piece] | None, to_move: object) -> None:
+        """The setup phase with red to place first, or (a crafted start, already read) those pieces on the
+        board and the play phase with `to_move` to move."""
+        if start is None:
+            self._phase = "setup"
+            self._player = 0
+            return
+        self._start = list(start)
+        for sq, owner, kind, moved, revealed in self._start:
+            if self._board[sq]:
+                raise InvalidSetupError(f"two pieces on {square_name(sq)}")
+            self._set_square(sq, self._piece_code(owner, kind, moved, revealed))
+        self._nothing_to_place()
+        self._phase = "play"
+        self._player = self._start_to_move = inputs.seat(to_move, self.seat_names, "to_move", InvalidSetupError)
+        self._finish_turn(1 - self._player)
+
     @property
     def game(self) -> Game:
         raise NotImplementedError  # each game's state names its game
+
+    def legal_actions(self) -> list[int]:
+        if self._outcome is not None:
+            return []
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return self._legal
+
+    def apply(self, action: int) -> None:
+        if type(action) is not int:
+            action = inputs.action_id(action, self.title)
+        if self._outcome is not None:
+            raise IllegalActionError(f"the game is over ({self._outcome.reason})")
+        if action not in self.legal_actions():
+            raise IllegalActionError(self.explain_illegal(action))
+        self._act(action)
+
+    def explain_illegal(self, action: object) -> str:
+        raise NotImplementedError
+
+    def _illegal_at_once(self, action: object, num_actions: int, space: str) -> int | str:
+        """What `explain_illegal` says before the game's own reasons: the game is over, no action id (of
+        `space`, the game's words for its actions), or nothing to say (legal). Else the action, to explain."""
+        if self._outcome is not None:
+            return f"the game is over ({self._outcome.reason})"
+        number = inputs.whole_number(action)
+        if number is None:
+            return inputs.not_an_action_id(action, self.title)
+        if not 0 <= number < num_actions:
+            return f"{inputs.show(number)} is not an action id of {space}"
+        if number in self.legal_actions():
+            return ""
+        return number
+
+    def _undo_record(self) -> tuple[Any, ...] | None:
+        """The undo record of the last action, taken off with its action and event; None when what is
+        undone is an ending from outside the board (a resignation is taken back before any move)."""
+        if self._outcome is not None and self._outcome.termination in OUTSIDE_ENDINGS:
+            self._outcome = None
+            return None
+        if not self._undo:
+            raise IllegalActionError("nothing to undo")
+        rec = self._undo.pop()
+        self._history.pop()
+        self._events.pop()
+        return rec
+
+    def clone(self) -> Self:
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._board = self._board.copy()
+        other._mobile = (self._mobile[0].copy(), self._mobile[1].copy())
+        other._captured = (self._captured[0].copy(), self._captured[1].copy())
+        other._history = self._history.copy()
+        other._events = self._events.copy()
+        other._undo = self._undo.copy()
+        other._legal = None if self._legal is None else self._legal.copy()
+        self._copy_parts(other)
+        return other
+
+    def _move_cap(self) -> Outcome | None:
+        """The draw by the move cap when this turn reached it (STR-END-4, LOTR-END-3), else None."""
+        if self._max_moves and self._moves >= self._max_moves:
+            return Outcome(Termination.MOVE_LIMIT, None, f"the move cap of {self._max_moves} was reached")
+        return None
+
+    def _placement_ids(self, base: int, kinds: Iterable[int], squares: Iterable[int]) -> list[int]:
+        """Placing any of `kinds` on any empty one of `squares`: the setup's action ids (`base` + kind * 100 +
+        square), sorted."""
+        board = self._board
+        free = [sq for sq in squares if not board[sq]]
+        out = [base + kind * 100 + sq for kind in kinds for sq in free]
+        out.sort()
+        return out
 
     @property
     def phase(self) -> str:

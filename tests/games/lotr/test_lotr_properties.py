@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lotr_helpers import pos
 
-from fogofwar.core import Observation, make_game
+from fogofwar.core import Observation, Termination, make_game
 from fogofwar.core.agents import RandomAgent
 from fogofwar.core.match import play_match
 from fogofwar.games.lotr import LotrGame, LotrState
@@ -126,6 +126,21 @@ def test_undo_walks_a_whole_game_back(game: str, seed: int) -> None:
         assert state.to_json() == data and state.legal_actions() == legal
         assert state.observation(0) == obs0 and state.observation(1) == obs1
     assert clone.is_terminal(), "undo on the original left the clone alone"
+
+
+def test_undo_takes_back_a_resignation_before_any_move() -> None:
+    """As in Stratego: the first undo after a resignation takes back the resignation, the next the last move."""
+    state = LotrGame().new_initial_state()
+    rng = random.Random(5)
+    while state.phase == "setup" or state.move_count < 10:
+        state.apply(rng.choice(state.legal_actions()))
+    before, played = state.to_json(), len(state.history)
+    state.end_by(Termination.RESIGNATION, 1, "evil resigned")
+    assert state.is_terminal()
+    state.undo()
+    assert not state.is_terminal() and state.to_json() == before
+    state.undo()
+    assert len(state.history) == played - 1 and state.move_count == 9
 
 
 @pytest.mark.parametrize("game", ["powers", "ring"])

@@ -94,8 +94,18 @@ from fogofwar.games.lotr.roster import (
     rank_label,
     roster,
 )
-from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, build_tables, distance, parse_move, parse_square, square_name
-from fogofwar.grid.state import GridStateBase, state_from_json
+from fogofwar.grid.board import (
+    NUM_SQUARES,
+    SIZE,
+    build_tables,
+    distance,
+    draw_board,
+    parse_move,
+    parse_square,
+    square_name,
+    step_moves,
+)
+from fogofwar.grid.state import GridStateBase, Piece, state_from_json
 
 # --- piece codes --------------------------------------------------------------------------
 KIND_MASK = 31
@@ -367,7 +377,8 @@ class LotrGame:
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
         # Orthogonal neighbours off the Forbidden Zones, and the straight lines Knights run (LOTR-KNIGHT-1).
-        self.neighbours, self.rays = build_tables(self.board.forbidden)
+        self.step_tables = build_tables(self.board.forbidden)
+        self.neighbours, self.rays = self.step_tables
         self.tables: PowerTables = _power_tables(self.forbidden)
         armies = self.roster.armies
 
@@ -376,6 +387,8 @@ class LotrGame:
             return kinds[slot & KIND_MASK] if (slot & KIND_MASK) < len(kinds) else None
 
         self.rank_of: tuple[int, ...] = tuple(k.rank if (k := kind_at(s)) is not None else -1 for s in range(64))
+        self.runs: tuple[bool, ...] = tuple(self.rank_of[code & SLOT_MASK] == KNIGHT for code in range(PRESENT_BIT * 2))
+        """By piece code: whether the piece runs along lines (a knight, LOTR-KNIGHT-1)."""
         """Printed rank of each slot (owner << 5 | kind), -1 for unused kind numbers."""
         self.powers_of: tuple[frozenset[str], ...] = tuple(
             frozenset(p for p in k.powers if p != "invisibility" or game == "ring")
@@ -499,11 +512,12 @@ class LotrState(GridStateBase[MoveEvent]):
 
     game_name = "lotr"
     seat_names = SIDE_NAMES
+    title = "Stratego LOTR"
 
     def __init__(
         self,
         game: LotrGame,
-        start: Sequence[tuple[int, int, int, bool, bool]] | None = None,
+        start: Sequence[Piece] | None = None,
         to_move: int = 0,
     ) -> None:
         self._game = game
@@ -517,19 +531,7 @@ class LotrState(GridStateBase[MoveEvent]):
         self._pending = -1
         """Square of an Uruk-Hai whose owner decides whether it attacks again (LOTR-REPEAT-1), else -1."""
         self._ring = CARRIED
-        if start is None:
-            self._phase = "setup"
-            self._player = 0
-            return
-        self._start = _start_pieces(game, start)
-        for sq, owner, kind, moved, revealed in self._start:
-            if self._board[sq]:
-                raise InvalidSetupError(f"two pieces on {square_name(sq)}")
-            self._raw_set(sq, piece_code(owner, kind, moved, revealed))
-        self._to_place = [[0] * len(game.army(p).kinds) for p in (0, 1)]
-        self._phase = "play"
-        self._player = self._start_to_move = inputs.seat(to_move, SIDE_NAMES, "to_move", InvalidSetupError)
-        self._finish_turn(mover=1 - self._player)
+        self._begin(None if start is None else _start_pieces(game, start), to_move)
 
     # --- the core protocol -------------------------------------------------------------------
     @property
@@ -546,65 +548,42 @@ class LotrState(GridStateBase[MoveEvent]):
         """Square of the Uruk-Hai that may attack again (LOTR-REPEAT-1), or -1."""
         return self._pending
 
-    def legal_actions(self) -> list[int]:
-        if self._outcome is not None:
-            return []
-        if self._legal is None:
-            if self._phase == "setup":
-                self._legal = self._placements()
-            elif self._pending >= 0:
-                self._legal = self._gen_repeat()
-            else:
-                self._legal = self._gen_moves(self._player)
-        return self._legal
+    def _generate_legal(self) -> list[int]:
+        if self._phase == "setup":
+            return self._placements()
+        if self._pending >= 0:
+            return self._gen_repeat()
+        return self._gen_moves(self._player)
 
-    def apply(self, action: int) -> None:
-        if type(action) is not int:
-            action = inputs.action_id(action, "Stratego LOTR")
-        if self._outcome is not None:
-            raise IllegalActionError(f"the game is over ({self._outcome.reason})")
-        if action not in self.legal_actions():
-            raise IllegalActionError(self.explain_illegal(action))
+    def _act(self, action: int) -> None:
         if PLACE_BASE <= action < POWER_BASE:
             self._place(action)
         else:
             self._play(action)
 
     def undo(self) -> None:
-        if not self._undo:
-            raise IllegalActionError("nothing to undo")
-        rec = self._undo.pop()
-        self._history.pop()
-        self._events.pop()
+        rec = self._undo_record()
+        if rec is None:
+            return
         if rec[0] == "place":
             _, sq, kind, player, phase, legal = rec
-            self._raw_set(sq, 0)
+            self._set_square(sq, 0)
             self._to_place[player][kind] += 1
             self._player, self._phase, self._legal, self._outcome = player, phase, legal, None
             return
         _, changes, streak, player, outcome, n_cap, legal, moves, pending, ring = rec
         for sq, old in reversed(changes):
-            self._raw_set(sq, old)
+            self._set_square(sq, old)
         self._streak = streak
         self._player, self._outcome, self._legal = player, outcome, legal
         self._moves, self._pending, self._ring = moves, pending, ring
         del self._captured[0][n_cap[0] :]
         del self._captured[1][n_cap[1] :]
 
-    def clone(self) -> LotrState:
-        other = LotrState.__new__(LotrState)
-        other.__dict__.update(self.__dict__)
-        other._board = self._board.copy()
-        other._mobile = (self._mobile[0].copy(), self._mobile[1].copy())
+    def _copy_parts(self, other: LotrState) -> None:
         other._to_place = [c.copy() for c in self._to_place]
-        other._captured = (self._captured[0].copy(), self._captured[1].copy())
         other._streak = self._streak.copy()
-        other._history = self._history.copy()
-        other._events = self._events.copy()
-        other._undo = self._undo.copy()
-        other._legal = None if self._legal is None else self._legal.copy()
         other._changes = []
-        return other
 
     # --- notation --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -668,17 +647,10 @@ class LotrState(GridStateBase[MoveEvent]):
 
     def explain_illegal(self, action: object) -> str:
         """Say in words why `action` is not legal now (empty string if it is)."""
-        if self._outcome is not None:
-            return f"the game is over ({self._outcome.reason})"
-        number = inputs.whole_number(action)
-        if number is None:
-            return inputs.not_an_action_id(action, "Stratego LOTR")
-        action = number
-        n = self._game.num_distinct_actions()
-        if not 0 <= action < n:
-            return f"{inputs.show(action)} is not an action id of Stratego LOTR {GAME_TITLES[self._game.mode]}"
-        if action in self.legal_actions():
-            return ""
+        space = f"Stratego LOTR {GAME_TITLES[self._game.mode]}"
+        action = self._illegal_at_once(action, self._game.num_distinct_actions(), space)
+        if isinstance(action, str):
+            return action
         p = self._player
         who = SIDE_NAMES[p]
         army = self._game.army(p)
@@ -812,11 +784,8 @@ class LotrState(GridStateBase[MoveEvent]):
     # --- setup -----------------------------------------------------------------------------------
     def _placements(self) -> list[int]:
         p = self._player
-        board = self._board
-        squares = [sq for sq in self._game.board.setup_squares(p) if not board[sq]]
-        out = [PLACE_BASE + kind * 100 + sq for kind, n in enumerate(self._to_place[p]) if n for sq in squares]
-        out.sort()
-        return out
+        kinds = [kind for kind, n in enumerate(self._to_place[p]) if n]
+        return self._placement_ids(PLACE_BASE, kinds, self._game.board.setup_squares(p))
 
     def pieces_to_place(self, player: int) -> dict[str, int]:
         """Characters (by key) that `player` has still to place, with their counts."""
@@ -855,7 +824,7 @@ class LotrState(GridStateBase[MoveEvent]):
         self._history.append(action)
         self._events.append(None)
         self._to_place[p][kind] -= 1
-        self._raw_set(sq, piece_code(p, kind))
+        self._set_square(sq, piece_code(p, kind))
         self._legal = None
         if not any(self._to_place[p]):
             if p == 0:
@@ -883,7 +852,12 @@ class LotrState(GridStateBase[MoveEvent]):
         return self._game.army((code >> OWNER_SHIFT) & 1).kinds[code & KIND_MASK].key
 
     # --- board changes ---------------------------------------------------------------------------
-    def _raw_set(self, sq: int, code: int) -> None:
+    _piece_code = staticmethod(piece_code)
+
+    def _nothing_to_place(self) -> None:
+        self._to_place = [[0] * len(self._game.army(p).kinds) for p in (0, 1)]
+
+    def _set_square(self, sq: int, code: int) -> None:
         old = self._board[sq]
         if old:
             self._mobile[(old >> OWNER_SHIFT) & 1].discard(sq)
@@ -894,7 +868,7 @@ class LotrState(GridStateBase[MoveEvent]):
     def _set(self, sq: int, code: int) -> None:
         """Change a square during play, remembering its old code for undo."""
         self._changes.append((sq, self._board[sq]))
-        self._raw_set(sq, code)
+        self._set_square(sq, code)
 
     def _take(self, sq: int) -> None:
         """Take the piece on `sq` off the board into its owner's captured pile (LOTR-CAPT-1); a Flag taken
@@ -918,29 +892,10 @@ class LotrState(GridStateBase[MoveEvent]):
     def _gen_moves(self, p: int) -> list[int]:
         """Legal moves, attacks and powers of player p (LOTR-MOVE-*, LOTR-KNIGHT-*, LOTR-ATK-2, the powers)."""
         board = self._board
-        rank_of = self._rank
         game = self._game
-        neighbours, rays = game.neighbours, game.rays
         own = p << OWNER_SHIFT
-        out: list[int] = []
-        append = out.append
-        for src in self._mobile[p]:
-            base = src * 100
-            if rank_of[board[src] & SLOT_MASK] == KNIGHT:
-                for ray in rays[src]:
-                    for dst in ray:
-                        c = board[dst]
-                        if not c:
-                            append(base + dst)
-                        else:
-                            if c & OWNER_BIT != own:
-                                append(base + dst)  # LOTR-KNIGHT-3: a run may end in an attack
-                            break
-            else:
-                for dst in neighbours[src]:
-                    c = board[dst]
-                    if not c or c & OWNER_BIT != own:
-                        append(base + dst)
+        # LOTR-KNIGHT-3: a knight's run may end in an attack.
+        out = step_moves(board, self._mobile[p], own, OWNER_BIT, game.runs, game.step_tables)
         bf = bool(self._limit and self._streak[p][3] + 1 >= self._limit)
         if bf:
             out = [m for m in out if not self._breaks_back_and_forth(p, m // 100, m % 100)]
@@ -1290,8 +1245,8 @@ class LotrState(GridStateBase[MoveEvent]):
         self._legal = legal
         if not legal:
             self._outcome = Outcome(Termination.NO_MOVES, mover, f"{SIDE_NAMES[nxt]} cannot move or attack")
-        elif self._max_moves and self._moves >= self._max_moves:
-            self._outcome = Outcome(Termination.MOVE_LIMIT, None, f"the move cap of {self._max_moves} was reached")
+        else:
+            self._outcome = self._move_cap()
 
     # --- what players see ---------------------------------------------------------------------
     def piece_at(self, sq: int | str) -> tuple[int, str, int, bool, bool] | None:
@@ -1452,27 +1407,15 @@ def random_setup(game: LotrGame, player: int, rng: random.Random) -> dict[int, i
 
 def render_text(obs: Mapping[str, Any]) -> str:
     """A plain-text drawing of an observation, row 10 at the top: 'e'/'g' side, rank ('?' unknown, '!' moved)."""
-    cells = obs["board"]
     me = obs["player"]
-    lines = []
-    for row in range(SIZE - 1, -1, -1):
-        parts = []
-        for col in range(SIZE):
-            cell = cells[row * SIZE + col]
-            if cell == "zone":
-                parts.append(" ~~ ")
-            elif cell is None:
-                parts.append(" .  ")
-            else:
-                rank = cell["rank"]
-                if rank is None:
-                    mark = "!" if cell["owner"] != me and cell["moved"] else "?"
-                else:
-                    mark = _SYMBOLS.get(rank, rank)
-                side = SIDE_NAMES[cell["owner"]][0]
-                parts.append(f" {side}{mark:<2}")
-        lines.append(f"{row + 1:>2} " + "".join(parts).rstrip())
-    lines.append("    " + "   ".join(FILES))
+
+    def mark(cell: Mapping[str, Any]) -> str:
+        rank = cell["rank"]
+        if rank is not None:
+            return SIDE_NAMES[cell["owner"]][0] + _SYMBOLS.get(str(rank), str(rank))
+        return SIDE_NAMES[cell["owner"]][0] + ("!" if cell["owner"] != me and cell["moved"] else "?")
+
+    lines = draw_board(obs["board"], "zone", mark)
     for owner in (0, 1):
         lost = obs["captured"][owner]
         shown = ", ".join(lost) if lost is not None else "hidden"

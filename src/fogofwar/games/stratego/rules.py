@@ -33,7 +33,6 @@ from fogofwar.core.protocol import (
     RecordError,
     Termination,
 )
-from fogofwar.core.state_json import OUTSIDE_ENDINGS
 from fogofwar.games.stratego.observation import CellView, MoveView, StrategoView
 from fogofwar.games.stratego.pieces import Rank, RankNotation, parse_rank
 from fogofwar.games.stratego.variants import Variant, get_variant
@@ -45,11 +44,13 @@ from fogofwar.grid.board import (
     RAYS,
     SEGMENTS,
     SIZE,
+    draw_board,
     parse_move,
     parse_square,
     square_name,
+    step_moves,
 )
-from fogofwar.grid.state import GridStateBase, state_from_json
+from fogofwar.grid.state import GridStateBase, Piece, state_from_json
 
 # --- piece codes --------------------------------------------------------------------------
 RANK_MASK = 15
@@ -78,6 +79,9 @@ ZOBRIST_KEYS: tuple[tuple[int, ...], ...] = tuple(
 
 _RANK_NAMES: tuple[str, ...] = tuple(Rank(r).name.lower() for r in range(12))
 """Rank names by rank, as observations and move events spell them (a table: no enum call per piece)."""
+_RUNS: tuple[bool, ...] = tuple(code & RANK_MASK == SCOUT for code in range(256))
+"""By piece code: whether the piece runs along lines (a scout, STR-MOVE-3)."""
+_TABLES = (NEIGHBOURS, RAYS)
 _SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(NUM_SQUARES))
 _EMPTY_CELLS: tuple[Literal["lake"] | None, ...] = tuple("lake" if sq in LAKES else None for sq in range(NUM_SQUARES))
 """The cells of an observation's board before the pieces are put on it."""
@@ -223,11 +227,12 @@ class StrategoState(GridStateBase[MoveEvent]):
 
     game_name = "stratego"
     seat_names = PLAYER_NAMES
+    title = "Stratego"
 
     def __init__(
         self,
         game: StrategoGame,
-        start: Sequence[tuple[int, int, int, bool, bool]] | None = None,
+        start: Sequence[Piece] | None = None,
         to_move: int = 0,
     ) -> None:
         self._game = game
@@ -240,39 +245,17 @@ class StrategoState(GridStateBase[MoveEvent]):
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
         self._hash = 0
-        if start is None:
-            self._phase = "setup"
-            self._player = 0
-        else:
-            self._start = _start_pieces(start)
-            for sq, owner, rank, moved, revealed in self._start:
-                if self._board[sq]:
-                    raise InvalidSetupError(f"two pieces on {square_name(sq)}")
-                self._put(sq, piece_code(owner, rank, moved, revealed))
-            self._to_place = [{}, {}]
-            self._phase = "play"
-            self._player = self._start_to_move = inputs.seat(to_move, PLAYER_NAMES, "to_move", InvalidSetupError)
-            self._finish_turn(mover=1 - self._player)
+        self._begin(None if start is None else _start_pieces(start), to_move)
 
     # --- the core protocol -------------------------------------------------------------------
     @property
     def game(self) -> StrategoGame:
         return self._game
 
-    def legal_actions(self) -> list[int]:
-        if self._outcome is not None:
-            return []
-        if self._legal is None:
-            self._legal = self._placements() if self._phase == "setup" else self._gen_moves(self._player)
-        return self._legal
+    def _generate_legal(self) -> list[int]:
+        return self._placements() if self._phase == "setup" else self._gen_moves(self._player)
 
-    def apply(self, action: int) -> None:
-        if type(action) is not int:
-            action = inputs.action_id(action, "Stratego")
-        if self._outcome is not None:
-            raise IllegalActionError(f"the game is over ({self._outcome.reason})")
-        if action not in self.legal_actions():
-            raise IllegalActionError(self.explain_illegal(action))
+    def _act(self, action: int) -> None:
         if action == FINISH_SETUP:
             self._finish_setup()
         elif action >= PLACE_BASE:
@@ -281,14 +264,9 @@ class StrategoState(GridStateBase[MoveEvent]):
             self._move(action)
 
     def undo(self) -> None:
-        if self._outcome is not None and self._outcome.termination in OUTSIDE_ENDINGS:
-            self._outcome = None  # take back the resignation (or other outside ending) first
+        rec = self._undo_record()
+        if rec is None:
             return
-        if not self._undo:
-            raise IllegalActionError("nothing to undo")
-        rec = self._undo.pop()
-        self._history.pop()
-        self._events.pop()
         if rec[0] == "place":
             _, sq, to_place, player, phase, legal = rec
             if sq >= 0:
@@ -299,29 +277,19 @@ class StrategoState(GridStateBase[MoveEvent]):
         _, src, dst, code_src, code_dst, streak, chase, hsh, player, outcome, n_cap, legal = rec
         self._remove(src)
         self._remove(dst)
-        self._put(src, code_src)
+        self._set_square(src, code_src)
         if code_dst:
-            self._put(dst, code_dst)
+            self._set_square(dst, code_dst)
         self._streak, self._chase, self._hash = streak, chase, hsh
         self._player, self._outcome, self._legal = player, outcome, legal
         del self._captured[0][n_cap[0] :]
         del self._captured[1][n_cap[1] :]
         self._moves -= 1
 
-    def clone(self) -> StrategoState:
-        other = StrategoState.__new__(StrategoState)
-        other.__dict__.update(self.__dict__)
-        other._board = self._board.copy()
-        other._mobile = (self._mobile[0].copy(), self._mobile[1].copy())
+    def _copy_parts(self, other: StrategoState) -> None:
         other._to_place = [d.copy() for d in self._to_place]
-        other._captured = (self._captured[0].copy(), self._captured[1].copy())
         other._streak = self._streak.copy()
         other._chase = self._chase.copy()
-        other._history = self._history.copy()
-        other._events = self._events.copy()
-        other._undo = self._undo.copy()
-        other._legal = None if self._legal is None else self._legal.copy()
-        return other
 
     # --- notation --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -346,17 +314,10 @@ class StrategoState(GridStateBase[MoveEvent]):
 
     def explain_illegal(self, action: object) -> str:
         """Say in words why `action` is not legal now (empty string if it is)."""
-        if self._outcome is not None:
-            return f"the game is over ({self._outcome.reason})"
-        number = inputs.whole_number(action)
-        if number is None:
-            return inputs.not_an_action_id(action, "Stratego")
-        action = number
-        if action in self.legal_actions():
-            return ""
+        action = self._illegal_at_once(action, NUM_ACTIONS, "Stratego")
+        if isinstance(action, str):
+            return action
         who = PLAYER_NAMES[self._player]
-        if not 0 <= action < NUM_ACTIONS:
-            return f"{inputs.show(action)} is not an action id of Stratego"
         if action == FINISH_SETUP:
             if self._phase != "setup":
                 return "the setup is over"
@@ -416,10 +377,8 @@ class StrategoState(GridStateBase[MoveEvent]):
     # --- setup -----------------------------------------------------------------------------------
     def _placements(self) -> list[int]:
         p = self._player
-        board = self._board
-        squares = [sq for sq in self._variant.setup_squares(p) if not board[sq]]
-        out = [PLACE_BASE + rank * 100 + sq for rank, n in self._to_place[p].items() if n for sq in squares]
-        out.sort()
+        ranks = [rank for rank, n in self._to_place[p].items() if n]
+        out = self._placement_ids(PLACE_BASE, ranks, self._variant.setup_squares(p))
         if self._variant.composition == "at_most" and any(
             self._to_place[p].get(int(r), 0) < n for r, n in self._variant.roster
         ):
@@ -453,7 +412,7 @@ class StrategoState(GridStateBase[MoveEvent]):
         self._history.append(action)
         self._events.append(None)
         self._to_place[p][rank] -= 1
-        self._put(sq, piece_code(p, rank))
+        self._set_square(sq, piece_code(p, rank))
         self._end_setup_turn(p)
 
     def _finish_setup(self) -> None:
@@ -475,7 +434,12 @@ class StrategoState(GridStateBase[MoveEvent]):
                 self._finish_turn(mover=1)
 
     # --- play ------------------------------------------------------------------------------------
-    def _put(self, sq: int, code: int) -> None:
+    _piece_code = staticmethod(piece_code)
+
+    def _nothing_to_place(self) -> None:
+        self._to_place = [{}, {}]
+
+    def _set_square(self, sq: int, code: int) -> None:
         self._board[sq] = code
         self._hash ^= ZOBRIST_KEYS[sq][code & IDENTITY_MASK]
         if (code & RANK_MASK) not in (FLAG, BOMB):
@@ -490,27 +454,7 @@ class StrategoState(GridStateBase[MoveEvent]):
 
     def _gen_moves(self, p: int) -> list[int]:
         """Legal moves of player p: pseudo-legal moves filtered by the repetition rules."""
-        board = self._board
-        own = p << 4
-        out: list[int] = []
-        append = out.append
-        for src in self._mobile[p]:
-            base = src * 100
-            if board[src] & RANK_MASK == SCOUT:
-                for ray in RAYS[src]:
-                    for dst in ray:
-                        c = board[dst]
-                        if not c:
-                            append(base + dst)
-                        else:
-                            if c & OWNER_BIT != own:
-                                append(base + dst)
-                            break
-            else:
-                for dst in NEIGHBOURS[src]:
-                    c = board[dst]
-                    if not c or c & OWNER_BIT != own:
-                        append(base + dst)
+        out = step_moves(self._board, self._mobile[p], p << 4, OWNER_BIT, _RUNS, _TABLES)
         streak = self._streak[p]
         if self._limit and streak[3] >= self._limit:
             out = [m for m in out if not self._breaks_two_squares(p, m // 100, m % 100)]
@@ -573,7 +517,7 @@ class StrategoState(GridStateBase[MoveEvent]):
         attacker_alive = True
         flag_taken = False
         if not target:
-            self._put(dst, moved)
+            self._set_square(dst, moved)
             self._events.append(MoveEvent(p, src, dst, SCOUT if long_scout else None, None, True, False))
         else:
             drank = target & RANK_MASK
@@ -586,10 +530,10 @@ class StrategoState(GridStateBase[MoveEvent]):
                 if self._streak[q][0] == dst:
                     self._streak[q] = NO_STREAK
                 if attacker_alive:
-                    self._put(dst, moved | REVEALED_BIT)
+                    self._set_square(dst, moved | REVEALED_BIT)
             else:
                 self._remove(dst)
-                self._put(dst, target | REVEALED_BIT)
+                self._set_square(dst, target | REVEALED_BIT)
             if not attacker_alive:
                 self._captured[p].append(rank)
         # Two-squares streak (STR-REP-1/2).
@@ -661,8 +605,8 @@ class StrategoState(GridStateBase[MoveEvent]):
             self._outcome = Outcome(Termination.NO_MOVES, mover, f"{PLAYER_NAMES[nxt]} has no legal move")
         elif mover_stuck:
             self._outcome = Outcome(Termination.NO_MOVES, nxt, f"{PLAYER_NAMES[mover]} has no legal move left")
-        elif self._max_moves and self._moves >= self._max_moves:
-            self._outcome = Outcome(Termination.MOVE_LIMIT, None, f"the move cap of {self._max_moves} was reached")
+        else:
+            self._outcome = self._move_cap()
 
     # --- what players see ---------------------------------------------------------------------
     def piece_at(self, sq: int) -> tuple[int, Rank, bool, bool] | None:
@@ -824,25 +768,15 @@ def _count_of(n: int, rank: Rank) -> str:
 
 def render_text(obs: Mapping[str, Any], notation: RankNotation = "classic") -> str:
     """A plain-text drawing of an observation, red's back row at the bottom."""
-    cells = obs["board"]
     me = obs["player"]
-    lines = []
-    for row in range(SIZE - 1, -1, -1):
-        parts = []
-        for col in range(SIZE):
-            cell = cells[row * SIZE + col]
-            if cell == "lake":
-                parts.append(" ~~ ")
-            elif cell is None:
-                parts.append(" .  ")
-            else:
-                mark = Rank[cell["rank"].upper()].symbol(notation) if cell["rank"] else "?"
-                side = "r" if cell["owner"] == 0 else "b"
-                if cell["owner"] != me and cell["rank"] is None and cell["moved"]:
-                    mark = "!"
-                parts.append(f" {side}{mark:<2}")
-        lines.append(f"{row + 1:>2} " + "".join(parts).rstrip())
-    lines.append("    " + "   ".join("ABCDEFGHIK"))
+
+    def mark(cell: Mapping[str, Any]) -> str:
+        shown = Rank[cell["rank"].upper()].symbol(notation) if cell["rank"] else "?"
+        if cell["owner"] != me and cell["rank"] is None and cell["moved"]:
+            shown = "!"
+        return ("r" if cell["owner"] == 0 else "b") + shown
+
+    lines = draw_board(obs["board"], "lake", mark)
     return "\n".join(lines)
 
 
