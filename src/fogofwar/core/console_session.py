@@ -14,7 +14,14 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from fogofwar.core.agents import Agent
 from fogofwar.core.records import GameRecord
+
+
+def refuse(console: Console, text: str) -> int:
+    """Say why a terminal game cannot start, and return the exit code for bad input (2)."""
+    console.print(Text.assemble(("error:", "bold red"), " ", text))
+    return 2
 
 
 class Abandon(Exception):
@@ -22,9 +29,11 @@ class Abandon(Exception):
 
 
 class ConsoleSession:
-    """The console, the input and the record of one terminal game (subclasses set `state`)."""
+    """The console, the input and the record of one terminal game (subclasses set `state` and `agent`)."""
 
     state: Any
+    agent: Agent | None
+    """The computer's player, or None when two people play (hot-seat)."""
 
     def __init__(self, console: Console, seed: int | None, save: Path | None, read: Callable[[], str] | None) -> None:
         self.console = console
@@ -86,12 +95,45 @@ class ConsoleSession:
         self.show_end()
         return 0 if self.write_record(finished=True) else 1
 
-    def show_end(self) -> None:
+    # -- the game's hooks
+    def seat_name(self, seat: int) -> str:
+        """A seat's name in the game's words (red, evil, South)."""
         raise NotImplementedError
 
-    def record_players(self) -> list[str]:
-        """Who played each seat, as the record names them."""
+    def at_keyboard(self, seat: int) -> bool:
+        """Whether a person types this seat's moves (both seats in hot-seat)."""
         raise NotImplementedError
+
+    def show_final(self) -> None:
+        """What the game-over screen shows below the result (the whole board, the score)."""
+        raise NotImplementedError
+
+    @property
+    def hotseat(self) -> bool:
+        """Two people at this keyboard: no computer plays."""
+        return self.agent is None
+
+    def show_end(self) -> None:
+        """The game-over screen: who won and why, then the game's own (`show_final`)."""
+        outcome = self.state.outcome()
+        assert outcome is not None
+        self.console.print()
+        self.console.rule("Game over")
+        if outcome.winner is None:
+            head = "Draw"
+        elif self.hotseat:
+            head = f"{self.seat_name(outcome.winner).capitalize()} wins"
+        elif self.at_keyboard(outcome.winner):
+            head = "You win"
+        else:
+            head = f"You lose ({self.seat_name(outcome.winner)} wins)"
+        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
+        self.show_final()
+
+    def record_players(self) -> list[str]:
+        """Who played each seat, as the record names them: "human", or the computer's agent."""
+        agent = self.agent
+        return ["human" if agent is None or self.at_keyboard(seat) else agent.name for seat in (0, 1)]
 
     def write_record(self, finished: bool) -> bool:
         """Save the game (if a file was asked for); False if it could not be written."""

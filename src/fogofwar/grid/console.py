@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rich.console import Console
 from rich.text import Text
 
 from fogofwar.core.agents import Agent
-from fogofwar.core.console_session import Abandon, ConsoleSession
+from fogofwar.core.console_session import Abandon, ConsoleSession, refuse
 from fogofwar.core.match import decide, forfeit
 from fogofwar.core.protocol import Game, IllegalActionError, InvalidSetupError, NotationError, State, Termination
 from fogofwar.core.randomness import play_streams
+from fogofwar.grid.board import FILES, SIZE
 
 HIGHLIGHT_STYLE = "bold yellow"
 """How the squares of the last move are marked on a board drawn in the terminal."""
@@ -31,6 +32,30 @@ HOTSEAT_INTRO = (
 
 CellData = Any
 """One cell of an observation's "board": None, "lake" (or a zone), or the piece as the viewer sees it."""
+
+
+def grid_board_text(
+    content: Callable[[int], tuple[str, str]], turned: bool, width: int, highlight: frozenset[int] = frozenset()
+) -> Text:
+    """A board drawn for the terminal as a player sees it from their chair: file A on the left and row 1 at the
+    bottom, or (`turned`, the second seat) the board turned round. `content(square)` gives a square's text
+    (`width` - 2 characters) and style; squares in `highlight` (the last move) are drawn in brackets."""
+    rows = range(SIZE) if turned else range(SIZE - 1, -1, -1)
+    cols = list(range(SIZE - 1, -1, -1)) if turned else list(range(SIZE))
+    files = "    " + "".join(f"{FILES[c]:^{width}}" for c in cols)
+    text = Text(files + "\n", style="bold")
+    for row in rows:
+        text.append(f"{row + 1:>3} ", style="bold")
+        for col in cols:
+            sq = row * SIZE + col
+            shown, style = content(sq)
+            mark = sq in highlight
+            text.append("[" if mark else " ", style=HIGHLIGHT_STYLE)
+            text.append(shown, style=style)
+            text.append("]" if mark else " ", style=HIGHLIGHT_STYLE)
+        text.append(f" {row + 1:<3}\n", style="bold")
+    text.append(files, style="bold")
+    return text
 
 
 class GridState(State, Protocol):
@@ -54,6 +79,8 @@ class GridTerminalGame(ConsoleSession):
     """How each side's moves are written."""
     setup_prompt: str
     """The question that asks the person for a setup."""
+    late_setups: tuple[str, ...] = ("ask", "random")
+    """The --setup words resolved only when the game starts (the others are checked before it does)."""
     state: GridState
 
     def __init__(
@@ -69,9 +96,9 @@ class GridTerminalGame(ConsoleSession):
     ) -> None:
         super().__init__(console, seed, save, read)
         self.game = game
+        self.state = cast(GridState, game.new_initial_state())
         self.human = human
         self.agent = agent
-        self.hotseat = agent is None
         self.unseen: tuple[list[tuple[Any, list[CellData]]], ...] = ([], [])
         """Hot-seat: per seat, the other seat's moves since it last looked, each with its board before it."""
         self.setup = setup
@@ -79,10 +106,6 @@ class GridTerminalGame(ConsoleSession):
 
     # -- the game's hooks
     def title(self) -> str:
-        raise NotImplementedError
-
-    def side_name(self, seat: int) -> str:
-        """A seat's name in the game's words (red/blue; LOTR: evil/good)."""
         raise NotImplementedError
 
     def resolve_setup(self, spec: str) -> Mapping[int, Any]:
@@ -123,21 +146,34 @@ class GridTerminalGame(ConsoleSession):
         return "the other player" if self.agent is None else f"the computer '{self.agent.name}'"
 
     def intro(self) -> str:
-        return HOTSEAT_INTRO.format(first=self.side_name(0).capitalize(), seed=self.seed_text)
+        return HOTSEAT_INTRO.format(first=self.seat_name(0).capitalize(), seed=self.seed_text)
 
     # -- helpers
     @property
     def me(self) -> str:
-        return self.side_name(self.human)
+        return self.seat_name(self.human)
 
     @property
     def them(self) -> str:
-        return self.side_name(self.computer)
+        return self.seat_name(self.computer)
 
     @property
     def computer(self) -> int:
         """The other seat: the computer's, or in hot-seat the player's who waits."""
         return 1 - self.human
+
+    def run_checked(self, setup: str) -> int:
+        """`run`, after checking a setup given on the command line (anything but a word in `late_setups`),
+        so that a bad one is refused before anything starts; exit code 2 when a setup cannot be used."""
+        if setup.strip().lower() not in self.late_setups:
+            try:
+                self.resolve_setup(setup)
+            except (InvalidSetupError, NotationError) as exc:
+                return refuse(self.console, f"bad --setup: {exc}")
+        try:
+            return self.run()
+        except InvalidSetupError as exc:  # the setup does not fit the free squares (classicfree, computer first)
+            return refuse(self.console, f"cannot place your setup: {exc}")
 
     def run(self) -> int:
         """The whole game: setups, then moves, then the end (each game's screens come from its hooks)."""
@@ -171,7 +207,7 @@ class GridTerminalGame(ConsoleSession):
     def pass_keyboard(self, seat: int) -> None:
         """Hot-seat: clear what the other seat had on the screen, wait until `seat` sits down, then tell
         them what the other did since they last looked, as their seat saw it."""
-        self.pass_screen(self.side_name(seat), self.side_name(self.human))
+        self.pass_screen(self.seat_name(seat), self.seat_name(self.human))
         self.human = seat
         for event, before in self.unseen[seat]:
             self.console.print(Text(self.describe(event, before), style=self.side_styles[int(event["player"])]))
@@ -181,7 +217,7 @@ class GridTerminalGame(ConsoleSession):
         """Ask for a setup until one is valid (or take the one given on the command line)."""
         asking = self.setup.strip().lower() == "ask"
         if self.hotseat:
-            self.console.print(Text(f"{self.side_name(self.human).capitalize()}'s setup", style="bold"))
+            self.console.print(Text(f"{self.seat_name(self.human).capitalize()}'s setup", style="bold"))
         if asking:
             self.console.print()
             self.say(self.setup_help())
@@ -256,27 +292,10 @@ class GridTerminalGame(ConsoleSession):
             if waiting is not None:  # told to the other player once the keyboard is theirs
                 self.unseen[self.computer].append((self.state.observation(self.computer).data["last_move"], waiting))
 
-    def show_end(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.console.print()
-        self.console.rule("Game over")
-        if outcome.winner is None:
-            head = "Draw"
-        elif self.hotseat:
-            head = f"{self.side_name(outcome.winner).capitalize()} wins"
-        elif outcome.winner == self.human:
-            head = "You win"
-        else:
-            head = f"You lose ({self.them} wins)"
-        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
-        data = self.state.observation(self.human).data
+    def show_final(self) -> None:
         self.say("The whole board:")
-        self.show_final_board(data)
+        self.show_final_board(self.state.observation(self.human).data)
         self.say(f"{self.state.move_count} moves played.")
 
-    def record_players(self) -> list[str]:
-        players = ["human", "human"]
-        if self.agent is not None:
-            players[self.computer] = self.agent.name
-        return players
+    def at_keyboard(self, seat: int) -> bool:
+        return self.hotseat or seat == self.human

@@ -25,12 +25,11 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, agent_game_options, make_agent, take_explanations
-from fogofwar.core.console_session import Abandon, ConsoleSession
+from fogofwar.core.console_session import Abandon, ConsoleSession, refuse
 from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
@@ -228,10 +227,6 @@ class AdmiralTerminal(ConsoleSession):
         self._rolls: list[str] = []
         self._roll_phase = ""
         self._reported = 0
-
-    @property
-    def hotseat(self) -> bool:
-        return len(self.humans) == 2
 
     def who(self, seat: int) -> str:
         if self.hotseat:
@@ -457,33 +452,18 @@ class AdmiralTerminal(ConsoleSession):
             self.say(f"  {line}", style="yellow")
         self._reported = len(report)
 
-    def show_end(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.console.print()
-        self.console.rule("Game over")
-        if outcome.winner is None:
-            head = "Draw"
-        elif self.hotseat:
-            head = f"{PLAYER_NAMES[outcome.winner]} wins"
-        elif outcome.winner in self.humans:
-            head = "You win"
-        else:
-            head = f"You lose ({PLAYER_NAMES[outcome.winner]} wins)"
-        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
+    def seat_name(self, seat: int) -> str:
+        return PLAYER_NAMES[seat]
+
+    def at_keyboard(self, seat: int) -> bool:
+        return seat in self.humans
+
+    def show_final(self) -> None:
         seat = self.humans[0]
         data = self.state.observation(seat).data
         self.console.print(board_text(data["board"], seat, self.marks))
         self.console.print(cards_table(data, self.game.ruleset, self.marks, seat))
         self.say(f"{self.state.turn} turns, {len(self.state.history)} actions (dice included).")
-
-    def record_players(self) -> list[str]:
-        if self.hotseat:
-            return ["human", "human"]
-        players = ["", ""]
-        players[self.humans[0]] = "human"
-        players[1 - self.humans[0]] = self.agent_name
-        return players
 
 
 def run_admiral_terminal_game(
@@ -518,8 +498,7 @@ def run_admiral_terminal_game(
             raise GameError(f"the solo mode's opponent is Admiral Stratego (stratego), not {opponent!r}")
         game = AdmiralGame(**options)
     except (GameError, ValueError) as exc:
-        console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
-        return 2
+        return refuse(console, str(exc))
     humans = (0, 1) if hotseat else (seat,)
     return AdmiralTerminal(console, game, humans, agent, seed, save, read).run()
 

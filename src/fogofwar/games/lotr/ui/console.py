@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
-from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
+from fogofwar.core.agents import make_agent
+from fogofwar.core.console_session import refuse
+from fogofwar.core.protocol import GameError, InvalidSetupError
 from fogofwar.games.lotr.agents.heuristic import lotr_setup
 from fogofwar.games.lotr.observation import LotrView, lotr_view
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
@@ -45,8 +45,8 @@ from fogofwar.games.lotr.rules import (
     LotrState,
 )
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
-from fogofwar.grid.board import FILES, NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import HIGHLIGHT_STYLE, MOVE_PROMPT, GridTerminalGame
+from fogofwar.grid.board import NUM_SQUARES, SIZE, parse_square, square_name
+from fogofwar.grid.console import MOVE_PROMPT, GridTerminalGame, grid_board_text
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -149,22 +149,7 @@ def cell_content(cell: CellData, sq: int, me: int, game: LotrGame) -> tuple[str,
 
 def board_text(cells: Sequence[CellData], me: int, game: LotrGame, highlight: frozenset[int] = frozenset()) -> Text:
     """The board as `me` sees it from their chair: their own side at the bottom (Good sees it turned)."""
-    rows = range(SIZE - 1, -1, -1) if me == EVIL else range(SIZE)
-    cols = list(range(SIZE)) if me == EVIL else list(range(SIZE - 1, -1, -1))
-    files = "    " + "".join(f"   {FILES[c]}    " for c in cols)
-    text = Text(files + "\n", style="bold")
-    for row in rows:
-        text.append(f"{row + 1:>3} ", style="bold")
-        for col in cols:
-            sq = row * SIZE + col
-            content, style = cell_content(cells[sq], sq, me, game)
-            mark = sq in highlight
-            text.append("[" if mark else " ", style=HIGHLIGHT_STYLE)
-            text.append(content, style=style)
-            text.append("]" if mark else " ", style=HIGHLIGHT_STYLE)
-        text.append(f" {row + 1:<3}\n", style="bold")
-    text.append(files, style="bold")
-    return text
+    return grid_board_text(lambda sq: cell_content(cells[sq], sq, me, game), me != EVIL, 8, highlight)
 
 
 def revealed_cells(state: LotrState) -> list[CellData]:
@@ -358,31 +343,19 @@ class LotrTerminalGame(GridTerminalGame):
 
     side_styles = SIDE_TEXT_STYLES
     setup_prompt = SETUP_PROMPT
+    late_setups = ("ask", "random", "auto", "sample")
 
-    def __init__(
-        self,
-        console: Console,
-        game: LotrGame,
-        human: int,
-        agent: Agent | None,
-        setup: str,
-        seed: int | None,
-        save: Path | None,
-        read: Callable[[], str] | None = None,
-    ) -> None:
-        super().__init__(console, game, human, agent, setup, seed, save, read)
-        self.lotr = game
-        self.lstate: LotrState = game.new_initial_state()
-        self.state = self.lstate
+    game: LotrGame
+    state: LotrState
 
     def title(self) -> str:
-        return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.lotr.mode]}"
+        return f"Stratego, The Lord of the Rings: {GAME_TITLES[self.game.mode]}"
 
-    def side_name(self, seat: int) -> str:
+    def seat_name(self, seat: int) -> str:
         return SIDE_NAMES[seat]
 
     def intro(self) -> str:
-        captured = f"Captured pieces: {self.lotr.captured_mode}."
+        captured = f"Captured pieces: {self.game.captured_mode}."
         if self.hotseat:
             return f"{super().intro()} {captured}"
         first = "you move first" if self.human == EVIL else "Evil moves first"
@@ -396,13 +369,13 @@ class LotrTerminalGame(GridTerminalGame):
         """A placement {square: kind} for the person's seat from 'random', 'auto' or a setup string."""
         word = spec.strip().lower()
         if word == "random":
-            return lotr_random_setup(self.lotr, self.human, self.setup_rng)
+            return lotr_random_setup(self.game, self.human, self.setup_rng)
         if word in ("auto", "sample"):
-            return lotr_setup(self.lotr, self.human, self.setup_rng)
-        return parse_setup(spec, self.lotr, self.human)
+            return lotr_setup(self.game, self.human, self.setup_rng)
+        return parse_setup(spec, self.game, self.human)
 
     def setup_help(self) -> str:
-        g = self.lotr
+        g = self.game
         army = g.army(self.human)
         example = format_setup(lotr_setup(g, self.human, random.Random(1)), g, self.human)
         return "\n".join(
@@ -417,12 +390,12 @@ class LotrTerminalGame(GridTerminalGame):
         )
 
     def setup_words(self, placement: Mapping[int, Any]) -> str:
-        return format_setup(placement, self.lotr, self.human)
+        return format_setup(placement, self.game, self.human)
 
     # -- turns
     def human_turn(self) -> None:
         self.show_position()
-        state = self.lstate
+        state = self.state
         legal = state.legal_actions()
         pending = state.pending
         if pending >= 0:
@@ -441,14 +414,14 @@ class LotrTerminalGame(GridTerminalGame):
         self.read_move(prompt)
 
     def parse_move(self, line: str) -> int:
-        return self.lstate.string_to_action(line)
+        return self.state.string_to_action(line)
 
     def describe(self, event: Mapping[str, Any], before: Sequence[CellData]) -> str:
-        return describe_move(event, self.human, before, self.lotr)
+        return describe_move(event, self.human, before, self.game)
 
     # -- showing things
     def help_text(self) -> str:
-        g = self.lotr
+        g = self.game
         lines = [
             "Moves: the square a piece stands on, then the square it goes to: B4-B5",
             "  (also 'B4 B5' or 'b4b5'; 'B4xB5' for an attack, but the x is optional).",
@@ -497,7 +470,7 @@ class LotrTerminalGame(GridTerminalGame):
 
     def show_position(self) -> None:
         data = lotr_view(self.state.observation(self.human).data)
-        g = self.lotr
+        g = self.game
         self.console.print()
         self.console.print(board_text(data["board"], self.human, g, self._highlight(data)))
         self.say(LEGEND + (DOOM_LEGEND if g.mode == "ring" else ""), style="dim")
@@ -515,7 +488,7 @@ class LotrTerminalGame(GridTerminalGame):
 
     def show_captured(self, data: LotrView) -> None:
         for owner in (self.human, self.computer):
-            army = self.lotr.army(owner)
+            army = self.game.army(owner)
             shorts = short_names(army)
             who = f"{SIDE_NAMES[owner].capitalize()}{' (you)' if owner == self.human else ''}"
             lost = data["captured"][owner]
@@ -528,7 +501,7 @@ class LotrTerminalGame(GridTerminalGame):
             self.say(f"{who} lost: {names}")
 
     def show_moves(self) -> None:
-        state = self.lstate
+        state = self.state
         legal = state.legal_actions()
         by_piece: dict[int, list[int]] = {}
         for action in legal:
@@ -544,7 +517,7 @@ class LotrTerminalGame(GridTerminalGame):
         self.say(f"Your legal moves ({len(legal)}):")
         for src, actions in sorted(by_piece.items()):
             cell = board[src]
-            what = _cell_words(cell, self.lotr) if isinstance(cell, dict) and cell.get("kind") else "piece"
+            what = _cell_words(cell, self.game) if isinstance(cell, dict) and cell.get("kind") else "piece"
             plain = " ".join(state.action_to_string(a) for a in actions if a < POWER_BASE)
             powers = [state.action_to_string(a) for a in actions if a >= POWER_BASE]
             self.say(f"  {square_name(src)} {what}: {plain}".rstrip())
@@ -556,7 +529,7 @@ class LotrTerminalGame(GridTerminalGame):
 
     def show_final_board(self, data: Mapping[str, Any]) -> None:
         view = lotr_view(data)
-        self.console.print(board_text(revealed_cells(self.lstate), self.human, self.lotr, self._highlight(view)))
+        self.console.print(board_text(revealed_cells(self.state), self.human, self.game, self._highlight(view)))
         self.show_captured(view)
 
 
@@ -592,17 +565,10 @@ def run_lotr_terminal_game(
         game = LotrGame(mode, captured_mode=captured)
         agent = None if hotseat else make_agent(opponent)
     except (GameError, ValueError) as exc:
-        console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
-        return 2
+        return refuse(console, str(exc))
     human = EVIL if hotseat else SIDES[side]  # hot-seat: Evil sets up and moves first
     session = LotrTerminalGame(console, game, human, agent, setup, seed, save, read)
-    if setup.strip().lower() not in ("ask", "random", "auto", "sample"):
-        try:  # check a setup given on the command line before anything starts
-            session.resolve_setup(setup)
-        except (InvalidSetupError, NotationError) as exc:
-            console.print(f"[bold red]error:[/bold red] bad --setup: {escape(str(exc))}")
-            return 2
-    return session.run()
+    return session.run_checked(setup)
 
 
 __all__ = [

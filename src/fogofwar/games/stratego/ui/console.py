@@ -22,17 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
+from fogofwar.core.console_session import refuse
+from fogofwar.core.protocol import GameError
 from fogofwar.games.stratego.pieces import Rank, RankNotation
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.games.stratego.variants import Variant
-from fogofwar.grid.board import FILES, LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import HIGHLIGHT_STYLE, MOVE_PROMPT, CellData, GridTerminalGame
+from fogofwar.grid.board import LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
+from fogofwar.grid.console import MOVE_PROMPT, CellData, GridTerminalGame, grid_board_text
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
@@ -87,22 +87,7 @@ def board_text(
     round, row 10 at the bottom and file K on the left. Squares in `highlight` (the last
     move) are drawn in brackets.
     """
-    rows = range(SIZE - 1, -1, -1) if me == 0 else range(SIZE)
-    cols = list(range(SIZE)) if me == 0 else list(range(SIZE - 1, -1, -1))
-    files = "    " + "".join(f"  {FILES[c]}  " for c in cols)
-    text = Text(files + "\n", style="bold")
-    for row in rows:
-        text.append(f"{row + 1:>3} ", style="bold")
-        for col in cols:
-            sq = row * SIZE + col
-            content, style = cell_content(cells[sq], me, notation)
-            mark = sq in highlight
-            text.append("[" if mark else " ", style=HIGHLIGHT_STYLE)
-            text.append(content, style=style)
-            text.append("]" if mark else " ", style=HIGHLIGHT_STYLE)
-        text.append(f" {row + 1:<3}\n", style="bold")
-    text.append(files, style="bold")
-    return text
+    return grid_board_text(lambda sq: cell_content(cells[sq], me, notation), me != 0, 5, highlight)
 
 
 def revealed_cells(state: StrategoState) -> list[CellData]:
@@ -251,7 +236,6 @@ class TerminalGame(GridTerminalGame):
     ) -> None:
         super().__init__(console, game, human, agent, setup, seed, save, read)
         self.game: StrategoGame = game
-        self.state = game.new_initial_state()
         self.notation: RankNotation = notation
 
     @property
@@ -373,7 +357,7 @@ class TerminalGame(GridTerminalGame):
         self.console.print(board_text(cells, self.human, self.notation, self._highlight(data)))
         self.show_captured(data["captured"])
 
-    def side_name(self, seat: int) -> str:
+    def seat_name(self, seat: int) -> str:
         """A seat's name in the game's words (red/blue; LOTR: evil/good)."""
         return PLAYER_NAMES[seat]
 
@@ -408,19 +392,8 @@ def run_terminal_game(
         game = StrategoGame(variant, two_squares=two_squares)
         agent = None if hotseat else make_agent(opponent)
     except (GameError, ValueError) as exc:
-        console.print(f"[bold red]error:[/bold red] {escape(str(exc))}")
-        return 2
+        return refuse(console, str(exc))
     human = 0 if hotseat else sides[side]  # hot-seat: red sets up and moves first
     note: RankNotation = "modern" if notation == "modern" else "classic"
     session = TerminalGame(console, game, human, agent, setup, seed, note, save, read)
-    if setup.strip().lower() not in ("ask", "random"):
-        try:  # check a setup given on the command line before anything starts
-            session.resolve_setup(setup)
-        except (InvalidSetupError, NotationError) as exc:
-            console.print(f"[bold red]error:[/bold red] bad --setup: {escape(str(exc))}")
-            return 2
-    try:
-        return session.run()
-    except InvalidSetupError as exc:  # the setup does not fit the free squares (classicfree, computer first)
-        console.print(f"[bold red]error:[/bold red] cannot place your setup: {escape(str(exc))}")
-        return 2
+    return session.run_checked(setup)
