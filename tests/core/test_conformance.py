@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fogofwar.core import (
     CHANCE,
@@ -317,3 +319,49 @@ def test_every_game_refuses_a_bad_ended_by_with_a_record_error(game_name: str) -
             game.state_from_json({**data, "ended_by": bad})
     with pytest.raises(RecordError, match="not an integer"):
         game.state_from_json({**data, "actions": ["x"]})
+
+
+# --- the options ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_options_are_declared_once_and_checked_by_their_model(name: str) -> None:
+    """Every game's options come from its `GameParams` model: the defaults build a game, every example reads,
+    the options a game writes rebuild the same game, and an unknown option is refused by name."""
+    entry = game_entry(name)
+    params = entry.params
+    declared = [info.name for info in params.options()]
+    assert declared == list(params.model_fields) and declared
+    assert all(info.meaning for info in params.options()), "every option says what it means"
+    for options in entry.examples.values():
+        params.read(options)
+    game = make_game(name)
+    written = game.options
+    assert set(written) <= set(declared)
+    assert make_game(name, **written).options == written
+    with pytest.raises(GameError, match=f"has no option 'no_such_option'; its options are {', '.join(declared)}"):
+        make_game(name, no_such_option=1)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("name", game_names())
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_any_json_options_build_a_game_or_are_refused_with_a_game_error(name: str, data: st.DataObject) -> None:
+    """Options as a client might send them: each value of any JSON type for each declared name (and an odd
+    name now and then) either builds the game or gets a `GameError`, never another exception."""
+    names = [*game_entry(name).params.model_fields, "colour"]
+    chosen = data.draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
+    options = {key: data.draw(_JSON_VALUES) for key in chosen}
+    try:
+        game = make_game(name, **options)
+    except GameError as exc:
+        assert str(exc)
+    else:
+        assert game.options is not None

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 import test_conformance as conformance
-from toy_game import EXAMPLES, NAME, HiddenNimGame, make_hidden_nim
+from toy_game import EXAMPLES, NAME, HiddenNimGame, HiddenNimParams
 
 from fogofwar.core import GameError, Termination, make_game
 from fogofwar.core.agents import make_agent
@@ -23,7 +23,7 @@ from fogofwar.core.registry import game_entry, game_names, register_game, unregi
 
 @pytest.fixture
 def toy() -> Iterator[str]:
-    register_game(NAME, make_hidden_nim, examples=EXAMPLES)  # what a plugin does when it is imported
+    register_game(NAME, HiddenNimGame, params=HiddenNimParams, examples=EXAMPLES)  # what a plugin does when imported
     try:
         yield NAME
     finally:
@@ -53,8 +53,10 @@ def test_the_registry_knows_the_toy_only_while_it_is_registered(toy: str) -> Non
     assert toy in game_names()
     assert isinstance(make_game(toy), HiddenNimGame)
     assert toy not in web_adapters()  # no web adapter: the server does not offer it
-    with pytest.raises(GameError, match="hidden Nim has no option 'colour'"):
+    with pytest.raises(GameError, match="hidden Nim has no option 'colour'; its options are first_sees_pile"):
         make_game(toy, colour="red")
+    with pytest.raises(GameError, match="hidden Nim option first_sees_pile must be true or false, not 'yes'"):
+        make_game(toy, first_sees_pile="yes")
     unregister_game(toy)
     with pytest.raises(GameError, match="unknown game 'hidden-nim'"):
         make_game(toy)

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fogofwar.core.inputs import options_factory, state_json
+from pydantic import Field
+
+from fogofwar.core.inputs import state_json
+from fogofwar.core.params import GameParams
 from fogofwar.core.protocol import (
     CHANCE,
     JSON,
@@ -31,6 +34,13 @@ PILES = {2: 3, 3: 4, 4: 5}  # chance action id -> pile size
 NUM_ACTIONS = 5
 
 
+class HiddenNimParams(GameParams):
+    """The toy's one option, declared once: the registry and the game check it through this model."""
+
+    title = "hidden Nim"
+    first_sees_pile: bool = Field(True, description="the first seat sees the pile the die made")
+
+
 class HiddenNimGame:
     """The game with its options (none that change the rules: `max_take` is fixed at two)."""
 
@@ -38,7 +48,7 @@ class HiddenNimGame:
     num_players = 2
 
     def __init__(self, first_sees_pile: bool = True) -> None:
-        self.first_sees_pile = first_sees_pile
+        self.first_sees_pile = HiddenNimParams.read({"first_sees_pile": first_sees_pile}).first_sees_pile
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -164,8 +174,5 @@ class HiddenNimState:
             raise IllegalActionError("the game is over")
         self._ended = Outcome(termination, winner, reason)
 
-
-make_hidden_nim = options_factory(HiddenNimGame, "hidden Nim")
-"""What the plugin registers: `HiddenNimGame(**options)`, refusing an option it does not have by name."""
 
 EXAMPLES: dict[str, dict[str, JSON]] = {"open": {}, "blind": {"first_sees_pile": False}}

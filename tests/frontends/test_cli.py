@@ -17,6 +17,7 @@ from fogofwar.core import Game, Observation, Termination
 from fogofwar.core.agents import RandomAgent
 from fogofwar.core.match import play_match
 from fogofwar.core.records import GameRecord
+from fogofwar.frontends import cli
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.formats.gravon import format_field
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
@@ -147,6 +148,17 @@ def test_replay_corrupted_json_record(tmp_path: Path, corrupt: str, message: str
 
 
 # --- bench ------------------------------------------------------------------------------------------------
+
+
+def test_games_lists_every_game_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli.console, "width", 200)  # the tables' cells on one line each
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0, result.output
+    for title in ("stratego: Stratego", "lotr: Stratego LOTR", "admiral: Admiral"):
+        assert title in result.output
+    assert result.output.index("stratego: Stratego") < result.output.index("lotr: Stratego LOTR")  # lobby order
+    assert "two_squares" in result.output and "whole number" in result.output
+    assert "captured_mode" in result.output and "free, prisoner, secret, hidden" in result.output
 
 
 def test_bench_prints_moves_per_second() -> None:

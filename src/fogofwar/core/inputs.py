@@ -12,7 +12,6 @@ The checks stay off the hot paths: `apply` only calls `action_id` when `type(act
 
 from __future__ import annotations
 
-import inspect
 import math
 import operator
 import reprlib
@@ -316,27 +315,6 @@ def grid_pieces(
             )
         )
     return out
-
-
-def options_factory(cls: Callable[..., G], title: str) -> Callable[..., G]:
-    """What the registry builds a game with: `cls(**options)` after refusing, by name, an option the game
-    does not have (Python would raise a TypeError)."""
-    names = tuple(inspect.signature(cls).parameters)
-
-    def make(**options: Any) -> G:
-        check_option_names(options, names, title)
-        return cls(**options)
-
-    make.__doc__ = f"Build {title} with its options; `InvalidArgumentError` names an unknown one."
-    return make
-
-
-def check_option_names(
-    options: Mapping[str, Any], names: Collection[str], title: str, error: type[GameError] = InvalidArgumentError
-) -> None:
-    for key in options:
-        if key not in names:
-            raise error(f"{title} has no option {show(key)}; its options are {', '.join(names)}")
 
 
 # --- state JSON -------------------------------------------------------------------------------------------

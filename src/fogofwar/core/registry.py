@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
+from fogofwar.core.params import GameParams, params_factory
 from fogofwar.core.protocol import JSON, Game, GameError
 from fogofwar.core.web_adapter import Adapter
 
@@ -21,10 +22,13 @@ GameFactory = Callable[..., Game]
 
 @dataclass(frozen=True)
 class GameEntry:
-    """A registered game: how to build it, and (when the web app hosts it) its web adapter."""
+    """A registered game: how to build it, its options, and (when the web app hosts it) its web adapter."""
 
     name: str
     factory: GameFactory
+    """Builds the game from its options, after `params` has checked them."""
+    params: type[GameParams]
+    """The game's options: names, types, defaults, limits and meaning (`fogofwar games` lists them)."""
     web_adapter: Callable[[], Adapter] | None = None
     """Builds the game's web adapter; called once, when the server first asks (so that registering
     imports nothing of the server's)."""
@@ -49,14 +53,17 @@ def register_game(
     name: str,
     factory: GameFactory,
     *,
+    params: type[GameParams],
     web_adapter: Callable[[], Adapter] | None = None,
     order: int = 100,
     examples: Mapping[str, Mapping[str, JSON]] | None = None,
 ) -> None:
-    """Make `make_game(name, **options)` build games with `factory(**options)`, and the web app host the
-    game through `web_adapter()` when one is given. `examples` name option sets of short games, one for each
-    mode worth testing (the conformance test plays every one; none: the game with its defaults)."""
-    _GAMES[name] = GameEntry(name, factory, web_adapter, order, dict(examples or {"default": {}}))
+    """Make `make_game(name, **options)` build games with `factory(**options)` once `params` has checked the
+    options, and the web app host the game through `web_adapter()` when one is given. `examples` name option
+    sets of short games, one for each mode worth testing (the conformance test plays every one; none: the game
+    with its defaults)."""
+    make = params_factory(factory, params)
+    _GAMES[name] = GameEntry(name, make, params, web_adapter, order, dict(examples or {"default": {}}))
     _ADAPTERS.pop(name, None)
 
 

@@ -376,6 +376,24 @@ def arena(
 
 
 @app.command()
+def games() -> None:
+    """The games this install plays, each with its options (name, type, default, meaning): what `arena
+    --option NAME=VALUE`, the web app and records accept, from each game's declared options."""
+    from rich.table import Table
+
+    from fogofwar.core.registry import game_entry, game_names
+
+    for name in sorted(game_names(), key=lambda n: game_entry(n).order):
+        params = game_entry(name).params
+        table = Table(title=f"{name}: {params.title}", title_justify="left")
+        for column in ("option", "type", "default", "meaning"):
+            table.add_column(column)
+        for info in params.options():
+            table.add_row(info.name, info.kind, json.dumps(info.default, default=str), info.meaning)
+        console.print(table)
+
+
+@app.command()
 def levels() -> None:
     """The computer's levels for classic Stratego, weakest first, with their measured Elo and time a move."""
     from rich.table import Table

@@ -51,7 +51,7 @@ def test_create_hotseat_gives_both_tokens_and_invite_gives_a_secret(client: Test
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"variant": "chess"}, "unknown Stratego variant 'chess'"),
+        ({"variant": "chess"}, "variant must be one of classic, barrage, duel, classicfree, not 'chess'"),
         ({"opponent": "ucc:rm -rf /"}, "opponent must be"),
         ({"opponent": "nobody"}, "opponent must be"),
         ({"color": "green"}, "color must be"),

@@ -123,7 +123,7 @@ def test_meta_describes_the_three_games_the_armies_and_the_powers(client: TestCl
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"variant": "hobbit"}, "unknown Stratego LOTR variant 'hobbit'"),
+        ({"variant": "hobbit"}, "Stratego LOTR option variant must be 'classic', 'powers' or 'ring', not 'hobbit'"),
         ({"options": {"captured_mode": "eaten"}}, "captured_mode"),
         ({"options": {"back_and_forth": 1}}, "back_and_forth"),
         ({"options": {"max_moves": -3}}, "max_moves"),

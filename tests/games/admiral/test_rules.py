@@ -215,7 +215,7 @@ def test_layouts() -> None:
 def test_options_are_checked() -> None:
     with pytest.raises(GameError, match="exceed the budget"):
         AdmiralGame(budget=100)
-    with pytest.raises(GameError, match="factions must name two factions"):
+    with pytest.raises(GameError, match=r"Admiral option factions must have at least 2 items, not \[.usn.\]"):
         AdmiralGame(factions=("usn",))
     with pytest.raises(GameError, match="belongs to ijn"):
         AdmiralGame(fleets=[["Yamato"], ["Yamato"]])

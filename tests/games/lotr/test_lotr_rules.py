@@ -27,7 +27,7 @@ def test_LOTR_GAME_1_three_games_picked_by_the_variant_option() -> None:
         game = make_game("lotr", variant=mode)
         assert isinstance(game, LotrGame) and game.options["variant"] == mode
         assert game.new_initial_state().observation(0).data["variant"] == mode
-    with pytest.raises(GameError, match="unknown"):
+    with pytest.raises(GameError, match="option game must be .classic., .powers. or .ring., not .chess."):
         LotrGame(game="chess")
     with pytest.raises(ValueError):
         LotrGame(captured_mode="open")
@@ -465,7 +465,7 @@ def test_the_variant_has_one_name_and_the_old_spellings_still_read() -> None:
     assert LotrGame("lotr-ring").mode == LotrGame("game3").mode == "ring"
     with pytest.raises(GameError, match="disagree"):
         LotrGame(variant="ring", game="powers")
-    with pytest.raises(GameError, match="unknown Stratego LOTR variant 'chess'"):
+    with pytest.raises(GameError, match="LOTR option variant must be 'classic', 'powers' or 'ring', not 'chess'"):
         LotrGame("chess")
     old = LotrGame("powers").new_initial_state().to_json()
     old["options"] = {**{k: v for k, v in old["options"].items() if k != "variant"}, "game": "powers"}

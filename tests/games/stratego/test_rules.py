@@ -795,6 +795,8 @@ def test_STR_VAR_1_variants_are_data() -> None:
     for v in variants().values():
         assert v.setup_area in ("home_rows", "anywhere") and v.composition in ("exact", "at_most")
     with pytest.raises(GameError, match="unknown Stratego variant 'ultimate'"):
+        get_variant("ultimate")
+    with pytest.raises(GameError, match="variant must be one of classic, barrage, duel, classicfree, not 'ultimate'"):
         StrategoGame("ultimate")
 
 

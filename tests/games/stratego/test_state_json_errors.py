@@ -31,7 +31,7 @@ def test_ended_by_not_an_object_is_a_record_error() -> None:
 
 def test_unknown_variant_in_state_json_is_a_record_error() -> None:
     game, data = _finished_game_json()
-    with pytest.raises(RecordError, match="unknown Stratego variant 'nope'"):
+    with pytest.raises(RecordError, match="variant must be one of classic, barrage, duel, classicfree, not 'nope'"):
         game.state_from_json({**data, "options": {"variant": "nope"}})
 
 

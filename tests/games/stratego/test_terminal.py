@@ -160,7 +160,7 @@ def test_setup_is_asked_until_valid_and_blue_sees_the_board_turned(monkeypatch: 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"variant": "chess"}, "unknown Stratego variant 'chess'"),
+        ({"variant": "chess"}, "variant must be one of classic, barrage, duel, classicfree, not 'chess'"),
         ({"opponent": "nobody"}, "unknown agent 'nobody'"),
         ({"color": "green"}, "unknown color 'green'"),
         ({"notation": "roman"}, "unknown notation 'roman'"),

@@ -5,9 +5,9 @@ initiative, action dice, movement, the secret attack assignment and its resoluti
 red special rules; what it does not play yet is listed in the docs ("What remains").
 """
 
-from fogofwar.core.inputs import options_factory
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
+from fogofwar.games.admiral.params import AdmiralParams
 from fogofwar.games.admiral.rules import AdmiralGame, AdmiralState, NotImplementedYetError, state_from_position
 
 
@@ -25,6 +25,6 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
-register_game("admiral", options_factory(AdmiralGame, "Admiral"), web_adapter=_web_adapter, order=2, examples=EXAMPLES)
+register_game("admiral", AdmiralGame, params=AdmiralParams, web_adapter=_web_adapter, order=2, examples=EXAMPLES)
 
 __all__ = ["AdmiralGame", "AdmiralState", "NotImplementedYetError", "state_from_position"]

@@ -135,11 +135,11 @@ from fogofwar.games.admiral.geometry import (
     neighbours,
     row_col,
 )
+from fogofwar.games.admiral.params import DEFAULT_BUDGET, AdmiralParams
 
 PLAYER_NAMES = ("South", "North")
 """Seat 0 sits at row 1, seat 1 at row 8 (ADM-GEN-2)."""
 
-DEFAULT_BUDGET = 350
 DEFAULT_FLEETS: Mapping[str, tuple[str, ...]] = {
     "usn": ("Washington", "Enterprise", "Helena", "Fletcher", "Jenkins", "Wahoo"),
     "ijn": ("Kirishima", "Shokaku", "Chokai", "Yukikaze", "Shigure", "I-19"),
@@ -302,14 +302,21 @@ class AdmiralGame:
         ruleset: Ruleset | None = None,
         solo_seat: int | None = None,
     ) -> None:
-        if ruleset is not None and not isinstance(ruleset, Ruleset):
-            raise InvalidArgumentError(f"ruleset must be a Ruleset (the data files), not {inputs.show(ruleset)}")
-        self.ruleset = default_ruleset() if ruleset is None else ruleset
-        factions = _names(factions, "factions must name two factions, one per player", 2)
-        if fleets is None:
-            fleets = [DEFAULT_FLEETS.get(f, ()) for f in factions]
-        two_fleets = "fleets must be two lists of unit names, one per player"
-        fleets = [_names(f, two_fleets) for f in _names(fleets, two_fleets, 2, of=(list, tuple))]
+        params = AdmiralParams.read(
+            {
+                "factions": factions,
+                "budget": budget,
+                "fleets": fleets,
+                "layout": layout,
+                "max_turns": max_turns,
+                "ruleset": ruleset,
+                "solo_seat": solo_seat,
+            }
+        )
+        self.ruleset = default_ruleset() if params.ruleset is None else params.ruleset
+        factions = params.factions
+        budget = params.budget
+        fleets = params.fleets if params.fleets is not None else [list(DEFAULT_FLEETS.get(f, ())) for f in factions]
         self.fleets: tuple[Fleet, Fleet] = (
             build_fleet(factions[0], budget, fleets[0], self.ruleset),
             build_fleet(factions[1], budget, fleets[1], self.ruleset),
@@ -326,14 +333,14 @@ class AdmiralGame:
         if len(self.ruleset.special_rules) > MAX_RULES:
             raise GameError(f"at most {MAX_RULES} special rules here")
         check_supported(self.ruleset)
-        self.max_turns = None if max_turns is None else inputs.integer(max_turns, "max_turns (or None)", lo=1)
-        self.solo_seat = None if solo_seat is None else inputs.seat(solo_seat, PLAYER_NAMES, "solo_seat (or None)")
+        self.max_turns = params.max_turns
+        self.solo_seat = params.solo_seat
         admiral_faces = [f for f in self.ruleset.die.faces if f.shows(Symbol.ADMIRAL)]
         self.admiral_face = min(admiral_faces, key=lambda f: (len(f.symbols), f.index)).index
         """The face of the Admiral die assigned to each of Stratego's units (SOLO-DICE-1)."""
         self.budget = budget
-        self.terrain: dict[int, Terrain] = read_layout(layout, self.ruleset)
-        self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
+        self.terrain: dict[int, Terrain] = read_layout(params.layout, self.ruleset)
+        self._layout_option: str | dict[str, str] = params.layout
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -363,20 +370,8 @@ class AdmiralGame:
         return state_from_position(self, position)
 
 
-OPTION_NAMES = ("factions", "budget", "fleets", "layout", "max_turns", "solo_seat")
+OPTION_NAMES = tuple(name for name in AdmiralParams.model_fields if name != "ruleset")
 """The JSON options of `AdmiralGame` (as `options` writes them): `ruleset` is not one of them."""
-
-
-def _names(value: object, rule: str, length: int | None = None, of: type | tuple[type, ...] = str) -> list[Any]:
-    """A list (or tuple) of `length` items of type `of` (names: a string is not read as a list of letters);
-    `InvalidArgumentError` states the `rule` and quotes the value otherwise."""
-    if (
-        isinstance(value, list | tuple)
-        and (length is None or len(value) == length)
-        and all(isinstance(item, of) for item in value)
-    ):
-        return list(value)
-    raise InvalidArgumentError(f"{rule}, got {inputs.show(value)}")
 
 
 # --- the state -----------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Stratego, The Lord of the Rings Trilogy edition (rules reference: docs/rules/lotr.md)."""
 
-from fogofwar.core.inputs import options_factory
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
+from fogofwar.games.lotr.params import LotrParams
 from fogofwar.games.lotr.roster import EVIL, GOOD, Army, Kind, Roster, roster
 from fogofwar.games.lotr.rules import LotrGame, LotrState, NotImplementedYetError
 
@@ -22,6 +22,6 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
-register_game("lotr", options_factory(LotrGame, "Stratego LOTR"), web_adapter=_web_adapter, order=1, examples=EXAMPLES)
+register_game("lotr", LotrGame, params=LotrParams, web_adapter=_web_adapter, order=1, examples=EXAMPLES)
 
 __all__ = ["EVIL", "GOOD", "Army", "Kind", "LotrGame", "LotrState", "NotImplementedYetError", "Roster", "roster"]

@@ -43,7 +43,6 @@ from fogofwar.core.protocol import (
     JSON,
     GameError,
     IllegalActionError,
-    InvalidArgumentError,
     InvalidSetupError,
     NotationError,
     Observation,
@@ -52,6 +51,13 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.games.lotr.observation import LotrCellView, LotrView, PendingView, RingView
+from fogofwar.games.lotr.params import (
+    CAPTURED_MODES,
+    DEFAULT_BACK_AND_FORTH,
+    GAME_MODES,
+    VARIANT_ALIASES,
+    LotrParams,
+)
 from fogofwar.games.lotr.powers import (
     AXE_BASE,
     AXE_SUBSETS,
@@ -121,23 +127,7 @@ NUM_ACTIONS = PLACE_BASE + 32 * 100
 """Moves 0..9999 and placements 10000..13199: the ids of Game 1. The powers start here (POWER_BASE)."""
 assert NUM_ACTIONS == POWER_BASE
 
-GAME_MODES = ("classic", "powers", "ring")
-VARIANT_ALIASES = {
-    **{f"lotr-{mode}": mode for mode in GAME_MODES},
-    "lotr": "classic",
-    "game1": "classic",
-    "game2": "powers",
-    "game3": "ring",
-}
-"""Other names of the variants, still accepted: the terminal's (lotr-powers) and the web app's (game2)."""
 GAME_TITLES = {"classic": "Game 1, Classic", "powers": "Game 2, Special Powers", "ring": "Game 3, Destroy the Ring"}
-IMPLEMENTED_MODES = GAME_MODES
-CAPTURED_MODES = ("free", "prisoner", "secret", "hidden")
-"""LOTR-CAPT-2..5: who sees the ranks of captured pieces (see `captured_visible`)."""
-
-DEFAULT_BACK_AND_FORTH = 3
-"""LOTR-MOVE-5: a piece may not move between the same two squares on three consecutive turns."""
-
 RING_HUNTERS = ("witch_king", "nazgul")
 """LOTR-RING-3: the only characters Frodo's Invisibility cannot fool (roster keys)."""
 RING_LOSSES = frozenset({4, 5, 6, 7, 8, FORTRESS})
@@ -350,29 +340,19 @@ class LotrGame:
     ) -> None:
         # `variant` is the game of the rulebook (Game 1 classic, 2 powers, 3 ring), named like Stratego's
         # variants; `game` is its old name, which records written before still use.
-        if game is not None:
-            if variant != "classic" and variant != game:
-                raise InvalidArgumentError(f"variant {inputs.show(variant)} and game {inputs.show(game)} disagree")
-            variant = game
-        if isinstance(variant, str):
-            variant = VARIANT_ALIASES.get(variant.strip().lower(), variant)
-        if not isinstance(variant, str) or variant not in GAME_MODES:
-            raise InvalidArgumentError(
-                f"unknown Stratego LOTR variant {inputs.show(variant)}; the rulebook has {', '.join(GAME_MODES)}"
-            )
-        game = variant
-        if game not in IMPLEMENTED_MODES:  # pragma: no cover - every game is implemented
-            raise NotImplementedYetError(
-                f"Stratego LOTR {GAME_TITLES[game]} ({game!r}) is not implemented yet; "
-                f"implemented: {', '.join(IMPLEMENTED_MODES)}"
-            )
-        self.captured_mode = inputs.one_of(captured_mode, "captured_mode", CAPTURED_MODES)
-        limit = inputs.integer(back_and_forth, "back_and_forth (0 turns the rule off, else >= 2)", lo=0)
-        if limit == 1:
-            raise InvalidArgumentError("back_and_forth must be 0 (rule off) or a whole number >= 2, not 1")
-        self.mode = game
-        self.back_and_forth = limit
-        self.max_moves = inputs.integer(max_moves, "max_moves (0 means no cap)", lo=0)
+        params = LotrParams.read(
+            {
+                "variant": variant,
+                "captured_mode": captured_mode,
+                "back_and_forth": back_and_forth,
+                "max_moves": max_moves,
+                "game": game,
+            }
+        )
+        self.mode = game = params.mode
+        self.captured_mode = params.captured_mode
+        self.back_and_forth = params.back_and_forth
+        self.max_moves = params.max_moves
         self.roster: Roster = roster()
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
@@ -1348,7 +1328,7 @@ def _start_state(game: LotrGame, pieces: Sequence[object], to_move: Any) -> Lotr
     return game.state_from_position(rows, to_move=to_move)
 
 
-OPTION_NAMES = ("variant", "captured_mode", "back_and_forth", "max_moves", "game")
+OPTION_NAMES = tuple(LotrParams.model_fields)
 """The options of `LotrGame`, as `options` and a state's JSON write them (and `game`, the old name of `variant`)."""
 
 

@@ -1,10 +1,10 @@
 """Stratego: tournament (ISF) rules and the variants played on the classic board."""
 
 from fogofwar.core.formats import RecordFormat, register_record_format
-from fogofwar.core.inputs import options_factory
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
+from fogofwar.games.stratego.params import StrategoParams
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.variants import Variant, get_variant, variants
@@ -25,9 +25,7 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
-register_game(
-    "stratego", options_factory(StrategoGame, "Stratego"), web_adapter=_web_adapter, order=0, examples=EXAMPLES
-)
+register_game("stratego", StrategoGame, params=StrategoParams, web_adapter=_web_adapter, order=0, examples=EXAMPLES)
 
 
 def _read_gravon(text: str, source: str) -> GameRecord:

@@ -34,6 +34,7 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.games.stratego.observation import CellView, MoveView, StrategoView
+from fogofwar.games.stratego.params import DEFAULT_TWO_SQUARES, StrategoParams
 from fogofwar.games.stratego.pieces import Rank, RankNotation, parse_rank
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import (
@@ -67,9 +68,6 @@ FINISH_SETUP = PLACE_BASE + 12 * 100
 """Ends a side's setup early where the variant lets an army be any part of the roster (classicfree)."""
 NUM_ACTIONS = FINISH_SETUP + 1
 
-DEFAULT_TWO_SQUARES = 5
-"""Default limit of the two-squares rule: five moves in a row, as in the ISF rules and as the
-Gravon games show (450 games reach five, none goes beyond; docs: STR-REP-1)."""
 
 _rng = random.Random(20261121)
 ZOBRIST_KEYS: tuple[tuple[int, ...], ...] = tuple(
@@ -173,11 +171,13 @@ class StrategoGame:
         more_squares: bool = True,
         max_moves: int | None = None,
     ) -> None:
-        self.variant: Variant = get_variant(variant)
-        self.two_squares = inputs.integer(two_squares, "two_squares (0 turns the rule off)", lo=0)
-        self.more_squares = inputs.flag(more_squares, "more_squares")
-        cap = self.variant.max_moves if max_moves is None else max_moves
-        self.max_moves = inputs.integer(cap, "max_moves (0 means no cap)", lo=0)
+        p = StrategoParams.read(
+            {"variant": variant, "two_squares": two_squares, "more_squares": more_squares, "max_moves": max_moves}
+        )
+        self.variant: Variant = get_variant(p.variant)
+        self.two_squares = p.two_squares
+        self.more_squares = p.more_squares
+        self.max_moves = self.variant.max_moves if p.max_moves is None else p.max_moves
 
     @property
     def options(self) -> dict[str, JSON]:
@@ -668,7 +668,7 @@ def _start_state(game: StrategoGame, rows: Sequence[object], to_move: Any) -> St
     return StrategoState(game, start=[_read_piece(row) for row in rows], to_move=to_move)
 
 
-OPTION_NAMES = ("variant", "two_squares", "more_squares", "max_moves")
+OPTION_NAMES = tuple(StrategoParams.model_fields)
 """The options of `StrategoGame`, as `options` and a state's JSON write them."""
 
 
