@@ -13,6 +13,7 @@ records. A new game joins by registering itself: nothing here names a game
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
 import random
@@ -341,6 +342,18 @@ def test_options_are_declared_once_and_checked_by_their_model(name: str) -> None
     assert make_game(name, **written).options == written
     with pytest.raises(GameError, match=f"has no option 'no_such_option'; its options are {', '.join(declared)}"):
         make_game(name, no_such_option=1)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_constructor_takes_the_declared_options_with_the_same_defaults(name: str) -> None:
+    """The game's class and its options model declare the same options with the same defaults (a Python caller
+    and a JSON client get the same game), so the model's listing tells the truth."""
+    entry = game_entry(name)
+    parameters = inspect.signature(entry.builds).parameters
+    assert list(parameters) == list(entry.params.model_fields)
+    for option, field in entry.params.model_fields.items():
+        default = parameters[option].default
+        assert (list(default) if isinstance(default, tuple) else default) == field.default, option
 
 
 _JSON_VALUES = st.recursive(

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from fogofwar.core.inputs import state_json
-from fogofwar.core.params import GameParams
+from fogofwar.core.params import GameParams, checked_by
 from fogofwar.core.protocol import (
     CHANCE,
     JSON,
@@ -47,8 +47,9 @@ class HiddenNimGame:
     name = NAME
     num_players = 2
 
+    @checked_by(HiddenNimParams)
     def __init__(self, first_sees_pile: bool = True) -> None:
-        self.first_sees_pile = HiddenNimParams.read({"first_sees_pile": first_sees_pile}).first_sees_pile
+        self.first_sees_pile = first_sees_pile
 
     @property
     def options(self) -> dict[str, JSON]:

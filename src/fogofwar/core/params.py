@@ -24,10 +24,23 @@ fogofwar.core.protocol.InvalidArgumentError: Toy has no option 'colour'; its opt
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import UnionType
-from typing import Annotated, Any, ClassVar, Literal, Self, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Literal,
+    Self,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, PydanticUndefined
@@ -146,6 +159,35 @@ def _must(error: ErrorDetails) -> str:
     for prefix in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(prefix)
     return message
+
+
+Init = TypeVar("Init", bound=Callable[..., None])
+
+
+def checked_by(params: type[GameParams]) -> Callable[[Init], Init]:
+    """Decorate a game's `__init__` so that it receives its options already checked by `params` (whose fields
+    are its parameters, with the same defaults: the conformance test compares them): a wrong or unknown option
+    gets the model's message, and the body only builds the game from good values (a LOTR variant's other name
+    arrives as the variant itself)."""
+
+    def wrap(init: Init) -> Init:
+        signature = inspect.signature(init)
+
+        @functools.wraps(init)
+        def checked(self: object, *args: Any, **kwargs: Any) -> None:
+            try:
+                bound = signature.bind(self, *args, **kwargs)
+            except TypeError:
+                params.read(kwargs)  # an unknown option: the model names it and the options there are
+                raise
+            bound.apply_defaults()
+            given = dict(list(bound.arguments.items())[1:])
+            values = params.read(given)
+            init(self, **{name: getattr(values, name) for name in given})
+
+        return cast(Init, checked)
+
+    return wrap
 
 
 def params_factory(cls: Callable[..., G], params: type[GameParams]) -> Callable[..., G]:

@@ -29,6 +29,9 @@ class GameEntry:
     """Builds the game from its options, after `params` has checked them."""
     params: type[GameParams]
     """The game's options: names, types, defaults, limits and meaning (`fogofwar games` lists them)."""
+    builds: GameFactory
+    """What `factory` calls once the options are checked: the game's class (its constructor's defaults are the
+    model's, which the conformance test checks)."""
     web_adapter: Callable[[], Adapter] | None = None
     """Builds the game's web adapter; called once, when the server first asks (so that registering
     imports nothing of the server's)."""
@@ -63,7 +66,7 @@ def register_game(
     sets of short games, one for each mode worth testing (the conformance test plays every one; none: the game
     with its defaults)."""
     make = params_factory(factory, params)
-    _GAMES[name] = GameEntry(name, make, params, web_adapter, order, dict(examples or {"default": {}}))
+    _GAMES[name] = GameEntry(name, make, params, factory, web_adapter, order, dict(examples or {"default": {}}))
     _ADAPTERS.pop(name, None)
 
 

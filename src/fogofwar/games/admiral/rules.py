@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any
 
 from fogofwar.core import inputs
+from fogofwar.core.params import checked_by
 from fogofwar.core.protocol import (
     CHANCE,
     JSON,
@@ -292,6 +293,7 @@ class AdmiralGame:
     name = "admiral"
     num_players = 2
 
+    @checked_by(AdmiralParams)
     def __init__(
         self,
         factions: Sequence[str] = ("usn", "ijn"),
@@ -302,21 +304,9 @@ class AdmiralGame:
         ruleset: Ruleset | None = None,
         solo_seat: int | None = None,
     ) -> None:
-        params = AdmiralParams.read(
-            {
-                "factions": factions,
-                "budget": budget,
-                "fleets": fleets,
-                "layout": layout,
-                "max_turns": max_turns,
-                "ruleset": ruleset,
-                "solo_seat": solo_seat,
-            }
-        )
-        self.ruleset = default_ruleset() if params.ruleset is None else params.ruleset
-        factions = params.factions
-        budget = params.budget
-        fleets = params.fleets if params.fleets is not None else [list(DEFAULT_FLEETS.get(f, ())) for f in factions]
+        self.ruleset = default_ruleset() if ruleset is None else ruleset
+        if fleets is None:
+            fleets = [list(DEFAULT_FLEETS.get(f, ())) for f in factions]
         self.fleets: tuple[Fleet, Fleet] = (
             build_fleet(factions[0], budget, fleets[0], self.ruleset),
             build_fleet(factions[1], budget, fleets[1], self.ruleset),
@@ -333,14 +323,14 @@ class AdmiralGame:
         if len(self.ruleset.special_rules) > MAX_RULES:
             raise GameError(f"at most {MAX_RULES} special rules here")
         check_supported(self.ruleset)
-        self.max_turns = params.max_turns
-        self.solo_seat = params.solo_seat
+        self.max_turns = max_turns
+        self.solo_seat = solo_seat
         admiral_faces = [f for f in self.ruleset.die.faces if f.shows(Symbol.ADMIRAL)]
         self.admiral_face = min(admiral_faces, key=lambda f: (len(f.symbols), f.index)).index
         """The face of the Admiral die assigned to each of Stratego's units (SOLO-DICE-1)."""
         self.budget = budget
-        self.terrain: dict[int, Terrain] = read_layout(params.layout, self.ruleset)
-        self._layout_option: str | dict[str, str] = params.layout
+        self.terrain: dict[int, Terrain] = read_layout(layout, self.ruleset)
+        self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
 
     @property
     def options(self) -> dict[str, JSON]:

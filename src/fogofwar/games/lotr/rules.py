@@ -39,6 +39,7 @@ from itertools import combinations
 from typing import Any, Literal, cast
 
 from fogofwar.core import inputs
+from fogofwar.core.params import checked_by
 from fogofwar.core.protocol import (
     JSON,
     GameError,
@@ -330,6 +331,7 @@ class LotrGame:
     name = "lotr"
     num_players = 2
 
+    @checked_by(LotrParams)
     def __init__(
         self,
         variant: str = "classic",
@@ -340,19 +342,10 @@ class LotrGame:
     ) -> None:
         # `variant` is the game of the rulebook (Game 1 classic, 2 powers, 3 ring), named like Stratego's
         # variants; `game` is its old name, which records written before still use.
-        params = LotrParams.read(
-            {
-                "variant": variant,
-                "captured_mode": captured_mode,
-                "back_and_forth": back_and_forth,
-                "max_moves": max_moves,
-                "game": game,
-            }
-        )
-        self.mode = game = params.mode
-        self.captured_mode = params.captured_mode
-        self.back_and_forth = params.back_and_forth
-        self.max_moves = params.max_moves
+        self.mode = game = game if game is not None else variant
+        self.captured_mode = captured_mode
+        self.back_and_forth = back_and_forth
+        self.max_moves = max_moves
         self.roster: Roster = roster()
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
 from fogofwar.core import inputs
+from fogofwar.core.params import checked_by
 from fogofwar.core.protocol import (
     JSON,
     IllegalActionError,
@@ -164,6 +165,7 @@ class StrategoGame:
     name = "stratego"
     num_players = 2
 
+    @checked_by(StrategoParams)
     def __init__(
         self,
         variant: str = "classic",
@@ -171,13 +173,10 @@ class StrategoGame:
         more_squares: bool = True,
         max_moves: int | None = None,
     ) -> None:
-        p = StrategoParams.read(
-            {"variant": variant, "two_squares": two_squares, "more_squares": more_squares, "max_moves": max_moves}
-        )
-        self.variant: Variant = get_variant(p.variant)
-        self.two_squares = p.two_squares
-        self.more_squares = p.more_squares
-        self.max_moves = self.variant.max_moves if p.max_moves is None else p.max_moves
+        self.variant: Variant = get_variant(variant)
+        self.two_squares = two_squares
+        self.more_squares = more_squares
+        self.max_moves = self.variant.max_moves if max_moves is None else max_moves
 
     @property
     def options(self) -> dict[str, JSON]:
