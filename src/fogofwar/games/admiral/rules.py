@@ -39,7 +39,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from fogofwar.core import inputs
 from fogofwar.core.params import checked_by
@@ -135,6 +135,19 @@ from fogofwar.games.admiral.geometry import (
     last_row,
     neighbours,
     row_col,
+)
+from fogofwar.games.admiral.observation import (
+    AdmiralView,
+    CellView,
+    DieView,
+    FeatureView,
+    FleetView,
+    PendingCriticalView,
+    SoloRowView,
+    SoloView,
+    SortieView,
+    StrikeView,
+    UnitView,
 )
 from fogofwar.games.admiral.params import DEFAULT_BUDGET, AdmiralParams
 
@@ -3339,27 +3352,26 @@ class AdmiralState:
         player = inputs.seat(player, PLAYER_NAMES)
         c = self._core
         revealed = c.phase != Phase.DEPLOY
-        by_square: dict[int, list[JSON]] = {}
+        by_square: dict[int, list[UnitView]] = {}
         for fleet in c.units:
             for u in fleet:
                 if u.where == "board" and (u.owner == player or revealed):
                     by_square.setdefault(u.square, []).append(self._unit_json(u))
-        cells: list[JSON] = []
+        cells: list[CellView] = []
         for sq in range(NUM_SQUARES):
             terrain = self._terrain.get(sq)
             here = by_square.get(sq, [])
             cells.append({"terrain": terrain.id if terrain else None, "units": here, "smoke": sq in c.smoke})
-        fleets: list[JSON] = []
+        fleets: list[FleetView] = []
         for p in (0, 1):
             visible = p == player or revealed
             hidden = self._hidden_from(player, p)
-            dice: list[JSON] = [
+            dice: list[DieView] = [
                 {"face": self.face_label(f), "used": None if (hidden and u.startswith("attack:")) or not u else u}
                 for f, u in zip(c.pools[p], c.uses[p], strict=True)
             ]
             if p == self._solo:  # each die's unit and what it is spent as (SOLO-DICE, SOLO-TAB, SOLO-ADM)
                 for entry, slot, value in zip(dice, c.bound[p], c.values[p], strict=True):
-                    assert isinstance(entry, dict)
                     entry["unit"] = self._name(p, slot) if slot >= 0 else None
                     entry["as"] = value or None
             fleets.append(
@@ -3375,16 +3387,16 @@ class AdmiralState:
                     "orders": None if hidden else [self._order_text(p, o) for o in c.orders[p]],
                 }
             )
-        features: list[JSON] = [
+        features: list[FeatureView] = [
             {"unit": c.units[f.owner][f.slot].card.name, "owner": f.owner, "feature": f.key, "by": f.by}
             for f in c.features
             if not (f.secret and f.by != player)
         ]
-        pending: JSON = None
+        pending: PendingCriticalView | None = None
         if c.phase == Phase.CRITICALS and c.pending:
             attacker, owner, slot = c.pending[0]
             pending = {"attacker": attacker, "unit": c.units[owner][slot].card.name, "owner": owner}
-        data: dict[str, JSON] = {
+        data: AdmiralView = {
             "game": "admiral",
             "player": player,
             "phase": c.phase.value,
@@ -3407,16 +3419,16 @@ class AdmiralState:
             "outcome": c.outcome.to_json() if c.outcome is not None else None,
             "solo": self._solo_json(),
         }
-        return Observation(player, data, render_text)
+        return Observation(player, cast(dict[str, JSON], data), render_text)
 
-    def _solo_json(self) -> JSON:
+    def _solo_json(self) -> SoloView | None:
         """Solo mode (public): Stratego's seat, its acting unit, the table row each unit got, the units still to
         act (slowest first)."""
         s = self._solo
         if s is None:
             return None
         c = self._core
-        rows: dict[str, JSON] = {}
+        rows: dict[str, SoloRowView] = {}
         for slot in range(len(c.solo_rows)):
             row = self.solo_unit_row(slot)
             if row is not None:
@@ -3434,7 +3446,7 @@ class AdmiralState:
             "to_act": [u.card.name for u in self.solo_order()],
         }
 
-    def _sortie_json(self, s: Sortie) -> dict[str, JSON]:
+    def _sortie_json(self, s: Sortie) -> SortieView:
         c = self._core
         ship: str | None = None
         if s.ship >= 0:
@@ -3450,7 +3462,7 @@ class AdmiralState:
             "held": s.held,
         }
 
-    def _strike_json(self) -> JSON:
+    def _strike_json(self) -> StrikeView | None:
         c = self._core
         strike = c.strike
         if strike is None:
@@ -3470,7 +3482,7 @@ class AdmiralState:
             "rolls": [self.face_label(f) for f in strike.rolls],
         }
 
-    def _unit_json(self, u: UnitState) -> dict[str, JSON]:
+    def _unit_json(self, u: UnitState) -> UnitView:
         return {
             "owner": u.owner,
             "name": u.card.name,

@@ -39,6 +39,7 @@ from fogofwar.games.admiral.actions import (
 )
 from fogofwar.games.admiral.data_model import Side, Symbol, UnitCard, default_ruleset, square_name
 from fogofwar.games.admiral.geometry import crossed, distance, row_col
+from fogofwar.games.admiral.observation import AdmiralView, DieView, admiral_view
 from fogofwar.games.admiral.rules import AdmiralGame
 
 log = logging.getLogger("fogofwar.games.admiral.solo")
@@ -151,9 +152,9 @@ class StrategoAgent:
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         assert self._game is not None, "start() first"
         legal = list(legal_actions)
-        obs: Mapping[str, Any] = observation.data
+        obs = admiral_view(observation.data)
         self._read(obs)
-        phase = str(obs["phase"])
+        phase = obs["phase"]
         handler = getattr(self, f"_on_{phase}", None)
         action = handler(legal) if handler is not None else None
         if action is None or action not in legal:
@@ -178,36 +179,37 @@ class StrategoAgent:
         log.info(str(e))
 
     # --- reading the observation ----------------------------------------------------------------------
-    def _read(self, obs: Mapping[str, Any]) -> None:
+    def _read(self, obs: AdmiralView) -> None:
         assert self._game is not None
         game = self._game
-        self._turn = int(obs.get("turn", 0))
-        self._phase = str(obs["phase"])
+        self._turn = obs["turn"]
+        self._phase = obs["phase"]
         slots = [{c.name: i for i, c in enumerate(f.units)} for f in game.fleets]
         self.units: list[list[Unit]] = [[], []]
         self.smoke: set[int] = set()
         for sq, cell in enumerate(obs["board"]):
-            if cell.get("smoke"):
+            if cell["smoke"]:
                 self.smoke.add(sq)
             for u in cell["units"]:
-                p = int(u["owner"])
+                p = u["owner"]
                 slot = slots[p][u["name"]]
-                sq_count = sum((u.get("squadrons") or {}).values()) if u.get("squadrons") else 0
+                squadrons = u["squadrons"]
+                sq_count = sum(squadrons.values()) if squadrons else 0
                 self.units[p].append(
                     Unit(
                         p,
                         slot,
                         game.fleets[p].units[slot],
                         sq,
-                        int(u["structure"]),
-                        bool(u["submerged"]),
-                        bool(u["moved"]),
+                        u["structure"],
+                        u["submerged"],
+                        u["moved"],
                         sq_count,
                     )
                 )
         me = obs["fleets"][self.player]
         self._obs = obs
-        self.dice: list[Mapping[str, Any]] = list(me["dice"])
+        self.dice: list[DieView] = list(me["dice"])
         self.free_faces: list[str] = [d["face"] for d in me["dice"] if not d["used"]]
         if self._orders_key != (self._turn, "attack") and self._phase == "attack":
             self._orders = []
@@ -431,7 +433,7 @@ class StrategoAgent:
             if d.get("unit") != u.name or d["used"]:
                 continue
             value = d.get("as")
-            symbols = self._face_symbols(str(d["face"]))
+            symbols = self._face_symbols(d["face"])
             if value == "artillery" or (value is None and symbols & {"artillery", "admiral"}):
                 n += 1
         return n
@@ -444,20 +446,20 @@ class StrategoAgent:
     def _solo_go(self, legal: list[int]) -> int | None:
         """The acting unit's go under the solo rules: its row of the decision table (SOLO-TAB) says whether
         it moves; where it moves follows SOLO-MOVE-3/4 (SOLO-MOVE-1: the engine brings the slowest first)."""
-        solo = self._obs.get("solo") or {}
-        name = solo.get("acting")
+        solo = self._obs["solo"]
+        name = solo["acting"] if solo is not None else None
         u = next((x for x in self.mine() if x.name == name), None)
         hold = next((a for a in legal if decode(a).kind == "hold"), None)
-        if u is None or hold is None:
+        if u is None or hold is None or solo is None or name is None:
             return None
-        row = (solo.get("rows") or {}).get(name) or {}
-        rid = str(row.get("id", "SOLO-TAB"))
+        row = solo["rows"].get(name)
+        rid = row["id"] if row is not None else "SOLO-TAB"
         rolled = [d for d in self.dice if d.get("unit") == name][2:3]
-        face = str(rolled[0]["face"]) if rolled else "?"
-        situation = "enemies in range" if row.get("in_range") else "no enemy in range"
-        admiral = str(row.get("admiral", "?")).replace("_", " ")
+        face = rolled[0]["face"] if rolled else "?"
+        situation = "enemies in range" if row is not None and row["in_range"] else "no enemy in range"
+        admiral = (row["admiral"] if row is not None else "?").replace("_", " ")
         head = f"{u.name} (slowest first, SOLO-MOVE-1) rolls {face}, {situation}: its Admiral becomes {admiral}"
-        if row.get("hold"):
+        if row is not None and row["hold"]:
             self._explain(rid, f"{head}; it does not move: counts as moving 0 squares (SOLO-MOVE-2)")
             return hold
         moves = [(a, d) for a, d in ((a, decode(a)) for a in legal) if d.kind == "move" and d.mode == 0]
@@ -569,8 +571,8 @@ class StrategoAgent:
         if not picks:
             return AIR_DONE if AIR_DONE in legal else None
         targets = [t for t in self.enemies() if any(d.target == t.slot for _, d in picks)]
-        strike = self._obs.get("strike") or {}
-        carrier = next((u for u in self.mine() if u.name == strike.get("carrier")), None)
+        strike = self._obs["strike"]
+        carrier = next((u for u in self.mine() if strike is not None and u.name == strike["carrier"]), None)
         if carrier is not None and targets:
             best = self.rank(carrier, targets)[0]
             picks = [(a, d) for a, d in picks if d.target == best.slot] or picks
@@ -582,8 +584,8 @@ class StrategoAgent:
         Belt, All or Nothing), paid by its Admiral symbol in the solo mode."""
         assert self._game is not None
         rules = self._game.ruleset.special_rules
-        strike = self._obs.get("strike") or {}
-        if strike.get("attacker") != self.player:
+        strike = self._obs["strike"]
+        if strike is None or strike["attacker"] != self.player:
             for a in legal:
                 d = decode(a)
                 if d.kind == "activate" and d.side == 0 and 0 <= d.index < len(rules):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
@@ -34,6 +33,7 @@ from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
+from fogofwar.games.admiral.observation import AdmiralView, CellView, UnitView, admiral_view
 from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
@@ -53,7 +53,7 @@ LEGEND = (
 PROMPT = "{who}: your decision (notation, a number from 'list', or: list, board, help, resign, quit): "
 SEAT_WORDS = {"south": 0, "s": 0, "red": 0, "north": 1, "n": 1, "blue": 1}
 
-ObsData = Mapping[str, Any]
+ObsData = AdmiralView
 
 
 _Abandon = Abandon  # the name this module raises
@@ -81,29 +81,29 @@ def short_names(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def cell_content(cell: Mapping[str, Any], marks: Mapping[str, str]) -> tuple[str, str]:
+def cell_content(cell: CellView, marks: Mapping[str, str]) -> tuple[str, str]:
     """The five characters drawn for one square, and their style."""
-    units: list[Mapping[str, Any]] = list(cell.get("units") or [])
-    smoke = "*" if cell.get("smoke") else " "
+    units = cell["units"]
+    smoke = "*" if cell["smoke"] else " "
     if units:
         surface = [u for u in units if not u["submerged"]]
         shown = surface[0] if surface else units[0]
-        mark = marks.get(str(shown["name"]), str(shown["class"]))
+        mark = marks.get(shown["name"], shown["class"])
         if shown["submerged"]:
             mark = mark.lower() + "~"
         elif len(units) > 1:
             mark += "+"
         else:
             mark += " "
-        return f"{mark}{smoke}".rjust(5), SIDE_STYLES[int(shown["owner"])]
-    terrain = cell.get("terrain")
+        return f"{mark}{smoke}".rjust(5), SIDE_STYLES[shown["owner"]]
+    terrain = cell["terrain"]
     if terrain:
-        text, style = TERRAIN_MARKS.get(str(terrain), ("?????", "magenta"))
+        text, style = TERRAIN_MARKS.get(terrain, ("?????", "magenta"))
         return (text[:4] + "*" if smoke == "*" else text), style
     return ("  .* " if smoke == "*" else EMPTY[0]), EMPTY[1]
 
 
-def board_text(cells: Sequence[Mapping[str, Any]], viewer: int, marks: Mapping[str, str]) -> Text:
+def board_text(cells: Sequence[CellView], viewer: int, marks: Mapping[str, str]) -> Text:
     """The 8x8 board from `viewer`'s chair: South (seat 0) sees row 1 at the bottom and file A on the left,
     North the board turned round."""
     rows = range(BOARD_SIZE - 1, -1, -1) if viewer == 0 else range(BOARD_SIZE)
@@ -132,30 +132,29 @@ def cards_table(data: ObsData, ruleset: Ruleset, marks: Mapping[str, str], viewe
     table = Table(title="Cards in play", title_justify="left", show_edge=False, pad_edge=False, box=None)
     for heading in ("side", "unit", "class", "where", "struct", "arm", "batteries", "torp", "criticals", "air"):
         table.add_column(heading, no_wrap=heading not in ("batteries", "criticals"))
-    on_board: dict[tuple[int, str], tuple[str, Mapping[str, Any]]] = {}
+    on_board: dict[tuple[int, str], tuple[str, UnitView]] = {}
     for sq, cell in enumerate(data["board"]):
         for u in cell["units"]:
             row, col = divmod(sq, BOARD_SIZE)
-            on_board[(int(u["owner"]), str(u["name"]))] = (f"{FILES[col]}{row + 1}", u)
+            on_board[(u["owner"], u["name"])] = (f"{FILES[col]}{row + 1}", u)
     for p in (viewer, 1 - viewer):
         fleet = data["fleets"][p]
         style = SIDE_TEXT_STYLES[p]
         names: list[tuple[str, str]] = [(name, where) for (o, name), (where, _) in on_board.items() if o == p]
-        for key, label in (("reserve", "reserve"), ("to_place", "to place"), ("sunk", "sunk")):
-            names += [(str(n), label) for n in fleet.get(key) or []]
+        for listed, label in ((fleet["reserve"], "reserve"), (fleet["to_place"], "to place"), (fleet["sunk"], "sunk")):
+            names += [(n, label) for n in listed or []]
         if not names and p != viewer:
             table.add_row(Text(PLAYER_NAMES[p], style=style), "(face down)", "", "", "", "", "", "", "", "")
             continue
         for name, where in names:
             card = ruleset.unit(name)
-            unit = on_board.get((p, name), ("", None))[1]
-            submerged = bool(unit["submerged"]) if unit is not None else False
-            structure = int(unit["structure"]) if unit is not None else (0 if where == "sunk" else card.structure)
-            torpedoes = int(unit["torpedoes"]) if unit is not None else card.torpedo_mounts
+            unit = on_board[(p, name)][1] if (p, name) in on_board else None
+            submerged = unit["submerged"] if unit is not None else False
+            structure = unit["structure"] if unit is not None else (0 if where == "sunk" else card.structure)
+            torpedoes = unit["torpedoes"] if unit is not None else card.torpedo_mounts
             crits = ", ".join(str(ch) for ch, _ in unit["criticals"]) if unit is not None else ""
-            air = ""
-            if unit is not None and unit.get("squadrons"):
-                air = " ".join(f"{k[0].upper()}{v}" for k, v in unit["squadrons"].items() if v)
+            squadrons = unit["squadrons"] if unit is not None else None
+            air = " ".join(f"{k[0].upper()}{v}" for k, v in squadrons.items() if v) if squadrons else ""
             armour = card.side(submerged).armour if card.is_submarine else card.armour
             table.add_row(
                 Text(PLAYER_NAMES[p], style=style),
@@ -181,7 +180,7 @@ def dice_text(data: ObsData, viewer: int) -> Text:
         if not dice:
             text.append("none rolled", style="dim")
         for d in dice:
-            face = str(d["face"])
+            face = d["face"]
             if d.get("unit"):  # solo mode: the unit the die is assigned to and what it is spent as (SOLO-TAB)
                 face += f" {d['unit']}" + (f"={d['as']}" if d.get("as") else "")
             if d["used"] is None:
@@ -193,7 +192,7 @@ def dice_text(data: ObsData, viewer: int) -> Text:
     return text
 
 
-def _public(data: ObsData) -> dict[str, Any]:
+def _public(data: ObsData) -> dict[str, object]:
     return {k: v for k, v in data.items() if k != "player"}
 
 
@@ -287,7 +286,8 @@ class AdmiralTerminal(ConsoleSession):
             self._roll_phase = phase
         text = self.state.action_to_string(action).removeprefix("roll:")
         if phase == "solo_roll":
-            acting = (self.state.observation(0).data["solo"] or {}).get("acting")
+            solo = self.view(0)["solo"]
+            acting = solo["acting"] if solo is not None else None
             text = f"{text} for {acting}"
         self._rolls.append(text)
         self.state.apply(action)
@@ -307,7 +307,7 @@ class AdmiralTerminal(ConsoleSession):
             head = f"{label} deals" if self._roll_phase == "deploy" else f"Dice rolled ({label})"
             self.say(f"{head}: {', '.join(self._rolls)}", style="magenta")
             if self._roll_phase == "initiative":
-                init = self.state.observation(0).data["initiative"]
+                init = self.view(0)["initiative"]
                 rolls = "; ".join(f"{PLAYER_NAMES[p]} {', '.join(r) or '-'}" for p, r in enumerate(init["rolls"]))
                 winner = init["winner"]
                 won = f": {PLAYER_NAMES[winner]} wins the initiative" if winner is not None else ""
@@ -386,15 +386,15 @@ class AdmiralTerminal(ConsoleSession):
         self.viewer = seat
         if previous is None or previous == seat:
             return
-        mine = _public(self.state.observation(previous).data)
-        theirs = _public(self.state.observation(seat).data)
+        mine = _public(self.view(previous))
+        theirs = _public(self.view(seat))
         if mine == theirs:
             return  # nothing on the screen that the next seat may not see
         self.pass_screen(PLAYER_NAMES[seat], PLAYER_NAMES[previous])
 
     # -- showing things
     def show_position(self, seat: int) -> None:
-        data = self.state.observation(seat).data
+        data = self.view(seat)
         self.console.print()
         self.console.print(board_text(data["board"], seat, self.marks))
         self.say(LEGEND, style="dim")
@@ -445,7 +445,7 @@ class AdmiralTerminal(ConsoleSession):
         )
 
     def show_report(self) -> None:
-        report = self.state.observation(0).data["report"]
+        report = self.view(0)["report"]
         if len(report) < self._reported:
             self._reported = 0
         for line in report[self._reported :]:
@@ -455,12 +455,16 @@ class AdmiralTerminal(ConsoleSession):
     def seat_name(self, seat: int) -> str:
         return PLAYER_NAMES[seat]
 
+    def view(self, seat: int) -> AdmiralView:
+        """What `seat` sees now."""
+        return admiral_view(self.state.observation(seat).data)
+
     def at_keyboard(self, seat: int) -> bool:
         return seat in self.humans
 
     def show_final(self) -> None:
         seat = self.humans[0]
-        data = self.state.observation(seat).data
+        data = self.view(seat)
         self.console.print(board_text(data["board"], seat, self.marks))
         self.console.print(cards_table(data, self.game.ruleset, self.marks, seat))
         self.say(f"{self.state.turn} turns, {len(self.state.history)} actions (dice included).")

@@ -35,6 +35,7 @@ from fogofwar.games.admiral.data_model import (
     square_name,
 )
 from fogofwar.games.admiral.geometry import deployment_squares
+from fogofwar.games.admiral.observation import AdmiralView, admiral_view
 from fogofwar.games.admiral.params import DEFAULT_BUDGET
 from fogofwar.games.admiral.rules import DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
 
@@ -49,6 +50,11 @@ def _admiral(state: State) -> AdmiralState:
     if not isinstance(state, AdmiralState):  # pragma: no cover - the registry hands out the matching adapter
         raise TypeError("not an Admiral state")
     return state
+
+
+def _view(state: State, seat: int) -> AdmiralView:
+    """What `seat` sees of the game now."""
+    return admiral_view(state.observation(seat).data)
 
 
 def card_json(card: UnitCard) -> dict[str, Any]:
@@ -245,9 +251,9 @@ class AdmiralAdapter(AdapterDefaults):
         self._deployed(_admiral(state), seat, placement)
 
     def placement_of(self, state: State, seat: int) -> dict[str, str]:
-        board = state.observation(seat).data["board"]
+        board = _view(state, seat)["board"]
         return {
-            square_name(sq): str(u["name"])
+            square_name(sq): u["name"]
             for sq, cell in enumerate(board)
             for u in cell["units"]
             if u["owner"] == seat and not u["submerged"]
@@ -284,12 +290,12 @@ class AdmiralAdapter(AdapterDefaults):
     def public_view(self, state: State) -> dict[str, Any]:
         """What both seats see: the units both observations show, each fleet as its opponent sees it,
         the features nobody keeps secret."""
-        views = [state.observation(0).data, state.observation(1).data]
+        views = [_view(state, 0), _view(state, 1)]
         board = [
             {**cell, "units": [u for u in cell["units"] if u in other["units"]]}
             for cell, other in zip(views[0]["board"], views[1]["board"], strict=True)
         ]
-        data = dict(views[0])
+        data: dict[str, Any] = dict(views[0])
         data.update(
             player=None,
             board=board,
@@ -300,13 +306,13 @@ class AdmiralAdapter(AdapterDefaults):
 
     def final_view(self, state: State) -> dict[str, Any]:
         """Each fleet as its owner saw it."""
-        views = [state.observation(0).data, state.observation(1).data]
+        views = [_view(state, 0), _view(state, 1)]
         board = [
             {**a, "units": [u for u in a["units"] if u["owner"] == 0] + [u for u in b["units"] if u["owner"] == 1]}
             for a, b in zip(views[0]["board"], views[1]["board"], strict=True)
         ]
         features = views[0]["features"] + [f for f in views[1]["features"] if f not in views[0]["features"]]
-        data = dict(views[0])
+        data: dict[str, Any] = dict(views[0])
         data.update(player=None, board=board, fleets=[views[0]["fleets"][0], views[1]["fleets"][1]], features=features)
         return data
 
@@ -414,12 +420,11 @@ class AdmiralAdapter(AdapterDefaults):
         if p not in (0, 1):
             return []
         fleets = st.game.fleets
-        if view is None or view.get("player") != p:
-            view = st.observation(p).data
+        seen = _view(st, p) if view is None or view.get("player") != p else admiral_view(view)
         where: dict[tuple[int, str], str] = {}
-        for sq, cell in enumerate(view["board"]):
+        for sq, cell in enumerate(seen["board"]):
             for u in cell["units"]:
-                where[(int(u["owner"]), str(u["name"]))] = square_name(sq)
+                where[(u["owner"], u["name"])] = square_name(sq)
 
         def unit(owner: int, slot: int) -> str | None:
             units = fleets[owner].units
