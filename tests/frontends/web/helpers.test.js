@@ -9,6 +9,7 @@ import {
 import {
   capitalize, describeOutcome, parseSquare, rankSymbol, squareName,
 } from "../../../src/fogofwar/frontends/web/common.js";
+import { CELL, edgeLabels, MARGIN, squareCentre, squareOrigin } from "../../../src/fogofwar/frontends/web/grid_board.js";
 import { shortName, symbolOf } from "../../../src/fogofwar/frontends/web/lotr_board.js";
 
 test("Stratego square names read back, with no J file (ISF notation)", () => {
@@ -58,4 +59,29 @@ test("LOTR names fit on a piece and specials get their letters", () => {
   assert.equal(shortName("Extraordinarily long name"), "Extraordin."); // ten letters and a point: 11 at most
   assert.equal(symbolOf("fortress"), "B");
   assert.equal(symbolOf(7), 7);
+});
+
+test("the board widget puts each seat's first row at the bottom, the second seat seeing the board turned round", () => {
+  for (const size of [8, 10]) {
+    const last = size - 1;
+    assert.deepEqual(squareOrigin(0, size, 0), { x: MARGIN, y: last * CELL }); // A1 bottom left for the first seat
+    assert.deepEqual(squareOrigin(0, size, 1), { x: MARGIN + last * CELL, y: 0 }); // top right for the second
+    assert.deepEqual(squareOrigin(size * size - 1, size, 1), { x: MARGIN, y: last * CELL });
+    const seen = new Set();
+    for (let sq = 0; sq < size * size; sq++) {
+      for (const seat of [0, 1]) {
+        const { x, y } = squareOrigin(sq, size, seat);
+        assert.ok(x >= MARGIN && x <= MARGIN + last * CELL && y >= 0 && y <= last * CELL);
+        seen.add(`${seat}:${x},${y}`);
+        assert.deepEqual(squareCentre(sq, size, seat), { x: x + CELL / 2, y: y + CELL / 2 });
+      }
+    }
+    assert.equal(seen.size, 2 * size * size); // no two squares drawn on one spot
+  }
+});
+
+test("the board's edge labels read as the seat sees the board", () => {
+  assert.deepEqual(edgeLabels("ABCDEFGH", 0), { files: [..."ABCDEFGH"], rows: ["8", "7", "6", "5", "4", "3", "2", "1"] });
+  assert.deepEqual(edgeLabels("ABCDEFGHIK", 1).files, [..."KIHGFEDCBA"]);
+  assert.deepEqual(edgeLabels("ABCDEFGHIK", 1).rows[0], "1");
 });

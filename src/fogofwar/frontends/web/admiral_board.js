@@ -5,10 +5,9 @@
 // (admiral.js) and the replay viewer (replay_admiral.js) both draw with it, given the lobby's
 // description of Admiral. Below the drawing, the panel pieces both show: dice, structure pips, squadrons.
 import { capitalize, el } from "./common.js";
+import { CELL, drawGrid, squareCentre, squareOrigin } from "./grid_board.js";
 import { svg, svgText } from "./svg.js";
 
-export const CELL = 100;
-export const MARGIN = 40;
 export const FILES = "ABCDEFGH";
 export const SEATS = ["south", "north"];
 export const SYMBOLS = { movement: "M", artillery: "A", torpedo: "T", anti_aircraft: "AA", depth_charge: "DC", admiral: "★" };
@@ -59,16 +58,8 @@ export function airLine(s) {
   return `${capitalize(SEATS[s.owner])} ${s.type.replace("_", " ")} from ${s.carrier}: ${role}`;
 }
 
-export function origin(sq, perspective) {
-  const r = Math.floor(sq / 8);
-  const c = sq % 8;
-  return perspective === 1 ? { x: MARGIN + (7 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (7 - r) * CELL };
-}
-
-export function centre(sq, perspective) {
-  const { x, y } = origin(sq, perspective);
-  return { x: x + CELL / 2, y: y + CELL / 2 };
-}
+export const origin = (/** @type {number} */ sq, /** @type {number} */ perspective) => squareOrigin(sq, 8, perspective);
+export const centre = (/** @type {number} */ sq, /** @type {number} */ perspective) => squareCentre(sq, 8, perspective);
 
 function unitNode(u, sq, o, withSub, meta) {
   const { x, y } = origin(sq, o.perspective);
@@ -115,57 +106,50 @@ function unitNode(u, sq, o, withSub, meta) {
  */
 export function drawAdmiralBoard(root, opts, meta) {
   const o = { perspective: 0, area: new Set(), last: [], air: [], picks: new Map(), focus: null, selected: null, clickable: false, ...opts };
-  const squares = svg("g");
-  const marks = svg("g");
-  const units = svg("g");
-  const overlay = svg("g");
-  const hits = svg("g");
-  for (let sq = 0; sq < 64; sq++) {
-    const { x, y } = origin(sq, o.perspective);
-    const alt = (Math.floor(sq / 8) + (sq % 8)) % 2 === 1;
-    const cell = o.board[sq];
-    squares.append(svg("rect", { class: ["sea", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
-    if (cell && cell.terrain) {
-      squares.append(svg("rect", { class: `terrain ${cell.terrain}`, x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
-      const name = meta.terrain[cell.terrain]?.name || cell.terrain;
-      squares.append(svgText({ class: "terrain-label", x: x + 50, y: y + 94 }, name));
-    }
-    if (cell && cell.smoke) overlay.append(svg("rect", { class: "smoke", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 30 }));
-  }
-  for (const sq of o.last) {
-    const { x, y } = origin(sq, o.perspective);
-    marks.append(svg("rect", { class: "last", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8 }));
-  }
-  o.board.forEach((cell, sq) => {
-    const list = cell ? cell.units : [];
-    const surface = list.filter((u) => !u.submerged);
-    const subs = list.filter((u) => u.submerged);
-    for (const u of surface) units.append(unitNode(u, sq, o, false, meta));
-    for (const u of subs) units.append(unitNode(u, sq, o, surface.length > 0, meta));
+  /** @type {import("./grid_board.js").GridRenderer} */
+  const renderer = {
+    size: 8,
+    files: FILES,
+    ground(sq, { x, y }, { squares, overlay }) {
+      const alt = (Math.floor(sq / 8) + (sq % 8)) % 2 === 1;
+      const cell = o.board[sq];
+      squares.append(svg("rect", { class: ["sea", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
+      if (cell && cell.terrain) {
+        squares.append(svg("rect", { class: `terrain ${cell.terrain}`, x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
+        const name = meta.terrain[cell.terrain]?.name || cell.terrain;
+        squares.append(svgText({ class: "terrain-label", x: x + 50, y: y + 94 }, name));
+      }
+      if (cell && cell.smoke) overlay.append(svg("rect", { class: "smoke", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 30 }));
+    },
+    piece(sq, _at, { pieces }) {
+      const list = o.board[sq] ? o.board[sq].units : [];
+      const surface = list.filter((u) => !u.submerged);
+      const subs = list.filter((u) => u.submerged);
+      for (const u of surface) pieces.append(unitNode(u, sq, o, false, meta));
+      for (const u of subs) pieces.append(unitNode(u, sq, o, surface.length > 0, meta));
+    },
+  };
+  const { marks, overlay } = drawGrid(root, renderer, {
+    perspective: o.perspective,
+    last: o.last,
+    lastRounded: true,
+    clickable: o.clickable,
+    decorate({ overlay: top }) {
+      for (const s of o.air) {
+        if (!s.square || !s.alive) continue;
+        const { x, y } = origin(parseSquare(s.square), o.perspective);
+        top.append(svg("path", { class: "plane", d: `M${x + 14} ${y + 30} l14 -8 l14 8 l-14 -20 z` }));
+      }
+      for (const [sq, kind] of o.picks) {
+        const { x, y } = origin(sq, o.perspective);
+        const busy = o.board[sq] && o.board[sq].units.length ? " busy" : "";
+        top.append(svg("rect", { class: `pick ${kind}${busy}`, x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 14 }));
+      }
+      if (o.focus !== null) {
+        const { x, y } = origin(o.focus, o.perspective);
+        top.append(svg("rect", { class: "focus", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }));
+      }
+    },
   });
-  for (const s of o.air) {
-    if (!s.square || !s.alive) continue;
-    const { x, y } = origin(parseSquare(s.square), o.perspective);
-    overlay.append(svg("path", { class: "plane", d: `M${x + 14} ${y + 30} l14 -8 l14 8 l-14 -20 z` }));
-  }
-  for (const [sq, kind] of o.picks) {
-    const { x, y } = origin(sq, o.perspective);
-    const busy = o.board[sq] && o.board[sq].units.length ? " busy" : "";
-    overlay.append(svg("rect", { class: `pick ${kind}${busy}`, x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 14 }));
-  }
-  if (o.focus !== null) {
-    const { x, y } = origin(o.focus, o.perspective);
-    overlay.append(svg("rect", { class: "focus", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }));
-  }
-  for (let sq = 0; sq < 64; sq++) {
-    const { x, y } = origin(sq, o.perspective);
-    hits.append(svg("rect", { class: `cell-hit${o.clickable ? " clickable" : ""}`, x, y, width: CELL, height: CELL, "data-sq": sq }));
-  }
-  const coords = svg("g");
-  for (let i = 0; i < 8; i++) {
-    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 8 * CELL + 20 }, o.perspective === 1 ? FILES[7 - i] : FILES[i]));
-    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(o.perspective === 1 ? i + 1 : 8 - i)));
-  }
-  root.replaceChildren(squares, marks, units, overlay, hits, coords);
   return { marks, overlay };
 }

@@ -1,30 +1,12 @@
 // @ts-check
-// The SVG board: 10x10 squares of 100 units, coordinates in a 40-unit margin, drawn from
-// one seat's chair (that seat's back row at the bottom). Redrawn whole on every update:
-// 100 squares are cheap, and a full redraw can never show a stale piece.
+// Stratego's pieces and lakes on the one board widget (grid_board.js), which draws the grid from one seat's
+// chair, the last move, the targets, the click areas and the coordinates.
 import { FILES, rankSymbol, SEAT_NAMES, squareName } from "./common.js";
+import { CELL, drawGrid, squareCentre } from "./grid_board.js";
 import { arrow, svg } from "./svg.js";
 
-const CELL = 100;
-const MARGIN = 40;
 const LAKES = new Set([42, 43, 46, 47, 52, 53, 56, 57]);
-
-// Screen position (column, row from the top) of a square for the seat at the bottom.
-function place(sq, perspective) {
-  const r = Math.floor(sq / 10);
-  const c = sq % 10;
-  return perspective === 1 ? { x: 9 - c, y: r } : { x: c, y: 9 - r };
-}
-
-function origin(sq, perspective) {
-  const p = place(sq, perspective);
-  return { x: MARGIN + p.x * CELL, y: p.y * CELL };
-}
-
-function centre(sq, perspective) {
-  const o = origin(sq, perspective);
-  return { x: o.x + CELL / 2, y: o.y + CELL / 2 };
-}
+const centre = (/** @type {number} */ sq, /** @type {number} */ perspective) => squareCentre(sq, 10, perspective);
 
 function describe(cell, me) {
   if (!cell || cell === "lake") return "";
@@ -36,8 +18,7 @@ function describe(cell, me) {
   return `${side} ${what}${notes.length ? `, ${notes.join(", ")}` : ""}`;
 }
 
-function pieceNode(sq, cell, opts) {
-  const o = origin(sq, opts.perspective);
+function pieceNode(sq, cell, o, opts) {
   const classes = ["piece", SEAT_NAMES[cell.owner]];
   if (!cell.rank) classes.push("unknown");
   if (opts.movable.has(sq)) classes.push("movable");
@@ -78,64 +59,42 @@ export function drawBoard(root, opts) {
     perspective: 0, me: null, selected: null, targets: new Map(), movable: new Set(), lastMove: null,
     area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(), ...opts,
   };
-  const squares = svg("g", { class: "squares" });
-  const marks = svg("g", { class: "marks" });
-  const pieces = svg("g", { class: "pieces" });
-  const overlay = svg("g", { class: "overlay" });
-  for (let sq = 0; sq < 100; sq++) {
-    const { x, y } = origin(sq, o.perspective);
-    if (LAKES.has(sq)) {
-      squares.append(svg("rect", { class: "lake", x, y, width: CELL, height: CELL }));
-      for (const dy of [30, 55, 80]) {
-        squares.append(svg("path", { class: "wave", d: `M${x + 18} ${y + dy} q 16 -12 32 0 t 32 0` }));
+  /** @type {import("./grid_board.js").GridRenderer} */
+  const renderer = {
+    size: 10,
+    files: FILES,
+    blocked: (sq) => LAKES.has(sq),
+    ground(sq, { x, y }, { squares }) {
+      if (LAKES.has(sq)) {
+        squares.append(svg("rect", { class: "lake", x, y, width: CELL, height: CELL }));
+        for (const dy of [30, 55, 80]) {
+          squares.append(svg("path", { class: "wave", d: `M${x + 18} ${y + dy} q 16 -12 32 0 t 32 0` }));
+        }
+        return;
       }
-      continue;
-    }
-    const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
-    const cls = ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].filter(Boolean).join(" ");
-    squares.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL }));
-  }
-  if (o.lastMove) {
-    for (const sq of [o.lastMove.from, o.lastMove.to]) {
-      const { x, y } = origin(sq, o.perspective);
-      marks.append(svg("rect", { class: "last", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4 }));
-    }
-  }
-  o.board.forEach((cell, sq) => {
-    if (cell && cell !== "lake") pieces.append(pieceNode(sq, cell, o));
+      const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
+      const cls = ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].filter(Boolean).join(" ");
+      squares.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL }));
+    },
+    piece(sq, at, { pieces }) {
+      const cell = o.board[sq];
+      if (cell && cell !== "lake") pieces.append(pieceNode(sq, cell, at, o));
+    },
+  };
+  const last = o.lastMove;
+  drawGrid(root, renderer, {
+    perspective: o.perspective,
+    last: last ? [last.from, last.to] : [],
+    targets: o.targets,
+    clickable: o.clickable,
+    decorate({ overlay }) {
+      if (!last) return;
+      // The arrow stops at the edge of the piece it reached.
+      overlay.append(arrow(centre(last.from, o.perspective), centre(last.to, o.perspective)));
+      if (last.battle) {
+        const c = centre(last.to, o.perspective);
+        overlay.append(svg("circle", { class: "burst", cx: c.x, cy: c.y, r: 47 }));
+      }
+    },
   });
-  if (o.lastMove) {
-    // The arrow stops at the edge of the piece it reached.
-    overlay.append(arrow(centre(o.lastMove.from, o.perspective), centre(o.lastMove.to, o.perspective)));
-    if (o.lastMove.battle) {
-      const c = centre(o.lastMove.to, o.perspective);
-      overlay.append(svg("circle", { class: "burst", cx: c.x, cy: c.y, r: 47 }));
-    }
-  }
-  for (const [sq, kind] of o.targets) {
-    const c = centre(sq, o.perspective);
-    overlay.append(kind === "attack"
-      ? svg("rect", { class: "target attack", x: c.x - 46, y: c.y - 46, width: 92, height: 92, rx: 14 })
-      : svg("circle", { class: "target", cx: c.x, cy: c.y, r: 15 }));
-  }
-  // Invisible hit areas on top: every click lands on a square, whatever is drawn there.
-  const hits = svg("g", { class: "hits" });
-  for (let sq = 0; sq < 100; sq++) {
-    if (LAKES.has(sq)) continue;
-    const { x, y } = origin(sq, o.perspective);
-    const cls = ["cell-hit", o.clickable.has(sq) ? "clickable" : "", o.targets.has(sq) ? "target-hit" : ""]
-      .filter(Boolean).join(" ");
-    hits.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL, "data-sq": sq }));
-  }
-  const coords = svg("g");
-  for (let i = 0; i < 10; i++) {
-    const file = o.perspective === 1 ? FILES[9 - i] : FILES[i];
-    const row = o.perspective === 1 ? i + 1 : 10 - i;
-    const f = svg("text", { class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 10 * CELL + 20 });
-    f.textContent = file;
-    const r = svg("text", { class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 });
-    r.textContent = String(row);
-    coords.append(f, r);
-  }
-  root.replaceChildren(squares, marks, pieces, overlay, hits, coords);
 }

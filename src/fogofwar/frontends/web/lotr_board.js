@@ -3,10 +3,9 @@
 // (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
 // the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.
 import { capitalize, el, squareName } from "./common.js";
+import { drawGrid, squareCentre, squareOrigin } from "./grid_board.js";
 import { svg, svgText } from "./svg.js";
 
-export const CELL = 100;
-export const MARGIN = 40;
 export const FILES = "ABCDEFGHIK";
 export const SEATS = ["evil", "good"];
 export const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
@@ -62,16 +61,8 @@ export function shortName(name) {
 }
 
 /** The top-left corner of a square for the seat at the bottom. */
-export function place(sq, perspective) {
-  const r = Math.floor(sq / 10);
-  const c = sq % 10;
-  return perspective === 1 ? { x: MARGIN + (9 - c) * CELL, y: r * CELL } : { x: MARGIN + c * CELL, y: (9 - r) * CELL };
-}
-
-export function centre(sq, perspective) {
-  const { x, y } = place(sq, perspective);
-  return { x: x + CELL / 2, y: y + CELL / 2 };
-}
+export const place = (/** @type {number} */ sq, /** @type {number} */ perspective) => squareOrigin(sq, 10, perspective);
+export const centre = (/** @type {number} */ sq, /** @type {number} */ perspective) => squareCentre(sq, 10, perspective);
 
 function pieceNode(sq, cell, o) {
   const { x, y } = place(sq, o.perspective);
@@ -112,55 +103,38 @@ export function drawLotrBoard(root, opts) {
     lastSquares: [], struck: [], area: new Set(), wasHidden: new Set(), preview: false, final: false, clickable: new Set(),
     ...opts,
   };
-  const squares = svg("g", { class: "squares" });
-  const marks = svg("g", { class: "marks" });
-  const pieces = svg("g", { class: "pieces" });
-  const overlay = svg("g", { class: "overlay" });
-  const hits = svg("g", { class: "hits" });
-  for (let sq = 0; sq < 100; sq++) {
-    const { x, y } = place(sq, o.perspective);
-    if (o.zones.has(sq)) {
-      squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: CELL, height: CELL }));
-      if (o.doom === sq) {
-        squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
+  /** @type {import("./grid_board.js").GridRenderer} */
+  const renderer = {
+    size: 10,
+    files: FILES,
+    blocked: (sq) => o.zones.has(sq) && sq !== o.doom,
+    ground(sq, { x, y }, { squares }) {
+      if (o.zones.has(sq)) {
+        squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: 100, height: 100 }));
+        if (o.doom === sq) {
+          squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
+        }
+        return;
       }
-      continue;
-    }
-    const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
-    squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
-  }
-  for (const sq of o.lastSquares) {
-    const { x, y } = place(sq, o.perspective);
-    marks.append(svg("rect", { class: "last", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4 }));
-  }
-  for (const sq of o.struck) {
-    const { x, y } = place(sq, o.perspective);
-    marks.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 12 }));
-  }
-  o.board.forEach((cell, sq) => {
-    if (cell && typeof cell === "object") pieces.append(pieceNode(sq, cell, o));
+      const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
+      squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: 100, height: 100 }));
+    },
+    piece(sq, _at, { pieces }) {
+      const cell = o.board[sq];
+      if (cell && typeof cell === "object") pieces.append(pieceNode(sq, cell, o));
+    },
+  };
+  const { marks, overlay } = drawGrid(root, renderer, {
+    perspective: o.perspective,
+    last: o.lastSquares,
+    targets: o.targets,
+    clickable: o.clickable,
+    decorate({ marks: under }) {
+      for (const sq of o.struck) {
+        const { x, y } = place(sq, o.perspective);
+        under.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: 88, height: 88, rx: 12 }));
+      }
+    },
   });
-  for (const [sq, kind] of o.targets) {
-    const { x, y } = place(sq, o.perspective);
-    if (kind === "attack" || kind === "target") {
-      overlay.append(svg("rect", { class: `target ${kind}`, x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 14 }));
-    } else {
-      overlay.append(svg("circle", { class: `target ${kind}`, cx: x + CELL / 2, cy: y + CELL / 2, r: 15 }));
-    }
-  }
-  for (let sq = 0; sq < 100; sq++) {
-    if (o.zones.has(sq) && sq !== o.doom) continue;
-    const { x, y } = place(sq, o.perspective);
-    const cls = ["cell-hit", o.clickable.has(sq) ? "clickable" : "", o.targets.has(sq) ? "target-hit" : ""].filter(Boolean).join(" ");
-    hits.append(svg("rect", { class: cls, x, y, width: CELL, height: CELL, "data-sq": sq }));
-  }
-  const coords = svg("g");
-  for (let i = 0; i < 10; i++) {
-    const file = o.perspective === 1 ? FILES[9 - i] : FILES[i];
-    const row = o.perspective === 1 ? i + 1 : 10 - i;
-    coords.append(svgText({ class: "coord", x: MARGIN + i * CELL + CELL / 2, y: 10 * CELL + 20 }, file));
-    coords.append(svgText({ class: "coord", x: MARGIN / 2, y: i * CELL + CELL / 2 }, String(row)));
-  }
-  root.replaceChildren(squares, marks, pieces, overlay, hits, coords);
   return { marks, overlay };
 }
