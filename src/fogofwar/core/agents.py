@@ -127,12 +127,28 @@ ANY_GAME = "*"
 """The game of an agent registered for every game (`random`)."""
 
 _AGENTS: dict[str, dict[str, AgentFactory]] = {"random": {ANY_GAME: lambda arg: RandomAgent()}}
+_EXAMPLES: dict[tuple[str, str], str | None] = {}
 
 
-def register_agent(name: str, factory: AgentFactory, game: str = ANY_GAME) -> None:
+def register_agent(name: str, factory: AgentFactory, game: str = ANY_GAME, example: str | None = "") -> None:
     """Make `make_agent("name:arg")` build `factory(arg)` for `game` (a registered game's name). Several games
-    may register one name (`heuristic`): the agent then becomes the game's own when a game starts."""
+    may register one name (`heuristic`): the agent then becomes the game's own when a game starts.
+
+    `example` is the spec the conformance test plays it with (by default its name); None for an agent that
+    cannot play without something outside (a bot program it talks to)."""
     _AGENTS.setdefault(name, {})[game] = factory
+    _EXAMPLES[(name, game)] = name if example == "" else example
+
+
+def game_agents(game: str) -> dict[str, str | None]:
+    """The agents that play `game` (its own and those of every game), each with the spec that plays it (None:
+    it needs something outside, see `register_agent`)."""
+    _load_builtin_agents()
+    return {
+        name: _EXAMPLES.get((name, game), _EXAMPLES.get((name, ANY_GAME), name))
+        for name, by_game in sorted(_AGENTS.items())
+        if game in by_game or ANY_GAME in by_game
+    }
 
 
 def agent_names() -> list[str]:

@@ -7,7 +7,8 @@ screens and their turns; this class brings the plumbing so it is written once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,40 @@ from rich.console import Console
 from rich.text import Text
 
 from fogofwar.core.agents import Agent
+from fogofwar.core.protocol import GameError
 from fogofwar.core.records import GameRecord
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """What `fogofwar play` hands any game's terminal: the choices every game has, and the game's own options by
+    name (`extras`: only those the person gave; a game refuses one it does not take, `own_extras`)."""
+
+    variant: str | None = None  # None: the game's first
+    opponent: str | None = None  # None: the game's default computer player
+    color: str | None = None  # the person's seat in the game's words; None: the first seat
+    setup: str = "ask"
+    seed: int | None = None
+    save: Path | None = None
+    hotseat: bool = False
+    console: Console | None = None
+    read: Callable[[], str] | None = None
+    extras: Mapping[str, object] = field(default_factory=dict)
+
+
+TerminalRunner = Callable[[PlaySettings], int]
+"""A game's terminal: plays one game with these settings and returns the exit code (0 finished and saved,
+1 abandoned, 2 bad input, 130 interrupted)."""
+
+
+def own_extras(settings: PlaySettings, title: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's own options among `settings.extras`, over their `defaults`; `GameError` names one the game does
+    not take (the terminal's flag, --layout for `layout`), with the ones it does."""
+    for key in settings.extras:
+        if key not in defaults:
+            takes = ", ".join(f"--{k.replace('_', '-')}" for k in defaults) or "none of its own"
+            raise GameError(f"--{key.replace('_', '-')} is not an option of {title} in the terminal (it takes {takes})")
+    return {**defaults, **settings.extras}
 
 
 def refuse(console: Console, text: str) -> int:

@@ -12,10 +12,14 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 from fogofwar.core.params import GameParams, params_factory
 from fogofwar.core.protocol import JSON, Game, GameError
 from fogofwar.core.web_adapter import Adapter
+
+if TYPE_CHECKING:  # the terminal's types only: registering a game imports nothing of the terminal
+    from fogofwar.core.console_session import TerminalRunner
 
 GameFactory = Callable[..., Game]
 
@@ -37,6 +41,9 @@ class GameEntry:
     imports nothing of the server's)."""
     order: int = 100
     """Where the lobby lists the game (lower first; ties by name)."""
+    console: Callable[[], TerminalRunner] | None = None
+    """Gives the game's terminal (`fogofwar play <name>`); called when a game starts, so that registering imports
+    nothing of the terminal's."""
     examples: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
     """Named option sets, short games of each of its modes: what the conformance test plays."""
 
@@ -58,15 +65,19 @@ def register_game(
     *,
     params: type[GameParams],
     web_adapter: Callable[[], Adapter] | None = None,
+    console: Callable[[], TerminalRunner] | None = None,
     order: int = 100,
     examples: Mapping[str, Mapping[str, JSON]] | None = None,
 ) -> None:
     """Make `make_game(name, **options)` build games with `factory(**options)` once `params` has checked the
-    options, and the web app host the game through `web_adapter()` when one is given. `examples` name option
+    options, the web app host the game through `web_adapter()` and `fogofwar play` through `console()` when they
+    are given. `examples` name option
     sets of short games, one for each mode worth testing (the conformance test plays every one; none: the game
     with its defaults)."""
     make = params_factory(factory, params)
-    _GAMES[name] = GameEntry(name, make, params, factory, web_adapter, order, dict(examples or {"default": {}}))
+    _GAMES[name] = GameEntry(
+        name, make, params, factory, web_adapter, order, console, dict(examples or {"default": {}})
+    )
     _ADAPTERS.pop(name, None)
 
 

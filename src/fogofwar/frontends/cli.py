@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from fogofwar.core.protocol import JSON
+from fogofwar.core.protocol import JSON, GameError
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES
 
 if TYPE_CHECKING:
@@ -45,14 +45,14 @@ def play(
         str | None, typer.Option("--game", "-g", help="stratego, lotr or admiral (= the GAME argument)")
     ] = None,
     variant: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--variant",
             "-v",
-            help="Stratego: classic, barrage, duel, classicfree; LOTR: classic, powers, ring (Games 1-3; "
-            "--variant lotr-powers alone also plays LOTR)",
+            help="Stratego: classic (the default), barrage, duel, classicfree; LOTR: classic, powers, ring (Games "
+            "1-3; --variant lotr-powers alone also plays LOTR); `fogofwar games` lists every game's options",
         ),
-    ] = "classic",
+    ] = None,
     opponent: Annotated[
         str | None,
         typer.Option(
@@ -63,29 +63,38 @@ def play(
         ),
     ] = None,
     color: Annotated[
-        str, typer.Option("--color", "-c", help="red (moves first) or blue; LOTR: evil (= red, moves first) or good")
-    ] = "red",
+        str | None,
+        typer.Option(
+            "--color",
+            "-c",
+            help="red (moves first, the default) or blue; LOTR: evil (= red) or good; Admiral: south (= red) or north",
+        ),
+    ] = None,
     setup: Annotated[
         str,
         typer.Option("--setup", help="'random', 'sample', 'sample:NAME', a setup string, or 'ask' (LOTR: also 'auto')"),
     ] = "ask",
     seed: Annotated[int | None, typer.Option("--seed", help="seed for the computer and random setups")] = None,
-    notation: Annotated[str, typer.Option("--notation", help="classic (1 = marshal) or modern (10 = marshal)")] = (
-        "classic"
-    ),
-    two_squares: Annotated[int, typer.Option("--two-squares", help="two-squares limit (0 = off)")] = (
-        DEFAULT_TWO_SQUARES
-    ),
+    notation: Annotated[
+        str | None, typer.Option("--notation", help="Stratego: classic (1 = marshal, the default) or modern (10)")
+    ] = None,
+    two_squares: Annotated[
+        int | None, typer.Option("--two-squares", help=f"Stratego: two-squares limit (0 = off; {DEFAULT_TWO_SQUARES})")
+    ] = None,
     save: Annotated[Path | None, typer.Option("--save", help="write the game record (JSON) here at the end")] = None,
     captured: Annotated[
-        str, typer.Option("--captured", help="LOTR: how captured pieces are kept: free, prisoner, secret or hidden")
-    ] = "free",
+        str | None,
+        typer.Option(
+            "--captured", help="LOTR: how captured pieces are kept: free (the default), prisoner, secret, hidden"
+        ),
+    ] = None,
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="two people take turns at this keyboard (no computer)")
     ] = False,
-    layout: Annotated[str, typer.Option("--layout", help="Admiral: terrain layout (open_sea, archipelago, strait)")] = (
-        "archipelago"
-    ),
+    layout: Annotated[
+        str | None,
+        typer.Option("--layout", help="Admiral: terrain layout (open_sea, archipelago (the default), strait)"),
+    ] = None,
     max_turns: Annotated[
         int | None, typer.Option("--max-turns", min=1, help="Admiral: turn cap, a draw when reached (default none)")
     ] = None,
@@ -99,63 +108,38 @@ def play(
     `play admiral --solo` is Admiral's solo mode against Admiral Stratego, its reasons shown after each decision.
 
     Admiral seats: --color south (deploys first; also red) or north (also blue)."""
+    from fogofwar.core.console_session import PlaySettings
+    from fogofwar.core.registry import game_entry, game_names
+
     chosen = {g.strip().lower() for g in (game_name, game) if g is not None} or {"stratego"}
-    if len(chosen) > 1 or not chosen <= {"stratego", "lotr", "admiral"}:
-        console.print(f"play: the game is stratego, lotr or admiral, got {' and '.join(sorted(chosen))}", style="red")
+    known = [n for n in game_names() if game_entry(n).console is not None]
+    if len(chosen) > 1 or not chosen <= set(known):
+        console.print(f"play: the game is {', '.join(known)}; got {' and '.join(sorted(chosen))}", style="red")
         raise typer.Exit(2)
-    chosen = {_game_of_variant(next(iter(chosen)), variant)}
+    name = _game_of_variant(next(iter(chosen)), variant)
     if hotseat and opponent is not None:
         console.print("play: --hotseat is two people at this keyboard: it takes no --opponent", style="red")
         raise typer.Exit(2)
-    if solo and chosen == {"stratego"}:
-        console.print("play: --solo is for admiral (fogofwar play admiral --solo)", style="red")
-        raise typer.Exit(2)
-    if chosen == {"admiral"}:
-        from fogofwar.games.admiral.ui.console import run_admiral_terminal_game
-
-        raise typer.Exit(
-            run_admiral_terminal_game(
-                opponent=opponent or ("stratego" if solo else "random"),
-                color=color,
-                seed=seed,
-                layout=layout,
-                max_turns=max_turns,
-                hotseat=hotseat,
-                save=save,
-                console=console,
-                solo=solo,
-            )
-        )
-    if chosen == {"lotr"}:
-        from fogofwar.games.lotr.ui.console import run_lotr_terminal_game
-
-        raise typer.Exit(
-            run_lotr_terminal_game(
-                variant,
-                opponent or "search",
-                color,
-                setup,
-                seed,
-                captured=captured,
-                save=save,
-                console=console,
-                hotseat=hotseat,
-            )
-        )
-    from fogofwar.games.stratego.ui.console import run_terminal_game
-
-    code = run_terminal_game(
+    own = {"notation": notation, "two_squares": two_squares, "captured": captured, "layout": layout}
+    own |= {"max_turns": max_turns, "solo": solo or None}
+    settings = PlaySettings(
         variant=variant,
-        opponent=opponent or "search",
+        opponent=opponent,
         color=color,
         setup=setup,
         seed=seed,
-        notation=notation,
-        two_squares=two_squares,
         save=save,
-        console=console,
         hotseat=hotseat,
+        console=console,
+        extras={key: value for key, value in own.items() if value is not None},
     )
+    runner = game_entry(name).console
+    assert runner is not None
+    try:
+        code = runner()(settings)
+    except GameError as exc:
+        console.print(f"play: {exc}", style="red", markup=False)
+        raise typer.Exit(2) from None
     raise typer.Exit(code)
 
 
@@ -330,7 +314,6 @@ def arena(
     Wins and losses by forfeit (a bot that crashed, timed out, broke the protocol or the repetition rules) are
     counted apart; the run fails (exit status 1) when a player never played a move, e.g. a bot that does not start.
     """
-    from fogofwar.core.protocol import GameError
     from fogofwar.tools.arena import (
         ArenaSettings,
         default_out_dir,

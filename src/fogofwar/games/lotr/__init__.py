@@ -1,10 +1,24 @@
 """Stratego, The Lord of the Rings Trilogy edition (rules reference: docs/rules/lotr.md)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
 from fogofwar.games.lotr.params import LotrParams
 from fogofwar.games.lotr.roster import EVIL, GOOD, Army, Kind, Roster, roster
 from fogofwar.games.lotr.rules import LotrGame, LotrState, NotImplementedYetError
+
+if TYPE_CHECKING:
+    from fogofwar.core.console_session import TerminalRunner
+
+
+def _console() -> TerminalRunner:
+    """The terminal's part for this game (imported only when a game starts)."""
+    from fogofwar.games.lotr.ui.console import play_in_terminal
+
+    return play_in_terminal
 
 
 def _web_adapter() -> Adapter:
@@ -22,6 +36,8 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
-register_game("lotr", LotrGame, params=LotrParams, web_adapter=_web_adapter, order=1, examples=EXAMPLES)
+register_game(
+    "lotr", LotrGame, params=LotrParams, web_adapter=_web_adapter, console=_console, order=1, examples=EXAMPLES
+)
 
 __all__ = ["EVIL", "GOOD", "Army", "Kind", "LotrGame", "LotrState", "NotImplementedYetError", "Roster", "roster"]

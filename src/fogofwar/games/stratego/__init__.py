@@ -1,5 +1,9 @@
 """Stratego: tournament (ISF) rules and the variants played on the classic board."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from fogofwar.core.formats import RecordFormat, register_record_format
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import register_game
@@ -8,6 +12,16 @@ from fogofwar.games.stratego.params import StrategoParams
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.variants import Variant, get_variant, variants
+
+if TYPE_CHECKING:
+    from fogofwar.core.console_session import TerminalRunner
+
+
+def _console() -> TerminalRunner:
+    """The terminal's part for this game (imported only when a game starts)."""
+    from fogofwar.games.stratego.ui.console import play_in_terminal
+
+    return play_in_terminal
 
 
 def _web_adapter() -> Adapter:
@@ -25,7 +39,15 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
-register_game("stratego", StrategoGame, params=StrategoParams, web_adapter=_web_adapter, order=0, examples=EXAMPLES)
+register_game(
+    "stratego",
+    StrategoGame,
+    params=StrategoParams,
+    web_adapter=_web_adapter,
+    console=_console,
+    order=0,
+    examples=EXAMPLES,
+)
 
 
 def _read_gravon(text: str, source: str) -> GameRecord:

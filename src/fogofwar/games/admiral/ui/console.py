@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, agent_game_options, make_agent, take_explanations
-from fogofwar.core.console_session import Abandon, ConsoleSession, refuse
+from fogofwar.core.console_session import Abandon, ConsoleSession, PlaySettings, own_extras, refuse
 from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
@@ -508,6 +508,7 @@ def run_admiral_terminal_game(
 
 
 __all__ = [
+    "play_in_terminal",
     "AdmiralTerminal",
     "board_text",
     "cards_table",
@@ -515,3 +516,25 @@ __all__ = [
     "run_admiral_terminal_game",
     "short_names",
 ]
+
+
+def play_in_terminal(settings: PlaySettings) -> int:
+    """`fogofwar play admiral`: the registry's terminal for Admiral (its own options: layout, max_turns, solo).
+    Admiral has no variant and no setup string: the fleets are deployed at the table."""
+    own = own_extras(settings, "Admiral", {"layout": "archipelago", "max_turns": None, "solo": False})
+    if settings.variant is not None:
+        raise GameError("Admiral has no --variant; its terrain is --layout (open_sea, archipelago, strait)")
+    if settings.setup != "ask":
+        raise GameError("Admiral takes no --setup: the fleets are deployed at the table, one unit at a time")
+    return run_admiral_terminal_game(
+        opponent=settings.opponent or ("stratego" if own["solo"] else "random"),
+        color=settings.color or "south",
+        seed=settings.seed,
+        layout=own["layout"],
+        max_turns=own["max_turns"],
+        hotseat=settings.hotseat,
+        save=settings.save,
+        console=settings.console,
+        read=settings.read,
+        solo=own["solo"],
+    )

@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from fogofwar.core.agents import make_agent
-from fogofwar.core.console_session import refuse
+from fogofwar.core.console_session import PlaySettings, own_extras, refuse
 from fogofwar.core.protocol import GameError, InvalidSetupError
 from fogofwar.games.lotr.agents.heuristic import lotr_setup
 from fogofwar.games.lotr.observation import LotrView, lotr_view
@@ -572,6 +572,7 @@ def run_lotr_terminal_game(
 
 
 __all__ = [
+    "play_in_terminal",
     "LotrTerminalGame",
     "board_text",
     "describe_move",
@@ -580,3 +581,20 @@ __all__ = [
     "run_lotr_terminal_game",
     "short_names",
 ]
+
+
+def play_in_terminal(settings: PlaySettings) -> int:
+    """`fogofwar play lotr`: the registry's terminal for Stratego LOTR (its own option: captured)."""
+    own = own_extras(settings, "Stratego LOTR", {"captured": "free"})
+    return run_lotr_terminal_game(
+        settings.variant or "classic",
+        settings.opponent or "search",
+        settings.color or "evil",
+        settings.setup,
+        settings.seed,
+        captured=own["captured"],
+        save=settings.save,
+        console=settings.console,
+        read=settings.read,
+        hotseat=settings.hotseat,
+    )

@@ -8,7 +8,7 @@ from fogofwar.games.stratego.agents.levels import levels
 from fogofwar.games.stratego.agents.ucc import UccBotAgent
 
 register_agent("heuristic", BlunderingAgent.factory("heuristic", HeuristicAgent), "stratego")
-register_agent("ucc", UccBotAgent.from_spec, "stratego")
+register_agent("ucc", UccBotAgent.from_spec, "stratego", example=None)  # needs a bot program: ucc:COMMAND
 
 from fogofwar.games.stratego.agents.policy_agent import PolicyAgent  # noqa: E402
 from fogofwar.games.stratego.agents.search import parse_spec  # noqa: E402

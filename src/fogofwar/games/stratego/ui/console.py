@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from fogofwar.core.agents import Agent, make_agent
-from fogofwar.core.console_session import refuse
+from fogofwar.core.console_session import PlaySettings, own_extras, refuse
 from fogofwar.core.protocol import GameError
 from fogofwar.games.stratego.pieces import Rank, RankNotation
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState
@@ -397,3 +397,21 @@ def run_terminal_game(
     note: RankNotation = "modern" if notation == "modern" else "classic"
     session = TerminalGame(console, game, human, agent, setup, seed, note, save, read)
     return session.run_checked(setup)
+
+
+def play_in_terminal(settings: PlaySettings) -> int:
+    """`fogofwar play stratego`: the registry's terminal for Stratego (its own options: notation, two_squares)."""
+    own = own_extras(settings, "Stratego", {"notation": "classic", "two_squares": DEFAULT_TWO_SQUARES})
+    return run_terminal_game(
+        variant=settings.variant or "classic",
+        opponent=settings.opponent or "search",
+        color=settings.color or "red",
+        setup=settings.setup,
+        seed=settings.seed,
+        notation=own["notation"],
+        two_squares=own["two_squares"],
+        save=settings.save,
+        console=settings.console,
+        read=settings.read,
+        hotseat=settings.hotseat,
+    )
