@@ -31,12 +31,15 @@ Stratego LOTR registers a `search` of its own (`fogofwar.games.lotr.agents.searc
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
+import tomllib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 
@@ -164,6 +167,7 @@ class SearchAgent(HeuristicAgent):
         self.prior = 0.0  # weight of log P(move) of the learned move policy (policy_model) in a move's score; 0: off
         self.prior_floor = 1e-3  # the policy's probabilities are taken as at least this (a bound on the penalty)
         self.belief_net = 0.0  # share of the belief net's (belief_net) P(rank) in the marginals; 0: off, 1: the net's
+        self.material = 0.0  # share of the material values fitted to games (data/material.toml); 0: the hand-set
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -282,8 +286,8 @@ class SearchAgent(HeuristicAgent):
         roster = {int(r): n for r, n in know.variant.roster}
         enemy_left = {r: n - captured_enemy.get(r, 0) for r, n in roster.items()}
         own_left = {r: n - captured_mine.get(r, 0) for r, n in roster.items()}
-        own_val = list(_VAL)
-        enemy_val = list(_VAL)
+        own_val = self._material_values()
+        enemy_val = list(own_val)
         own_val[MARSHAL] = enemy_val[MARSHAL] = self.marshal_value
         if enemy_left.get(MARSHAL, 0) > 0:
             own_val[SPY] = max(own_val[SPY], self.spy_value)
@@ -342,6 +346,14 @@ class SearchAgent(HeuristicAgent):
             own_val=own_val,
             enemy_val=enemy_val,
         )
+
+    def _material_values(self) -> list[float]:
+        """Material value by rank: the hand-set table, or a share `material` of the one fitted to games."""
+        if self.material <= 0:
+            return list(_VAL)
+        fitted = _fitted_values()
+        w = min(1.0, self.material)
+        return [(1.0 - w) * a + w * b for a, b in zip(_VAL, fitted, strict=True)]
 
     # --- tactics: many guesses, a short look ahead in each --------------------------------------------
     def _tactics(
@@ -943,6 +955,18 @@ _MARGIN = 0.05
 """Win chances stay this far from 0 and 1 while the flags stand: a lead in material is no win yet."""
 
 
+MATERIAL_FILE = "data/material.toml"
+"""The material values fitted to who won the Gravon games (`fogofwar train material`)."""
+
+
+@functools.cache
+def _fitted_values() -> list[float]:
+    """Material values by rank fitted to who won the Gravon games (`data/material.toml`)."""
+    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
+    values = tomllib.loads(text)["values"]
+    return [float(values[Rank(r).name.lower()]) for r in range(12)]
+
+
 def _win_chance(own: float, enemy: float, sharpness: float) -> float:
     """Win chance from the material on both sides: a logistic curve of the lead relative to all
     material in play, so the same lead counts for more when little is left."""
@@ -957,6 +981,7 @@ def _normalised(weights: dict[int, float]) -> dict[int, float]:
 
 
 _TUNABLE = (
+    "material",
     "paranoia",
     "sharpness",
     "flag_lure",

@@ -1,0 +1,146 @@
+"""Fitting the search's material values to who won real games (`fogofwar train material`).
+
+The search (`search.py`) turns material into a win chance: 0.05 + 0.9 * logistic(sharpness * (own - enemy) /
+(own + enemy)), each side's material the sum of its pieces' values. Here the values of the ranks and the sharpness
+are fitted to the Gravon classic games: both armies' pieces counted every few moves of each game, labelled with
+who won it, the log-loss minimised (numpy, Adam, full batch). The marshal keeps its value of 260 (only the ratios
+matter); the flag's (never counted) stays 1000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from fogofwar.games.stratego.formats.gravon import GravonGame
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.rules import StrategoGame
+
+MARGIN = 0.05
+"""The search's floor and ceiling of the win chance (`search._MARGIN`)."""
+COUNTED = tuple(range(1, 12))
+"""The ranks whose material counts (spy .. bomb; the flag is not material)."""
+MARSHAL_VALUE = 260.0
+
+
+@dataclass(frozen=True)
+class Material:
+    """Fitted values by rank name, the sharpness, and the fit's held-out log-loss before and after."""
+
+    values: dict[str, float]
+    sharpness: float
+    before: float
+    after: float
+    positions: int
+
+    def to_toml(self, note: str) -> str:
+        lines = [f"# {line}" for line in note.splitlines()]
+        lines += [f"sharpness = {self.sharpness:.2f}", "[values]", "flag = 1000.0"]
+        lines += [f"{name} = {value:.1f}" for name, value in self.values.items()]
+        return "\n".join(lines) + "\n"
+
+
+def counts(
+    games: Iterable[GravonGame], every: int, progress: Callable[[], None] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(pieces, red won): both armies' pieces by rank (n, 2, 12) every `every` moves of each decided game,
+    replayed in the rules engine, and whether red won that game."""
+    rows: list[np.ndarray] = []
+    labels: list[int] = []
+    for game in games:
+        if progress is not None:
+            progress()
+        if game.winner not in (1, 2):
+            continue
+        try:
+            pieces = game.pieces()
+            moves = game.move_squares()
+        except Exception:  # noqa: BLE001 - an unreadable game is left out, as everywhere in training
+            continue
+        state = StrategoGame("classic", max_moves=0).state_from_position([(sq, o, int(r)) for sq, o, r in pieces])
+        for i, (src, dst) in enumerate(moves):
+            if i % every == 0:
+                n = np.zeros((2, 12), np.int16)
+                for sq in range(100):
+                    piece = state.piece_at(sq)
+                    if piece is not None:
+                        n[piece[0], int(piece[1])] += 1
+                rows.append(n)
+                labels.append(1 if game.winner == 1 else 0)
+            try:
+                state.apply(src * 100 + dst)
+            except Exception:  # noqa: BLE001 - the rest of a game the rules refuse is left out
+                break
+    return np.array(rows, np.float64).reshape(-1, 2, 12), np.array(labels, np.float64)
+
+
+def _both_sides(pieces: np.ndarray, won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each position seen from both sides: (lead by rank, total by rank) and the label, counted ranks only."""
+    x = pieces[:, :, COUNTED]
+    lead = np.concatenate([x[:, 0] - x[:, 1], x[:, 1] - x[:, 0]])
+    total = np.concatenate([x[:, 0] + x[:, 1], x[:, 0] + x[:, 1]])
+    return np.stack([lead, total], axis=1), np.concatenate([won, 1.0 - won])
+
+
+def log_loss(pieces: np.ndarray, won: np.ndarray, values: Sequence[float], sharpness: float) -> float:
+    """Mean log-loss of the win chance these values and sharpness give (`values` by counted rank)."""
+    x, y = _both_sides(pieces, won)
+    v = np.asarray(values, np.float64)
+    z = sharpness * (x[:, 0] @ v) / np.maximum(x[:, 1] @ v, 1e-9)
+    p = np.clip(MARGIN + (1 - 2 * MARGIN) / (1 + np.exp(-z)), 1e-9, 1 - 1e-9)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def fit(
+    pieces: np.ndarray,
+    won: np.ndarray,
+    start: Sequence[float],
+    sharpness: float,
+    steps: int = 1500,
+    lr: float = 0.02,
+    report: Callable[[int, float], None] | None = None,
+) -> tuple[list[float], float]:
+    """Values (by counted rank, marshal = 260) and sharpness minimising the log-loss, from `start`."""
+    x, y = _both_sides(pieces, won)
+    params = np.concatenate([np.log(np.asarray(start, np.float64)), [np.log(sharpness)]])
+    m = np.zeros_like(params)
+    s = np.zeros_like(params)
+    for step in range(1, steps + 1):
+        v, k = np.exp(params[:-1]), np.exp(params[-1])
+        lead, total = x[:, 0] @ v, np.maximum(x[:, 1] @ v, 1e-9)
+        z = k * lead / total
+        sig = 1 / (1 + np.exp(-z))
+        p = np.clip(MARGIN + (1 - 2 * MARGIN) * sig, 1e-9, 1 - 1e-9)
+        dz = (p - y) / (p * (1 - p)) * (1 - 2 * MARGIN) * sig * (1 - sig) / len(y)  # d loss / d z, per position
+        dv = k * ((x[:, 0] * total[:, None] - x[:, 1] * lead[:, None]) / (total**2)[:, None]).T @ dz
+        grad = np.concatenate([dv * v, [float(dz @ z)]])  # through v = exp(u) and k = exp(log k)
+        m = 0.9 * m + 0.1 * grad
+        s = 0.999 * s + 0.001 * grad**2
+        params -= lr * (m / (1 - 0.9**step)) / (np.sqrt(s / (1 - 0.999**step)) + 1e-8)
+        if report is not None and (step % 250 == 0 or step == steps):
+            report(step, log_loss(pieces, won, np.exp(params[:-1]), float(np.exp(params[-1]))))
+    v = np.exp(params[:-1])
+    v *= MARSHAL_VALUE / v[COUNTED.index(int(Rank.MARSHAL))]
+    return [float(a) for a in v], float(np.exp(params[-1]))
+
+
+def fit_material(
+    train: tuple[np.ndarray, np.ndarray],
+    held: tuple[np.ndarray, np.ndarray],
+    start: dict[int, float],
+    sharpness: float,
+    steps: int,
+    report: Callable[[int, float], None] | None = None,
+) -> Material:
+    """The whole fit: from the hand-set values `start` (by rank) and sharpness, scored on the held-out positions."""
+    first = [start[r] for r in COUNTED]
+    before = log_loss(*held, first, sharpness)
+    values, k = fit(*train, first, sharpness, steps=steps, report=report)
+    after = log_loss(*held, values, k)
+    names = {Rank(r).name.lower(): value for r, value in zip(COUNTED, values, strict=True)}
+    return Material(names, k, before, after, len(train[1]))
+
+
+__all__ = ["Material", "counts", "fit", "fit_material", "log_loss"]

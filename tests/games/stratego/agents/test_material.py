@@ -1,0 +1,61 @@
+"""The material values fitted to who won (`fogofwar train material`): the fit finds values it was given, the
+command runs on a tiny budget, and the search reads the shipped file."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.agents.knowledge import VALUE
+from fogofwar.games.stratego.agents.material_training import COUNTED, MARGIN, fit, log_loss
+from fogofwar.games.stratego.agents.search import SearchAgent, _fitted_values
+from fogofwar.games.stratego.pieces import Rank
+
+
+def synthetic(values: list[float], sharpness: float, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Random armies (n, 2, 12) and who won, drawn from the search's win-chance curve with these values."""
+    rng = np.random.default_rng(seed)
+    pieces = rng.integers(0, 5, size=(n, 2, 12)).astype(np.float64)
+    v = np.zeros(12)
+    v[list(COUNTED)] = values
+    own, enemy = pieces[:, 0] @ v, pieces[:, 1] @ v
+    p = MARGIN + (1 - 2 * MARGIN) / (1 + np.exp(-sharpness * (own - enemy) / np.maximum(own + enemy, 1e-9)))
+    return pieces, (rng.random(n) < p).astype(np.float64)
+
+
+def test_the_fit_finds_the_values_the_games_were_drawn_from() -> None:
+    truth = [30.0, 10.0, 50.0, 20.0, 30.0, 60.0, 90.0, 140.0, 200.0, 260.0, 15.0]
+    pieces, won = synthetic(truth, 6.0, 20_000, seed=1)
+    start = [VALUE[Rank(r)] for r in COUNTED]
+    values, sharpness = fit(pieces, won, start, 8.0, steps=800, lr=0.05)
+    assert log_loss(pieces, won, values, sharpness) < log_loss(pieces, won, start, 8.0)
+    assert abs(sharpness - 6.0) < 1.0
+    for got, want in zip(values, truth, strict=True):
+        assert abs(got - want) < 0.25 * want + 8, (values, truth)
+
+
+def test_the_search_reads_the_shipped_values_and_blends_them() -> None:
+    fitted = _fitted_values()
+    assert len(fitted) == 12 and fitted[int(Rank.MARSHAL)] == 260.0
+    agent = SearchAgent()
+    hand = agent._material_values()
+    agent.material = 1.0
+    assert agent._material_values() == fitted
+    agent.material = 0.5
+    assert agent._material_values() == [(a + b) / 2 for a, b in zip(hand, fitted, strict=True)]
+
+
+@pytest.mark.data
+def test_train_material_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path) -> None:
+    out = tmp_path / "material.toml"
+    args = ["train", "material", str(gravon_archive), "--max-games", "6", "--max-held-out", "2", "--steps", "5"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "held out: log-loss" in result.output
+    data = tomllib.loads(out.read_text(encoding="utf-8"))
+    assert set(data["values"]) == {Rank(r).name.lower() for r in range(12)} and data["sharpness"] > 0
