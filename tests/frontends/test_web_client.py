@@ -6,7 +6,7 @@ import re
 
 from tests.paths import ROOT
 
-from fogofwar.games.admiral.rules import Phase
+from fogofwar.games.admiral.state_model import Phase
 
 WEB = ROOT / "src" / "fogofwar" / "frontends" / "web"
 

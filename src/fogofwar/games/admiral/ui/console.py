@@ -34,7 +34,8 @@ from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, Notati
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
 from fogofwar.games.admiral.observation import AdmiralView, CellView, UnitView, admiral_view
-from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
+from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
+from fogofwar.games.admiral.state_model import Phase
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")

@@ -37,7 +37,8 @@ from fogofwar.games.admiral.data_model import (
 from fogofwar.games.admiral.geometry import deployment_squares
 from fogofwar.games.admiral.observation import AdmiralView, admiral_view
 from fogofwar.games.admiral.params import DEFAULT_BUDGET
-from fogofwar.games.admiral.rules import DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState, Phase
+from fogofwar.games.admiral.rules import DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState
+from fogofwar.games.admiral.state_model import Phase
 
 MAX_TURNS_LIMIT = 200
 MAX_BUDGET = 10_000
