@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from fogofwar.core.protocol import Outcome
 from fogofwar.games.admiral.data_model import Side, UnitCard
 
+PLAYER_NAMES = ("South", "North")
+"""Seat 0 sits at row 1, seat 1 at row 8 (ADM-GEN-2)."""
+
 
 class Phase(enum.StrEnum):
     """Where a turn stands: who decides what next. Each is a string too (its value), as observations and

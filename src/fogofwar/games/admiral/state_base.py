@@ -1,0 +1,295 @@
+"""The part of an Admiral state every phase's rules stand on: the state's data (set up for a new game), the die's
+faces and the units, features and critical markers as the rules look them up. It calls no phase's rules: those
+are `rules.AdmiralState`'s, built on this."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import TYPE_CHECKING
+
+from fogofwar.core.protocol import JSON
+from fogofwar.games.admiral.data_model import SQUADRON_TYPES, Ruleset, SpecialRule, Symbol
+from fogofwar.games.admiral.state_model import PLAYER_NAMES, Phase, UnitState, _Core
+
+if TYPE_CHECKING:
+    from fogofwar.games.admiral.rules import AdmiralGame
+
+
+class AdmiralBase:
+    """The data of an Admiral position and the lookups of its dice and units (see the module docstring)."""
+
+    def __init__(self, game: AdmiralGame) -> None:
+        self._game = game
+        self._rs = game.ruleset
+        self._terrain = game.terrain
+        units = [
+            [
+                UnitState(
+                    p,
+                    i,
+                    card,
+                    structure=card.structure,
+                    torpedoes=card.torpedo_mounts,
+                    reloads=card.torpedo_reloads,
+                    squadrons=tuple(card.squadron_count(k) for k in SQUADRON_TYPES),
+                )
+                for i, card in enumerate(game.fleets[p].units)
+            ]
+            for p in (0, 1)
+        ]
+        self._solo = game.solo_seat
+        first = 0 if self._solo is None else 1 - self._solo  # the human deploys first (SOLO-SET-2)
+        self._core = _Core(phase=Phase.DEPLOY, player=first, units=units)
+        self._history: list[int] = []
+        self._undo: list[tuple[int, _Core]] = []  # checkpoints: (actions played before it, the core then)
+        self._position: dict[str, JSON] | None = None
+        self._legal: list[int] | None = None
+        self._legal_set: frozenset[int] = frozenset()
+        self._map_cache: tuple[dict[int, UnitState], dict[int, UnitState]] | None = None
+        self._count_cache: list[list[int]] | None = None
+        self._faces_cache: dict[Symbol, tuple[int, ...]] = {}
+
+    # --- dice ---------------------------------------------------------------------------------------------
+    def faces_for(self, symbol: Symbol) -> tuple[int, ...]:
+        """Faces that may be spent as `symbol`: those showing it, and the Admiral wildcard (ADM-DICE-3c).
+
+        The Admiral symbol itself has no wildcard: `faces_for(ADMIRAL)` is the faces showing it.
+        """
+        cached = self._faces_cache.get(symbol)
+        if cached is None:
+            faces = self._rs.die.faces
+            cached = tuple(
+                f.index for f in faces if f.shows(symbol) or (symbol is not Symbol.ADMIRAL and f.shows(Symbol.ADMIRAL))
+            )
+            self._faces_cache[symbol] = cached
+        return cached
+
+    def face_label(self, face: int) -> str:
+        return _face_labels(self._rs)[face]
+
+    def _is_admiral(self, face: int) -> bool:
+        return self._rs.die.faces[face].shows(Symbol.ADMIRAL)
+
+    def _pay(
+        self,
+        player: int,
+        faces: Iterable[int],
+        admirals: int = 0,
+        unit: int = -1,
+        symbol: Symbol | None = None,
+        payers: Iterable[int] | None = None,
+    ) -> list[int] | None:
+        """Unused dice of `player` to spend: one showing each of `faces`, then `admirals` more Admiral dice
+        (the first unused die of each face); None if the pool cannot pay.
+
+        For Stratego's seat in the solo mode (SOLO-DICE): the dice for `faces` must be assigned to `unit` and
+        spendable as `symbol`, and the extra Admirals are Admiral symbols of the units in `payers` (default:
+        `unit`) (SOLO-ADM)."""
+        c = self._core
+        pool, uses = c.pools[player], c.uses[player]
+        if player == self._solo:
+            bound, values = c.bound[player], c.values[player]
+            who = {unit} if payers is None else set(payers)
+
+            def for_face(i: int) -> bool:
+                return bound[i] == unit and self._solo_spendable(values[i], pool[i], symbol)
+
+            def for_admiral(i: int) -> bool:
+                return values[i] == "symbol" and bound[i] in who
+
+        else:
+
+            def for_face(i: int) -> bool:
+                return True
+
+            def for_admiral(i: int) -> bool:
+                return self._is_admiral(pool[i])
+
+        chosen: list[int] = []
+        for face in faces:
+            i = next(
+                (i for i, f in enumerate(pool) if f == face and not uses[i] and i not in chosen and for_face(i)), None
+            )
+            if i is None:
+                return None
+            chosen.append(i)
+        for _ in range(admirals):
+            i = next((i for i in range(len(pool)) if not uses[i] and i not in chosen and for_admiral(i)), None)
+            if i is None:
+                return None
+            chosen.append(i)
+        return chosen
+
+    def _solo_spendable(self, value: str, face: int, symbol: Symbol | None) -> bool:
+        """Whether a die of Stratego's pool may be spent as `symbol` (SOLO-TAB: the value the table gave it)."""
+        if value in ("pending", "symbol"):
+            return False
+        if value:
+            return symbol is None or value == symbol.value
+        return symbol is None or face in self.faces_for(symbol)
+
+    def _assigned_faces(self, player: int, slot: int, symbol: Symbol) -> list[int]:
+        """Solo mode: the faces (in `faces_for` order) of the unused dice assigned to Stratego's unit `slot`
+        that may be spent as `symbol`: those `_can_pay(player, [f], 0, slot, symbol)` accepts, in one scan."""
+        c = self._core
+        ok = {
+            f
+            for f, used, bound, value in zip(
+                c.pools[player], c.uses[player], c.bound[player], c.values[player], strict=True
+            )
+            if not used and bound == slot and self._solo_spendable(value, f, symbol)
+        }
+        return [f for f in self.faces_for(symbol) if f in ok]
+
+    def _can_pay(
+        self,
+        player: int,
+        faces: Iterable[int],
+        admirals: int = 0,
+        unit: int = -1,
+        symbol: Symbol | None = None,
+        payers: Iterable[int] | None = None,
+    ) -> bool:
+        """Whether `_pay` would succeed (counts only: fast, for listing legal actions). Stratego's dice are
+        bound to units and values (solo mode), so there it asks `_pay` itself."""
+        if player == self._solo:
+            return self._pay(player, faces, admirals, unit, symbol, payers) is not None
+        if self._count_cache is None:
+            n = len(self._rs.die.faces)
+            cache = []
+            for p in (0, 1):
+                counts = [0] * n
+                for f, u in zip(self._core.pools[p], self._core.uses[p], strict=True):
+                    if not u:
+                        counts[f] += 1
+                cache.append(counts)
+            self._count_cache = cache
+        counts = list(self._count_cache[player])
+        for f in faces:
+            if counts[f] == 0:
+                return False
+            counts[f] -= 1
+        return admirals == 0 or sum(counts[f] for f in self.faces_for(Symbol.ADMIRAL)) >= admirals
+
+    def _spend(self, player: int, dice: Iterable[int], purpose: str) -> tuple[int, ...]:
+        c = self._core
+        out = []
+        for i in dice:
+            if c.uses[player][i]:  # pragma: no cover - _pay never offers a spent die
+                raise AssertionError(f"die {i} of {PLAYER_NAMES[player]} is spent twice")
+            c.uses[player][i] = purpose
+            out.append(i)
+        self._count_cache = None
+        return tuple(out)
+
+    def _free_faces(self, player: int) -> set[int]:
+        c = self._core
+        return {f for f, u in zip(c.pools[player], c.uses[player], strict=True) if not u}
+
+    def dice(self, player: int) -> list[tuple[str, str]]:
+        """(face, use) of each action die of `player` this turn; use '' while the die is unused."""
+        c = self._core
+        return [(self.face_label(f), u) for f, u in zip(c.pools[player], c.uses[player], strict=True)]
+
+    def _add_die(self, player: int, face: int, unit: int = -1, value: str = "") -> None:
+        c = self._core
+        c.pools[player].append(face)
+        c.uses[player].append("")
+        c.bound[player].append(unit)
+        c.values[player].append(value)
+        self._count_cache = None
+
+    def _clear_dice(self) -> None:
+        c = self._core
+        c.pools, c.uses, c.bound, c.values = [[], []], [[], []], [[], []], [[], []]
+        self._count_cache = None
+
+    # --- units, features and criticals -----------------------------------------------------------------
+    def _unit(self, player: int, slot: int) -> UnitState | None:
+        units = self._core.units[player]
+        return units[slot] if 0 <= slot < len(units) else None
+
+    def _on_board(self, player: int) -> list[UnitState]:
+        return [u for u in self._core.units[player] if u.where == "board"]
+
+    def _maps(self) -> tuple[dict[int, UnitState], dict[int, UnitState]]:
+        """{square: surface unit} and {square: submerged submarine}, cached until the state changes."""
+        if self._map_cache is None:
+            surface: dict[int, UnitState] = {}
+            below: dict[int, UnitState] = {}
+            for fleet in self._core.units:
+                for u in fleet:
+                    if u.where == "board":
+                        (below if u.submerged else surface)[u.square] = u
+            self._map_cache = (surface, below)
+        return self._map_cache
+
+    def _changed(self) -> None:
+        self._legal = None
+        self._map_cache = None
+        self._count_cache = None
+
+    def _surface_at(self, square: int, other_than: UnitState | None = None) -> UnitState | None:
+        u = self._maps()[0].get(square)
+        return None if u is other_than else u
+
+    def _submerged_at(self, square: int, other_than: UnitState | None = None) -> UnitState | None:
+        u = self._maps()[1].get(square)
+        return None if u is other_than else u
+
+    def _submarine_at(self, square: int, other_than: UnitState | None = None) -> UnitState | None:
+        surface, below = self._maps()
+        for u in (surface.get(square), below.get(square)):
+            if u is not None and u.card.is_submarine and u is not other_than:
+                return u
+        return None
+
+    def disabled(self, unit: UnitState, characteristic: str) -> bool:
+        """A critical marker placed last turn blocks the characteristic this turn (ADM-CRIT-2)."""
+        return any(ch == characteristic and placed == self._core.turn - 1 for ch, placed in unit.criticals)
+
+    def _rule_index(self, key: str) -> int:
+        return next(i for i, r in enumerate(self._rs.special_rules) if r.key == key)
+
+    def _active(self, unit: UnitState, effect: str, viewer: int | None = None) -> list[SpecialRule]:
+        """Special rules with `effect` activated this turn on `unit` (as `viewer` knows them: without the
+        other player's secret activations, ADM-ATK-2)."""
+        out = []
+        for f in self._core.features:
+            if viewer is not None and f.secret and f.by != viewer:
+                continue
+            if f.owner == unit.owner and f.slot == unit.slot:
+                rule = self._rs.rule(f.key)
+                if rule.effect == effect:
+                    out.append(rule)
+        return out
+
+    def _effect_total(self, unit: UnitState, effect: str, viewer: int | None = None) -> int:
+        return sum(r.value or 0 for r in self._active(unit, effect, viewer))
+
+    def _feature_usable(self, unit: UnitState, key: str, by: int) -> bool:
+        """`by` may spend an Admiral die on `unit`'s feature `key`: green on own units, red on the
+        opponent's (ADM-DICE-3); a green feature with a critical marker cannot be used (ADM-CRIT-2)."""
+        if unit.where != "board":
+            return False
+        if unit.owner == by:
+            return key in unit.card.green and not self.disabled(unit, key)
+        return key in unit.card.red
+
+    def _has_feature_effect(self, unit: UnitState, effect: str) -> str | None:
+        """The key of a green feature of `unit` with `effect`, usable now by its owner."""
+        for key in unit.card.green:
+            if self._rs.rule(key).effect == effect and not self.disabled(unit, key):
+                return key
+        return None
+
+    def _in_fog(self, unit: UnitState) -> bool:
+        """On a terrain card that prevents combat, unless a submerged submarine immune to it (ADM-TERR-4/5)."""
+        t = self._terrain.get(unit.square)
+        return t is not None and t.prevents_combat and not (unit.submerged and t.submerged_immune)
+
+
+@cache
+def _face_labels(ruleset: Ruleset) -> tuple[str, ...]:
+    return tuple("+".join(s.value for s in f.symbols) for f in ruleset.die.faces)
