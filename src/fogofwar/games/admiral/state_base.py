@@ -4,13 +4,13 @@ are `rules.AdmiralState`'s, built on this."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from fogofwar.core.protocol import JSON
-from fogofwar.games.admiral.data_model import SQUADRON_TYPES, Ruleset, SpecialRule, Symbol
-from fogofwar.games.admiral.state_model import PLAYER_NAMES, Phase, UnitState, _Core
+from fogofwar.core.protocol import CHANCE, JSON, TERMINAL, Outcome
+from fogofwar.games.admiral.data_model import SQUADRON_TYPES, Ruleset, SoloRow, SpecialRule, Symbol
+from fogofwar.games.admiral.state_model import CHANCE_PHASES, PLAYER_NAMES, Phase, UnitState, _Core
 
 if TYPE_CHECKING:
     from fogofwar.games.admiral.rules import AdmiralGame
@@ -49,6 +49,72 @@ class AdmiralBase:
         self._map_cache: tuple[dict[int, UnitState], dict[int, UnitState]] | None = None
         self._count_cache: list[list[int]] | None = None
         self._faces_cache: dict[Symbol, tuple[int, ...]] = {}
+
+    # --- what the state is now ---------------------------------------------------------------------------
+    @property
+    def game(self) -> AdmiralGame:
+        return self._game
+
+    @property
+    def phase(self) -> Phase:
+        """Where the turn stands (a `Phase`, which is also its name as a string)."""
+        return self._core.phase
+
+    @property
+    def history(self) -> Sequence[int]:
+        return self._history
+
+    @property
+    def turn(self) -> int:
+        return self._core.turn
+
+    @property
+    def first_player(self) -> int | None:
+        """Who acts first this turn (ADM-INIT-3), once chosen."""
+        return self._core.first_player
+
+    def current_player(self) -> int:
+        c = self._core
+        if c.outcome is not None:
+            return TERMINAL
+        if self._is_chance():
+            return CHANCE
+        return c.player
+
+    def _is_chance(self) -> bool:
+        """Dice, and in the solo mode the draws from Stratego's shuffled deck (SOLO-SET-2)."""
+        c = self._core
+        return c.phase in CHANCE_PHASES or (c.phase == Phase.DEPLOY and c.player == self._solo)
+
+    def is_terminal(self) -> bool:
+        return self._core.outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._core.outcome
+
+    def returns(self) -> list[float]:
+        o = self._core.outcome
+        return o.returns(2) if o is not None else [0.0, 0.0]
+
+    def _name(self, player: int, slot: int) -> str:
+        u = self._unit(player, slot)
+        return u.card.name if u is not None else f"#{slot}"
+
+    def solo_order(self) -> list[UnitState]:
+        """Stratego's units still to act this turn, slowest first (SOLO-MOVE-1; ties by fleet order)."""
+        c = self._core
+        s = self._solo
+        if s is None or not c.solo_rows:
+            return []
+        waiting = [u for u in self._on_board(s) if u.slot < len(c.solo_rows) and c.solo_rows[u.slot] == -1]
+        return sorted(waiting, key=lambda u: (u.side.movement, u.slot))
+
+    def solo_unit_row(self, slot: int) -> SoloRow | None:
+        """The decision-table entry Stratego's unit `slot` got this turn (None before it acts)."""
+        c = self._core
+        if not 0 <= slot < len(c.solo_rows) or c.solo_rows[slot] < 0:
+            return None
+        return self._rs.die.solo_rows[c.solo_rows[slot]]
 
     # --- dice ---------------------------------------------------------------------------------------------
     def faces_for(self, symbol: Symbol) -> tuple[int, ...]:
