@@ -93,7 +93,6 @@ from fogofwar.games.admiral.actions import (
     TORPEDO_BASE,
     Decoded,
     decode,
-    encode_activate,
     encode_fire,
     encode_move,
     encode_repair,
@@ -117,7 +116,6 @@ from fogofwar.games.admiral.geometry import (
     ORTHOGONAL,
     at,
     corner_order,
-    crossed,
     deployment_squares,
     distance,
     home_half,
@@ -993,9 +991,6 @@ class AdmiralState(AdmiralViews):
         )
 
     # --- deployment (ADM-SETUP-2..4) --------------------------------------------------------------------
-    def _occupied_by_surface(self) -> set[int]:
-        return {u.square for fleet in self._core.units for u in fleet if u.where == "board" and not u.submerged}
-
     def _free_deployment_squares(self, player: int) -> list[int]:
         """Free squares of the zone; in the solo mode only the next square in corner order (SOLO-SET-1/3)."""
         taken = self._occupied_by_surface()
@@ -1311,12 +1306,6 @@ class AdmiralState(AdmiralViews):
         c.passes = 0
         c.player = 1 - p
 
-    def _movement_faces(self, player: int) -> tuple[int, ...]:
-        """Faces `player` may spend as a Movement result now: after declining, Admiral dice only (ADM-MOVE-5)."""
-        if self._core.forfeited[player]:
-            return self.faces_for(Symbol.ADMIRAL)
-        return self.faces_for(Symbol.MOVEMENT)
-
     def _enterable(self, u: UnitState, square: int, submerged: bool, draught: bool) -> bool:
         """Whether `u` moving on the given side may enter (and so cross) `square` (ADM-MOVE-4, ADM-TERR)."""
         t = self._terrain.get(square)
@@ -1527,9 +1516,6 @@ class AdmiralState(AdmiralViews):
         key = self._reaction_rule(c.units[owner][slot])
         return [] if key is None else [ACTIVATE_BASE + self._activate_code(1, slot, key)]
 
-    def _activate_code(self, side: int, slot: int, key: str) -> int:
-        return encode_activate(side, slot, self._rule_index(key))
-
     def _decline(self, d: Decoded) -> None:
         c = self._core
         assert c.reaction is not None
@@ -1567,114 +1553,6 @@ class AdmiralState(AdmiralViews):
         c.player = 0
         c.orders = [[], []]
         c.committed = [False, False]
-
-    def _battery_range(self, u: UnitState, printed: int) -> int:
-        return printed + self._effect_total(u, "artillery_range")
-
-    def _line_of_sight(self, origin: int, target: UnitState, ignore: frozenset[tuple[int, int]] = frozenset()) -> bool:
-        """Nothing that could hide `target` lies across the line (ADM-ART-3); units in `ignore` (owner, slot)
-        do not block it (the units Stratego's orders already sink, SOLO-ATK-4)."""
-        size = target.side.size_class
-        smoke = self._core.smoke
-        for s in crossed(origin, target.square):
-            t = self._terrain.get(s)
-            if (t is not None and t.blocks_line_of_sight) or s in smoke:
-                return False
-            blocker = self._surface_at(s)
-            if blocker is not None and blocker.side.size_class >= size and (blocker.owner, blocker.slot) not in ignore:
-                return False
-        return True
-
-    def can_fire_at(
-        self, u: UnitState, battery_range: int, target: UnitState, ignore: frozenset[tuple[int, int]] = frozenset()
-    ) -> bool:
-        """Target rules of artillery (ADM-ART-2..4): in range, in sight, not submerged, not in fog."""
-        if target.where != "board" or target.submerged or self._in_fog(target) or self._in_fog(u):
-            return False
-        if distance(u.square, target.square, self._rs.board.range_metric) > battery_range:
-            return False
-        return self._line_of_sight(u.square, target, ignore)
-
-    def doomed(self, p: int) -> frozenset[tuple[int, int]]:
-        """(owner, slot) of the enemy units `p`'s attack orders so far would sink in the resolution, as `p`
-        knows them (without the opponent's secret features). In the solo mode these are no longer valid
-        targets of Stratego's units and do not block their line of sight (SOLO-ATK-4)."""
-        c = self._core
-        loss: dict[int, int] = {}
-        for h in self._artillery_hits(p, viewer=p) + self._torpedo_hits(p, viewer=p):
-            loss[h.target] = loss.get(h.target, 0) + h.structure
-        sunk = {o.target for o in c.orders[p] if o.kind == "depth_charge"}
-        return frozenset(
-            (1 - p, t.slot) for t in self._on_board(1 - p) if t.slot in sunk or loss.get(t.slot, 0) >= t.structure
-        )
-
-    def _symbol_payers(self, p: int, unit: UnitState) -> tuple[int, ...]:
-        """Solo mode: the units of Stratego (`p`) whose Admiral symbol may turn on a feature of `unit`: a green
-        feature of its own unit (SOLO-ADM-1), a red feature of an enemy that has them in range (SOLO-ADM-2).
-        A carrier that still carries squadrons keeps its symbol for launching them (SOLO-ADM-3)."""
-        if p != self._solo:
-            return ()
-        mine = [u for u in self._on_board(p) if not sum(u.squadrons)]
-        if unit.owner == p:
-            return tuple(u.slot for u in mine if u.slot == unit.slot)
-        return tuple(u.slot for u in mine if self.has_in_range(unit, u))
-
-    def has_in_range(self, enemy: UnitState, u: UnitState) -> bool:
-        """Whether `enemy` threatens `u` now: one of its batteries may fire at it, its torpedoes reach it, or
-        it carries squadrons (aircraft reach the whole battlefield) (SOLO-ADM-2 reading)."""
-        if enemy.where != "board" or u.where != "board":
-            return False
-        if sum(enemy.squadrons) and not u.submerged:
-            return True
-        for bat in enemy.side.batteries:
-            if self.can_fire_at(enemy, self._battery_range(enemy, bat.range), u):
-                return True
-        return bool(enemy.card.torpedo_mounts) and any(t.slot == u.slot for t in self._torpedo_targets(enemy))
-
-    def _torpedoes_available(self, u: UnitState) -> int:
-        """Torpedoes `u` may still launch this turn (ADM-TORP-3/4, ADM-SUB-6, ADM-G09)."""
-        c = self._core
-        reloaded = sum(
-            1
-            for o in c.orders[u.owner]
-            if o.kind == "activate"
-            and not o.enemy
-            and o.unit == u.slot
-            and self._rs.rule(o.rule).effect == "reload_mount"
-        )
-        supply = u.torpedoes + reloaded
-        if u.card.is_submarine:
-            supply = max(supply, 1)
-        launched = sum(1 for o in c.orders[u.owner] if o.kind == "torpedo" and o.unit == u.slot)
-        return supply - launched
-
-    def _torpedo_targets(self, u: UnitState) -> list[UnitState]:
-        """Enemy units `u` may torpedo: beside it in its row, or all round a submerged submarine
-        (ADM-TORP-1, ADM-SUB-4), one square further with Excellent Torpedoes (ADM-G10)."""
-        if self._in_fog(u):
-            return []
-        reach = 1 + self._effect_total(u, "torpedo_range")
-        r0, c0 = row_col(u.square)
-        out = []
-        for t in self._on_board(1 - u.owner):
-            if (t.submerged and not u.submerged) or self._in_fog(t):
-                continue  # a submerged boat is safe from surface units, not from another one (ADM-SUB-5)
-            r1, c1 = row_col(t.square)
-            if u.submerged:
-                if max(abs(r1 - r0), abs(c1 - c0)) > reach or t.square == u.square:
-                    continue
-            elif r1 != r0 or not 0 < abs(c1 - c0) <= reach:
-                continue
-            if any(
-                (tt := self._terrain.get(s)) is not None and tt.blocks_torpedoes for s in crossed(u.square, t.square)
-            ):
-                continue  # a two-square run cannot cross an island or a sandbank (ADM-TERR-7)
-            out.append(t)
-        return out
-
-    def _enemy_sub_under(self, u: UnitState) -> UnitState | None:
-        sub = self._submerged_at(u.square, u)
-        return sub if sub is not None and sub.owner != u.owner else None
 
     def _attack_actions(self, p: int) -> list[int]:
         c = self._core
@@ -1758,11 +1636,6 @@ class AdmiralState(AdmiralViews):
                 if found and self._symbol_payable(p, u):
                     out += found
         return out
-
-    def _symbol_payable(self, p: int, u: UnitState) -> bool:
-        """Solo mode: some unit of Stratego (`p`) has a free Admiral symbol for a feature of `u` (SOLO-ADM);
-        True for a player of the normal rules, whose Admiral dice the callers have already checked."""
-        return p != self._solo or self._can_pay(p, [], 1, payers=self._symbol_payers(p, u))
 
     def _assign(self, d: Decoded) -> None:
         c = self._core
@@ -2435,89 +2308,6 @@ class AdmiralState(AdmiralViews):
         return False
 
     # --- resolution (ADM-RES, ADM-CRIT, ADM-END) ----------------------------------------------------------
-    def _armour(self, target: UnitState, beyond_half: bool, viewer: int | None = None) -> int:
-        armour = target.side.armour + self._effect_total(target, "armour", viewer)
-        if beyond_half:
-            armour += self._effect_total(target, "armour_vs_long_range_or_bombers", viewer)
-        return max(0, armour)
-
-    def _artillery_hits(self, p: int, viewer: int | None = None) -> list[_Hit]:
-        c = self._core
-        groups: dict[tuple[int, int], list[Order]] = {}
-        for o in c.orders[p]:
-            if o.kind == "fire":
-                groups.setdefault((o.unit, o.battery), []).append(o)
-        hits = []
-        metric = self._rs.board.range_metric
-        for (slot, b), orders in groups.items():
-            u = c.units[p][slot]
-            bat = u.side.batteries[b]
-            if len(orders) == 2 and orders[0].target == orders[1].target:
-                shots = [(orders[0].target, 2, 2)]  # two dice on one battery double it (ADM-ART-6)
-            else:
-                shots = [(o.target, 1, 1) for o in orders]  # one die, or split fire (ADM-ART-7)
-            reach = self._battery_range(u, bat.range)
-            for target_slot, times, slots in shots:
-                target = c.units[1 - p][target_slot]
-                within = 2 * distance(u.square, target.square, metric) <= reach  # ADM-ART-11
-                coefficient = bat.coefficient * times
-                if within:
-                    coefficient += self._effect_total(u, "coefficient_per_slot_within_half_range", viewer) * slots
-                else:
-                    coefficient += self._effect_total(u, "coefficient_beyond_half_range", viewer)
-                coefficient = max(0, coefficient)
-                armour = self._armour(target, beyond_half=not within, viewer=viewer)
-                loss = 1 if coefficient > armour else 0
-                effect = (
-                    "critical and 1 structure point" if loss else "critical" if coefficient >= armour else "no effect"
-                )
-                text = (
-                    f"{u.card.name}'s {bat.name} battery hits {target.card.name}: coefficient {coefficient} "
-                    f"against armour {armour}: {effect}"
-                )
-                hits.append(_Hit(p, target_slot, coefficient >= armour, loss, False, text))
-        return hits
-
-    def _torpedo_hits(self, p: int, viewer: int | None = None) -> list[_Hit]:
-        c = self._core
-        hits = []
-        spoiled: set[int] = set()
-        for o in c.orders[p]:
-            if o.kind != "torpedo":
-                continue
-            u = c.units[p][o.unit]
-            target = c.units[1 - p][o.target]
-            faulty = [
-                f
-                for f in c.features
-                if f.owner == p
-                and f.slot == u.slot
-                and self._rs.rule(f.key).effect == "spoil_mount"
-                and not (viewer is not None and f.secret and f.by != viewer)
-            ]
-            if faulty and u.slot not in spoiled:
-                spoiled.add(u.slot)  # Faulty Torpedoes: one torpedo of the unit does nothing (ADM-R05)
-                hits.append(
-                    _Hit(
-                        p,
-                        o.target,
-                        False,
-                        0,
-                        False,
-                        f"{u.card.name}'s torpedo at {target.card.name} is faulty: no effect (ADM-R05)",
-                    )
-                )
-                continue
-            belt = self._active(target, "torpedo_no_structure_loss", viewer) and not self._active(
-                u, "ignore_protective_belt", viewer
-            )
-            loss = 0 if belt else 1
-            text = f"{u.card.name}'s torpedo hits {target.card.name}: critical" + (
-                " (Protective Belt: no structure loss)" if belt else " and 1 structure point"
-            )
-            hits.append(_Hit(p, o.target, True, loss, False, text))
-        return hits
-
     def _resolve(self) -> None:
         """All naval attacks take effect together (ADM-RES-1, ADM-ATK-3)."""
         c = self._core
