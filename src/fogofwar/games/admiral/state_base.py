@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from fogofwar.core.protocol import CHANCE, JSON, TERMINAL, Outcome
-from fogofwar.games.admiral.actions import encode_activate
+from fogofwar.games.admiral.actions import Decoded, encode_activate
 from fogofwar.games.admiral.data_model import SQUADRON_TYPES, Ruleset, SoloRow, SpecialRule, Symbol
 from fogofwar.games.admiral.geometry import crossed, distance, row_col
 from fogofwar.games.admiral.state_model import CHANCE_PHASES, PLAYER_NAMES, Order, Phase, UnitState, _Core, _Hit
@@ -117,6 +117,27 @@ class AdmiralBase:
         if not 0 <= slot < len(c.solo_rows) or c.solo_rows[slot] < 0:
             return None
         return self._rs.die.solo_rows[c.solo_rows[slot]]
+
+    # --- hand-overs between the phases -------------------------------------------------------------------
+    # A turn runs deployment/initiative -> movement -> attack -> aircraft -> resolution and round again; each
+    # phase's rules are a class of their own, chained in that order under `rules.AdmiralState`. A phase hands the
+    # turn on by calling the next phase's entry; those a phase earlier in the chain calls are declared here and
+    # defined by the phase that takes over.
+    def _start_turn(self) -> None:
+        """The next turn: reserve entries, then the initiative roll (`phase_setup`)."""
+        raise NotImplementedError
+
+    def _start_naval(self) -> None:
+        """The naval attack assignment, once the air is done (`phase_attack`)."""
+        raise NotImplementedError
+
+    def _air_run(self) -> None:
+        """Resolve the current air attack until a player or the dice must speak (`phase_air`)."""
+        raise NotImplementedError
+
+    def _decline(self, d: Decoded) -> None:
+        """Decline a reaction (`phase_movement`)."""
+        raise NotImplementedError
 
     # --- dice ---------------------------------------------------------------------------------------------
     def faces_for(self, symbol: Symbol) -> tuple[int, ...]:
