@@ -28,6 +28,7 @@ from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending
 from fogofwar.grid.board import NUM_SQUARES, square_name
 
 E = TypeVar("E")
+G = TypeVar("G", bound=Game)
 S = TypeVar("S", bound=State)
 
 
@@ -35,7 +36,7 @@ Piece = tuple[int, int, int, bool, bool]
 """A piece of a crafted start: (square, owner, kind, moved, revealed); the kind is the game's (rank, character)."""
 
 
-class GridStateBase(Generic[E]):
+class GridStateBase(Generic[E, G]):
     """Protocol accessors over `_player`, `_history`, `_phase`, `_moves`, `_outcome` and `_events`; the
     state's JSON from `_game`'s options, the `_start` position and the actions; the turn's checks (an action
     id, the game not over, the action legal now), undo's and clone's shared part, a crafted start put on the
@@ -64,7 +65,25 @@ class GridStateBase(Generic[E]):
     _events: list[E | None]
     _max_moves: int  # the move cap, 0 for none
 
+    _game: G
+
+    def __init__(self, game: G, start: Sequence[object] | None = None, to_move: int = 0) -> None:
+        """A new game's state (the setup to come), or a crafted position: `start` is the game's pieces as its
+        `_read_start` reads them, `to_move` the seat to move."""
+        self._game = game
+        self._new_bookkeeping(to_move)
+        self._set_rules(game)
+        self._begin(None if start is None else self._read_start(start), to_move)
+
     # --- hooks: each game's rules ----------------------------------------------------------------
+    def _set_rules(self, game: G) -> None:
+        """The game's own parts of a new state (its limits, the pieces to place, the repetition records)."""
+        raise NotImplementedError
+
+    def _read_start(self, rows: Sequence[object]) -> list[Piece]:
+        """The pieces of a crafted start, checked (`inputs.start_pieces` with the game's board and kinds)."""
+        raise NotImplementedError
+
     def _generate_legal(self) -> list[int]:
         """The legal actions now, sorted (the game is not over)."""
         raise NotImplementedError
@@ -125,8 +144,8 @@ class GridStateBase(Generic[E]):
         self._finish_turn(1 - self._player)
 
     @property
-    def game(self) -> Game:
-        raise NotImplementedError  # each game's state names its game
+    def game(self) -> G:
+        return self._game
 
     def legal_actions(self) -> list[int]:
         if self._outcome is not None:

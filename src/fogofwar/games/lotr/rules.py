@@ -480,37 +480,28 @@ def _square(sq: object) -> int:
     return inputs.integer(sq, "a square (a name like 'B2' or a number)", 0, NUM_SQUARES - 1, InvalidSetupError)
 
 
-class LotrState(GridStateBase[MoveEvent]):
+class LotrState(GridStateBase[MoveEvent, LotrGame]):
     """One Stratego LOTR position; see the module docstring for the encoding."""
 
     game_name = "lotr"
     seat_names = SIDE_NAMES
     title = "Stratego LOTR"
 
-    def __init__(
-        self,
-        game: LotrGame,
-        start: Sequence[Piece] | None = None,
-        to_move: int = 0,
-    ) -> None:
-        self._game = game
+    def _set_rules(self, game: LotrGame) -> None:
         self._rank = game.rank_of
         self._limit = game.back_and_forth
         self._max_moves = game.max_moves
-        self._new_bookkeeping(to_move)
         self._to_place: list[list[int]] = [[k.count for k in game.army(p).kinds] for p in (0, 1)]
         self._streak: list[tuple[int, int, int, int]] = [NO_STREAK, NO_STREAK]
         self._changes: list[tuple[int, int]] = []
         self._pending = -1
         """Square of an Uruk-Hai whose owner decides whether it attacks again (LOTR-REPEAT-1), else -1."""
         self._ring = CARRIED
-        self._begin(None if start is None else _start_pieces(game, start), to_move)
+
+    def _read_start(self, rows: Sequence[object]) -> list[Piece]:
+        return _start_pieces(self._game, rows)
 
     # --- the core protocol -------------------------------------------------------------------
-    @property
-    def game(self) -> LotrGame:
-        return self._game
-
     @property
     def ring(self) -> str:
         """Game 3: 'carried' (Frodo still has it), 'destroyed' (LOTR-DOOM-2) or 'taken' (LOTR-RING-5)."""

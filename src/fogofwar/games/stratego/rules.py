@@ -221,36 +221,27 @@ class StrategoGame:
         return StrategoState.from_json(data)
 
 
-class StrategoState(GridStateBase[MoveEvent]):
+class StrategoState(GridStateBase[MoveEvent, StrategoGame]):
     """One Stratego position; see the module docstring for the encoding."""
 
     game_name = "stratego"
     seat_names = PLAYER_NAMES
     title = "Stratego"
 
-    def __init__(
-        self,
-        game: StrategoGame,
-        start: Sequence[Piece] | None = None,
-        to_move: int = 0,
-    ) -> None:
-        self._game = game
+    def _set_rules(self, game: StrategoGame) -> None:
         self._variant = game.variant
         self._limit = game.two_squares
         self._more_squares = game.more_squares
         self._max_moves = game.max_moves
-        self._new_bookkeeping(to_move)
         self._to_place: list[dict[int, int]] = [{int(r): n for r, n in self._variant.roster if n} for _ in range(2)]
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
         self._hash = 0
-        self._begin(None if start is None else _start_pieces(start), to_move)
+
+    def _read_start(self, rows: Sequence[object]) -> list[Piece]:
+        return _start_pieces(rows)
 
     # --- the core protocol -------------------------------------------------------------------
-    @property
-    def game(self) -> StrategoGame:
-        return self._game
-
     def _generate_legal(self) -> list[int]:
         return self._placements() if self._phase == "setup" else self._gen_moves(self._player)
 
