@@ -9,7 +9,7 @@ ending from outside the board live here once, and each game keeps its rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fogofwar.core import inputs
 from fogofwar.core.protocol import (
@@ -28,7 +28,15 @@ from fogofwar.core.state_json import OUTSIDE_ENDINGS, outside_ending
 from fogofwar.grid.board import NUM_SQUARES, square_name
 
 E = TypeVar("E")
-G = TypeVar("G", bound=Game)
+
+
+class GridGame(Game, Protocol):
+    """What a grid state needs of its game beyond the core protocol."""
+
+    max_moves: int  # the move cap, 0 for none
+
+
+G = TypeVar("G", bound=GridGame)
 S = TypeVar("S", bound=State)
 
 
@@ -49,6 +57,12 @@ class GridStateBase(Generic[E, G]):
     """The seats in the game's words (red/blue, evil/good)."""
     title: ClassVar[str]
     """How messages name the game ("Stratego")."""
+
+    def __init_subclass__(cls, *, game: str, seats: tuple[str, str], title: str, **kwargs: Any) -> None:
+        """A game's state class names its game, seats and title where it is declared:
+        `class StrategoState(GridStateBase[...], game="stratego", seats=PLAYER_NAMES, title="Stratego")`."""
+        super().__init_subclass__(**kwargs)
+        cls.game_name, cls.seat_names, cls.title = game, seats, title
 
     _start: list[Piece] | None
     _start_to_move: int
@@ -71,6 +85,7 @@ class GridStateBase(Generic[E, G]):
         """A new game's state (the setup to come), or a crafted position: `start` is the game's pieces as its
         `_read_start` reads them, `to_move` the seat to move."""
         self._game = game
+        self._max_moves = game.max_moves
         self._new_bookkeeping(to_move)
         self._set_rules(game)
         self._begin(None if start is None else self._read_start(start), to_move)
@@ -179,6 +194,26 @@ class GridStateBase(Generic[E, G]):
         if number in self.legal_actions():
             return ""
         return number
+
+    def undo(self) -> None:
+        """Take back the last action (a resignation or other outside ending first, on its own)."""
+        rec = self._undo_record()
+        if rec is None:
+            return
+        if rec[0] == "place":  # ("place", square, what the game restores, seat, phase, legal actions)
+            _, sq, placed, player, phase, legal = rec
+            self._unplace(sq, placed, player)
+            self._player, self._phase, self._legal, self._outcome = player, phase, legal, None
+            return
+        self._unmove(rec)
+
+    def _unplace(self, sq: int, placed: Any, player: int) -> None:
+        """Take a placement back: the square emptied, `player`'s pieces to place as `placed` says."""
+        raise NotImplementedError
+
+    def _unmove(self, rec: tuple[Any, ...]) -> None:
+        """Take a move (or power) back from its undo record."""
+        raise NotImplementedError
 
     def _undo_record(self) -> tuple[Any, ...] | None:
         """The undo record of the last action, taken off with its action and event; None when what is

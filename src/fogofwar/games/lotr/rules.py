@@ -480,17 +480,12 @@ def _square(sq: object) -> int:
     return inputs.integer(sq, "a square (a name like 'B2' or a number)", 0, NUM_SQUARES - 1, InvalidSetupError)
 
 
-class LotrState(GridStateBase[MoveEvent, LotrGame]):
+class LotrState(GridStateBase[MoveEvent, LotrGame], game="lotr", seats=SIDE_NAMES, title="Stratego LOTR"):
     """One Stratego LOTR position; see the module docstring for the encoding."""
-
-    game_name = "lotr"
-    seat_names = SIDE_NAMES
-    title = "Stratego LOTR"
 
     def _set_rules(self, game: LotrGame) -> None:
         self._rank = game.rank_of
         self._limit = game.back_and_forth
-        self._max_moves = game.max_moves
         self._to_place: list[list[int]] = [[k.count for k in game.army(p).kinds] for p in (0, 1)]
         self._streak: list[tuple[int, int, int, int]] = [NO_STREAK, NO_STREAK]
         self._changes: list[tuple[int, int]] = []
@@ -525,16 +520,11 @@ class LotrState(GridStateBase[MoveEvent, LotrGame]):
         else:
             self._play(action)
 
-    def undo(self) -> None:
-        rec = self._undo_record()
-        if rec is None:
-            return
-        if rec[0] == "place":
-            _, sq, kind, player, phase, legal = rec
-            self._set_square(sq, 0)
-            self._to_place[player][kind] += 1
-            self._player, self._phase, self._legal, self._outcome = player, phase, legal, None
-            return
+    def _unplace(self, sq: int, placed: Any, player: int) -> None:
+        self._set_square(sq, 0)
+        self._to_place[player][placed] += 1  # `placed`: the kind placed
+
+    def _unmove(self, rec: tuple[Any, ...]) -> None:
         _, changes, streak, player, outcome, n_cap, legal, moves, pending, ring = rec
         for sq, old in reversed(changes):
             self._set_square(sq, old)

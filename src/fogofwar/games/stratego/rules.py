@@ -221,18 +221,13 @@ class StrategoGame:
         return StrategoState.from_json(data)
 
 
-class StrategoState(GridStateBase[MoveEvent, StrategoGame]):
+class StrategoState(GridStateBase[MoveEvent, StrategoGame], game="stratego", seats=PLAYER_NAMES, title="Stratego"):
     """One Stratego position; see the module docstring for the encoding."""
-
-    game_name = "stratego"
-    seat_names = PLAYER_NAMES
-    title = "Stratego"
 
     def _set_rules(self, game: StrategoGame) -> None:
         self._variant = game.variant
         self._limit = game.two_squares
         self._more_squares = game.more_squares
-        self._max_moves = game.max_moves
         self._to_place: list[dict[int, int]] = [{int(r): n for r, n in self._variant.roster if n} for _ in range(2)]
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
         self._chase: list[Chase] = [NO_CHASE, NO_CHASE]
@@ -253,17 +248,12 @@ class StrategoState(GridStateBase[MoveEvent, StrategoGame]):
         else:
             self._move(action)
 
-    def undo(self) -> None:
-        rec = self._undo_record()
-        if rec is None:
-            return
-        if rec[0] == "place":
-            _, sq, to_place, player, phase, legal = rec
-            if sq >= 0:
-                self._remove(sq)
-            self._to_place[player] = to_place
-            self._player, self._phase, self._legal, self._outcome = player, phase, legal, None
-            return
+    def _unplace(self, sq: int, placed: Any, player: int) -> None:
+        if sq >= 0:  # -1: the end of a free setup (FINISH_SETUP) placed nothing
+            self._remove(sq)
+        self._to_place[player] = placed  # `placed`: the pieces to place before it
+
+    def _unmove(self, rec: tuple[Any, ...]) -> None:
         _, src, dst, code_src, code_dst, streak, chase, hsh, player, outcome, n_cap, legal = rec
         self._remove(src)
         self._remove(dst)
