@@ -102,6 +102,14 @@ class GameParams(BaseModel):
         """The options that were given (not left to their defaults), as keyword arguments of the game."""
         return self.model_dump(exclude_unset=True)
 
+    unwritten: ClassVar[tuple[str, ...]] = ()
+    """Options a game never writes into its records (an old name of another option, Python-only data)."""
+
+    def written(self) -> dict[str, JSON]:
+        """The options as a game writes them (its `options`, in records and the state's JSON): every option but
+        the `unwritten`, in the order declared."""
+        return self.model_dump(exclude=set(self.unwritten))
+
 
 def type_words(annotation: object) -> str:
     """An option's type in words, for people reading `fogofwar games`.
@@ -183,11 +191,31 @@ def checked_by(params: type[GameParams]) -> Callable[[Init], Init]:
             bound.apply_defaults()
             given = dict(list(bound.arguments.items())[1:])
             values = params.read(given)
+            self.params = values  # type: ignore[attr-defined]  # a game's checked options (`GameBase.options`)
             init(self, **{name: getattr(values, name) for name in given})
 
         return cast(Init, checked)
 
     return wrap
+
+
+class GameBase:
+    """What every game class writes the same way: its options as written (its checked `params`, with what the
+    game resolved put in by `resolve`) and its repr."""
+
+    params: GameParams
+    """The options the game was built with, checked (set by `checked_by`)."""
+
+    def resolve(self, **values: Any) -> None:
+        """Write into the options what the game made of them (a variant's move cap, the default fleets)."""
+        self.params = self.params.model_copy(update=values)
+
+    @property
+    def options(self) -> dict[str, JSON]:
+        return self.params.written()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
 
 
 def params_factory(cls: Callable[..., G], params: type[GameParams]) -> Callable[..., G]:

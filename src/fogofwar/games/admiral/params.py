@@ -36,6 +36,7 @@ class AdmiralParams(GameParams):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     title = "Admiral"
+    unwritten = ("ruleset",)
 
     factions: Names = Field(
         ["usn", "ijn"], min_length=2, max_length=2, description="the two factions, south's first (ADM-FLEET-1)"

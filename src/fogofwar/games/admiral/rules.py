@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fogofwar.core import inputs
-from fogofwar.core.params import checked_by
+from fogofwar.core.params import GameBase, checked_by
 from fogofwar.core.protocol import (
     CHANCE,
     JSON,
@@ -223,7 +223,7 @@ def read_layout(layout: str | Mapping[str, str], ruleset: Ruleset) -> dict[int, 
     return board
 
 
-class AdmiralGame:
+class AdmiralGame(GameBase):
     """Admiral with fixed options: the two fleets (faction, budget, units), the terrain layout, an
     optional turn cap (ADM-END-3, `max_turns`; None plays until a fleet is destroyed) and the solo mode
     (`solo_seat`: the seat Admiral Stratego plays under the solo rules, SOLO-...; None, the default, is the
@@ -273,21 +273,7 @@ class AdmiralGame:
         """The face of the Admiral die assigned to each of Stratego's units (SOLO-DICE-1)."""
         self.budget = budget
         self.terrain: dict[int, Terrain] = read_layout(layout, self.ruleset)
-        self._layout_option: str | dict[str, str] = layout if isinstance(layout, str) else dict(layout)
-
-    @property
-    def options(self) -> dict[str, JSON]:
-        return {
-            "factions": [f.faction for f in self.fleets],
-            "budget": self.budget,
-            "fleets": [list(f.names) for f in self.fleets],
-            "layout": self._layout_option,
-            "max_turns": self.max_turns,
-            "solo_seat": self.solo_seat,
-        }
-
-    def __repr__(self) -> str:
-        return f"AdmiralGame({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+        self.resolve(factions=[f.faction for f in self.fleets], fleets=[list(f.names) for f in self.fleets])
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS

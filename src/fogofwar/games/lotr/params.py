@@ -42,6 +42,7 @@ class LotrParams(GameParams):
     """
 
     title = "Stratego LOTR"
+    unwritten = ("game",)
 
     variant: Literal["classic", "powers", "ring"] = Field(
         "classic", description="the game of the rulebook: Game 1 classic, Game 2 powers, Game 3 ring"

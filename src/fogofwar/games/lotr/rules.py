@@ -39,7 +39,7 @@ from itertools import combinations
 from typing import Any, Literal, cast
 
 from fogofwar.core import inputs
-from fogofwar.core.params import checked_by
+from fogofwar.core.params import GameBase, checked_by
 from fogofwar.core.protocol import (
     JSON,
     GameError,
@@ -325,7 +325,7 @@ NO_STREAK = (-1, -1, -1, 0)
 """Back-and-forth streak of one player: (square of the piece, one square, the other, moves in a row)."""
 
 
-class LotrGame:
+class LotrGame(GameBase):
     """Stratego LOTR with fixed options: which game, how captured pieces are kept, the limits."""
 
     name = "lotr"
@@ -343,6 +343,7 @@ class LotrGame:
         # `variant` is the game of the rulebook (Game 1 classic, 2 powers, 3 ring), named like Stratego's
         # variants; `game` is its old name, which records written before still use.
         self.mode = game = game if game is not None else variant
+        self.resolve(variant=game, game=None)
         self.captured_mode = captured_mode
         self.back_and_forth = back_and_forth
         self.max_moves = max_moves
@@ -391,18 +392,6 @@ class LotrGame:
             if missing:
                 raise GameError(f"Game 3 needs the Evil characters {missing} (LOTR-RING-3)")
             self.hunters = frozenset((EVIL << OWNER_SHIFT) | evil_keys.index(h) for h in RING_HUNTERS)
-
-    @property
-    def options(self) -> dict[str, JSON]:
-        return {
-            "variant": self.mode,
-            "captured_mode": self.captured_mode,
-            "back_and_forth": self.back_and_forth,
-            "max_moves": self.max_moves,
-        }
-
-    def __repr__(self) -> str:
-        return f"LotrGame({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
 
     def army(self, seat: int) -> Army:
         return self.roster.army(seat)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
 from fogofwar.core import inputs
-from fogofwar.core.params import checked_by
+from fogofwar.core.params import GameBase, checked_by
 from fogofwar.core.protocol import (
     JSON,
     IllegalActionError,
@@ -159,7 +159,7 @@ class MoveEvent:
         return d
 
 
-class StrategoGame:
+class StrategoGame(GameBase):
     """Stratego with fixed options: variant, two-squares limit, more-squares rule, move cap."""
 
     name = "stratego"
@@ -177,18 +177,7 @@ class StrategoGame:
         self.two_squares = two_squares
         self.more_squares = more_squares
         self.max_moves = self.variant.max_moves if max_moves is None else max_moves
-
-    @property
-    def options(self) -> dict[str, JSON]:
-        return {
-            "variant": self.variant.name,
-            "two_squares": self.two_squares,
-            "more_squares": self.more_squares,
-            "max_moves": self.max_moves,
-        }
-
-    def __repr__(self) -> str:
-        return f"StrategoGame({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+        self.resolve(max_moves=self.max_moves)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
