@@ -349,7 +349,7 @@ def test_the_constructor_takes_the_declared_options_with_the_same_defaults(name:
     """The game's class and its options model declare the same options with the same defaults (a Python caller
     and a JSON client get the same game), so the model's listing tells the truth."""
     entry = game_entry(name)
-    parameters = inspect.signature(entry.builds).parameters
+    parameters = inspect.signature(entry.factory).parameters
     assert list(parameters) == list(entry.params.model_fields)
     for option, field in entry.params.model_fields.items():
         default = parameters[option].default

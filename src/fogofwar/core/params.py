@@ -48,8 +48,6 @@ from pydantic_core import ErrorDetails, PydanticUndefined
 from fogofwar.core.inputs import show, whole_number
 from fogofwar.core.protocol import JSON, InvalidArgumentError
 
-G = TypeVar("G")
-
 
 def _plain_int(value: object) -> object:
     """Any integer (numpy's too) as a plain int; anything else (a bool, a float, a text) as it is, for the
@@ -68,6 +66,8 @@ class GameParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     title: ClassVar[str] = "the game"
     """How messages name the game."""
+    unwritten: ClassVar[tuple[str, ...]] = ()
+    """Options a game never writes into its records (an old name of another option, Python-only data)."""
 
     @classmethod
     def read(cls, options: Mapping[str, object]) -> Self:
@@ -101,9 +101,6 @@ class GameParams(BaseModel):
     def given(self) -> dict[str, JSON]:
         """The options that were given (not left to their defaults), as keyword arguments of the game."""
         return self.model_dump(exclude_unset=True)
-
-    unwritten: ClassVar[tuple[str, ...]] = ()
-    """Options a game never writes into its records (an old name of another option, Python-only data)."""
 
     def written(self) -> dict[str, JSON]:
         """The options as a game writes them (its `options`, in records and the state's JSON): every option but
@@ -216,14 +213,3 @@ class GameBase:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
-
-
-def params_factory(cls: Callable[..., G], params: type[GameParams]) -> Callable[..., G]:
-    """What the registry builds a game with: `cls(**options)` once `params` has checked them, so that an
-    unknown or wrong option gets the model's message instead of Python's TypeError."""
-
-    def make(**options: Any) -> G:
-        return cls(**params.read(options).given())
-
-    make.__doc__ = f"Build {params.title} from its options (`{params.__name__}`)."
-    return make

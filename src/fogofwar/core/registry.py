@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
-from fogofwar.core.params import GameParams, params_factory
+from fogofwar.core.params import GameParams
 from fogofwar.core.protocol import JSON, Game, GameError
 from fogofwar.core.web_adapter import Adapter
 
@@ -30,12 +30,10 @@ class GameEntry:
 
     name: str
     factory: GameFactory
-    """Builds the game from its options, after `params` has checked them."""
+    """Builds the game from its options: the game's class, whose constructor checks them with `params`
+    (`core.params.checked_by`; the conformance test checks that it does, with the model's defaults)."""
     params: type[GameParams]
     """The game's options: names, types, defaults, limits and meaning (`fogofwar games` lists them)."""
-    builds: GameFactory
-    """What `factory` calls once the options are checked: the game's class (its constructor's defaults are the
-    model's, which the conformance test checks)."""
     web_adapter: Callable[[], Adapter] | None = None
     """Builds the game's web adapter; called once, when the server first asks (so that registering
     imports nothing of the server's)."""
@@ -69,15 +67,11 @@ def register_game(
     order: int = 100,
     examples: Mapping[str, Mapping[str, JSON]] | None = None,
 ) -> None:
-    """Make `make_game(name, **options)` build games with `factory(**options)` once `params` has checked the
-    options, the web app host the game through `web_adapter()` and `fogofwar play` through `console()` when they
-    are given. `examples` name option
-    sets of short games, one for each mode worth testing (the conformance test plays every one; none: the game
-    with its defaults)."""
-    make = params_factory(factory, params)
-    _GAMES[name] = GameEntry(
-        name, make, params, factory, web_adapter, order, console, dict(examples or {"default": {}})
-    )
+    """Make `make_game(name, **options)` build games with `factory(**options)` (which checks the options with
+    `params`), the web app host the game through `web_adapter()` and `fogofwar play` through `console()` when
+    they are given. `examples` name option sets of short games, one for each mode worth testing (the
+    conformance test plays every one; none: the game with its defaults)."""
+    _GAMES[name] = GameEntry(name, factory, params, web_adapter, order, console, dict(examples or {"default": {}}))
     _ADAPTERS.pop(name, None)
 
 

@@ -46,10 +46,11 @@ Piece = tuple[int, int, int, bool, bool]
 
 class GridStateBase(Generic[E, G]):
     """Protocol accessors over `_player`, `_history`, `_phase`, `_moves`, `_outcome` and `_events`; the
-    state's JSON from `_game`'s options, the `_start` position and the actions; the turn's checks (an action
-    id, the game not over, the action legal now), undo's and clone's shared part, a crafted start put on the
-    board. Each game keeps its rules behind the hooks: `_generate_legal`, `_act`, `_finish_turn`,
-    `_set_square`, `_piece_code`, `_nothing_to_place`, `_copy_parts`."""
+    state's JSON from `_game`'s options, the `_start` position and the actions; the constructor, the turn's
+    checks (an action id, the game not over, the action legal now), undo, clone's shared part, a crafted start
+    put on the board. Each game keeps its rules behind the hooks: `_set_rules`, `_read_start`,
+    `_generate_legal`, `_act`, `_finish_turn`, `_unplace`, `_unmove`, `_set_square`, `_piece_code`,
+    `_nothing_to_place`, `_copy_parts`."""
 
     game_name: ClassVar[str]
     """The registry's name of the game (the "game" of the state's JSON)."""
