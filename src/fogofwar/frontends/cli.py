@@ -596,7 +596,7 @@ def train_material(
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
     from fogofwar.games.stratego.agents.material_training import counts, fit_material
-    from fogofwar.games.stratego.agents.search import MATERIAL_FILE, SearchAgent
+    from fogofwar.games.stratego.agents.search import SearchAgent, material_path
 
     games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
@@ -614,7 +614,7 @@ def train_material(
         report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"),
     )
     console.print(f"held out: log-loss {fitted.before:.4f} (hand-set values) -> {fitted.after:.4f}", markup=False)
-    target = out or Path(__file__).resolve().parents[1] / "games/stratego/agents" / MATERIAL_FILE
+    target = out or material_path()
     note = (
         "Material values by rank, fitted to who won the Gravon classic games; written by `fogofwar train material`:\n"
         f"{len(train)} games, every {held_out}th of {len(games)} held out, pieces counted every {every} moves, "

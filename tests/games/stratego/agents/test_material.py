@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.agents.knowledge import VALUE
-from fogofwar.games.stratego.agents.material_training import COUNTED, MARGIN, fit, log_loss
-from fogofwar.games.stratego.agents.search import SearchAgent, _fitted_values
+from fogofwar.games.stratego.agents.material_training import COUNTED, fit, log_loss
+from fogofwar.games.stratego.agents.search import WIN_MARGIN, SearchAgent, _fitted_values
 from fogofwar.games.stratego.pieces import Rank
 
 
@@ -24,7 +24,7 @@ def synthetic(values: list[float], sharpness: float, n: int, seed: int) -> tuple
     v = np.zeros(12)
     v[list(COUNTED)] = values
     own, enemy = pieces[:, 0] @ v, pieces[:, 1] @ v
-    p = MARGIN + (1 - 2 * MARGIN) / (1 + np.exp(-sharpness * (own - enemy) / np.maximum(own + enemy, 1e-9)))
+    p = WIN_MARGIN + (1 - 2 * WIN_MARGIN) / (1 + np.exp(-sharpness * (own - enemy) / np.maximum(own + enemy, 1e-9)))
     return pieces, (rng.random(n) < p).astype(np.float64)
 
 

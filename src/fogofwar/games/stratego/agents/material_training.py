@@ -3,7 +3,7 @@
 The search (`search.py`) turns material into a win chance: 0.05 + 0.9 * logistic(sharpness * (own - enemy) /
 (own + enemy)), each side's material the sum of its pieces' values. Here the values of the ranks and the sharpness
 are fitted to the Gravon classic games: both armies' pieces counted every few moves of each game, labelled with
-who won it, the log-loss minimised (numpy, Adam, full batch). The marshal keeps its value of 260 (only the ratios
+who won it, the log-loss minimised (numpy, Adam, full batch). The marshal keeps its hand-set value (only the ratios
 matter); the flag's (never counted) stays 1000.
 """
 
@@ -14,15 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fogofwar.games.stratego.agents.knowledge import VALUE
+from fogofwar.games.stratego.agents.search import WIN_MARGIN
 from fogofwar.games.stratego.formats.gravon import GravonGame
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame
 
-MARGIN = 0.05
-"""The search's floor and ceiling of the win chance (`search._MARGIN`)."""
 COUNTED = tuple(range(1, 12))
 """The ranks whose material counts (spy .. bomb; the flag is not material)."""
-MARSHAL_VALUE = 260.0
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,6 @@ class Material:
     sharpness: float
     before: float
     after: float
-    positions: int
 
     def to_toml(self, note: str) -> str:
         lines = [f"# {line}" for line in note.splitlines()]
@@ -89,7 +87,7 @@ def log_loss(pieces: np.ndarray, won: np.ndarray, values: Sequence[float], sharp
     x, y = _both_sides(pieces, won)
     v = np.asarray(values, np.float64)
     z = sharpness * (x[:, 0] @ v) / np.maximum(x[:, 1] @ v, 1e-9)
-    p = np.clip(MARGIN + (1 - 2 * MARGIN) / (1 + np.exp(-z)), 1e-9, 1 - 1e-9)
+    p = np.clip(WIN_MARGIN + (1 - 2 * WIN_MARGIN) / (1 + np.exp(-z)), 1e-9, 1 - 1e-9)
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
 
 
@@ -112,8 +110,8 @@ def fit(
         lead, total = x[:, 0] @ v, np.maximum(x[:, 1] @ v, 1e-9)
         z = k * lead / total
         sig = 1 / (1 + np.exp(-z))
-        p = np.clip(MARGIN + (1 - 2 * MARGIN) * sig, 1e-9, 1 - 1e-9)
-        dz = (p - y) / (p * (1 - p)) * (1 - 2 * MARGIN) * sig * (1 - sig) / len(y)  # d loss / d z, per position
+        p = np.clip(WIN_MARGIN + (1 - 2 * WIN_MARGIN) * sig, 1e-9, 1 - 1e-9)
+        dz = (p - y) / (p * (1 - p)) * (1 - 2 * WIN_MARGIN) * sig * (1 - sig) / len(y)  # d loss / d z, per position
         dv = k * ((x[:, 0] * total[:, None] - x[:, 1] * lead[:, None]) / (total**2)[:, None]).T @ dz
         grad = np.concatenate([dv * v, [float(dz @ z)]])  # through v = exp(u) and k = exp(log k)
         m = 0.9 * m + 0.1 * grad
@@ -122,7 +120,7 @@ def fit(
         if report is not None and (step % 250 == 0 or step == steps):
             report(step, log_loss(pieces, won, np.exp(params[:-1]), float(np.exp(params[-1]))))
     v = np.exp(params[:-1])
-    v *= MARSHAL_VALUE / v[COUNTED.index(int(Rank.MARSHAL))]
+    v *= VALUE[Rank.MARSHAL] / v[COUNTED.index(int(Rank.MARSHAL))]
     return [float(a) for a in v], float(np.exp(params[-1]))
 
 
@@ -140,7 +138,7 @@ def fit_material(
     values, k = fit(*train, first, sharpness, steps=steps, report=report)
     after = log_loss(*held, values, k)
     names = {Rank(r).name.lower(): value for r, value in zip(COUNTED, values, strict=True)}
-    return Material(names, k, before, after, len(train[1]))
+    return Material(names, k, before, after)
 
 
 __all__ = ["Material", "counts", "fit", "fit_material", "log_loss"]

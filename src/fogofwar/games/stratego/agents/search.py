@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -553,7 +554,7 @@ class SearchAgent(HeuristicAgent):
                 own_val,
                 enemy_val,
                 ctx.sharpness,
-                _MARGIN,
+                WIN_MARGIN,
                 depth,
                 int(self.quiescence),
                 left,
@@ -951,12 +952,17 @@ def _scout_ways(know: Knowledge, flag: int) -> dict[int, int]:
     return out
 
 
-_MARGIN = 0.05
+WIN_MARGIN = 0.05
 """Win chances stay this far from 0 and 1 while the flags stand: a lead in material is no win yet."""
 
 
 MATERIAL_FILE = "data/material.toml"
 """The material values fitted to who won the Gravon games (`fogofwar train material`)."""
+
+
+def material_path() -> Path:
+    """Where `fogofwar train material` writes the values in a source checkout."""
+    return Path(__file__).resolve().parent / MATERIAL_FILE
 
 
 @functools.cache
@@ -972,7 +978,7 @@ def _win_chance(own: float, enemy: float, sharpness: float) -> float:
     material in play, so the same lead counts for more when little is left."""
     total = own + enemy
     x = sharpness * (own - enemy) / total if total > 0 else 0.0
-    return _MARGIN + (1.0 - 2 * _MARGIN) / (1.0 + math.exp(-x))
+    return WIN_MARGIN + (1.0 - 2 * WIN_MARGIN) / (1.0 + math.exp(-x))
 
 
 def _normalised(weights: dict[int, float]) -> dict[int, float]:
