@@ -23,6 +23,7 @@ from fogofwar.games.admiral.observation import (
     SortieView,
     StrikeView,
     UnitView,
+    admiral_view,
 )
 from fogofwar.games.admiral.state_base import AdmiralBase
 from fogofwar.games.admiral.state_model import PLAYER_NAMES, Feature, Order, Phase, Sortie, UnitState
@@ -79,6 +80,10 @@ class AdmiralViews(AdmiralBase):
         if o.kind == "torpedo":
             return f"{u.card.name} torpedo > {target} ({dice})"
         return f"{u.card.name} depth charges > {target} ({dice})"
+
+    def view(self, player: int) -> AdmiralView:
+        """What `player` sees now, typed: `observation(player).data` as its schema says."""
+        return admiral_view(self.observation(player).data)
 
     def observation(self, player: int) -> Observation:
         """Own units always; the enemy's after the reveal (ADM-SETUP-3); every die roll; the opponent's

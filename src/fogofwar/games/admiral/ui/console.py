@@ -33,7 +33,7 @@ from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
 from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, UnitCard
-from fogofwar.games.admiral.observation import AdmiralView, CellView, UnitView, admiral_view
+from fogofwar.games.admiral.observation import AdmiralView, CellView, UnitView
 from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
 from fogofwar.games.admiral.state_model import Phase
 
@@ -287,7 +287,7 @@ class AdmiralTerminal(ConsoleSession):
             self._roll_phase = phase
         text = self.state.action_to_string(action).removeprefix("roll:")
         if phase == "solo_roll":
-            solo = self.view(0)["solo"]
+            solo = self.state.view(0)["solo"]
             acting = solo["acting"] if solo is not None else None
             text = f"{text} for {acting}"
         self._rolls.append(text)
@@ -308,7 +308,7 @@ class AdmiralTerminal(ConsoleSession):
             head = f"{label} deals" if self._roll_phase == "deploy" else f"Dice rolled ({label})"
             self.say(f"{head}: {', '.join(self._rolls)}", style="magenta")
             if self._roll_phase == "initiative":
-                init = self.view(0)["initiative"]
+                init = self.state.view(0)["initiative"]
                 rolls = "; ".join(f"{PLAYER_NAMES[p]} {', '.join(r) or '-'}" for p, r in enumerate(init["rolls"]))
                 winner = init["winner"]
                 won = f": {PLAYER_NAMES[winner]} wins the initiative" if winner is not None else ""
@@ -387,15 +387,15 @@ class AdmiralTerminal(ConsoleSession):
         self.viewer = seat
         if previous is None or previous == seat:
             return
-        mine = _public(self.view(previous))
-        theirs = _public(self.view(seat))
+        mine = _public(self.state.view(previous))
+        theirs = _public(self.state.view(seat))
         if mine == theirs:
             return  # nothing on the screen that the next seat may not see
         self.pass_screen(PLAYER_NAMES[seat], PLAYER_NAMES[previous])
 
     # -- showing things
     def show_position(self, seat: int) -> None:
-        data = self.view(seat)
+        data = self.state.view(seat)
         self.console.print()
         self.console.print(board_text(data["board"], seat, self.marks))
         self.say(LEGEND, style="dim")
@@ -446,7 +446,7 @@ class AdmiralTerminal(ConsoleSession):
         )
 
     def show_report(self) -> None:
-        report = self.view(0)["report"]
+        report = self.state.view(0)["report"]
         if len(report) < self._reported:
             self._reported = 0
         for line in report[self._reported :]:
@@ -456,16 +456,12 @@ class AdmiralTerminal(ConsoleSession):
     def seat_name(self, seat: int) -> str:
         return PLAYER_NAMES[seat]
 
-    def view(self, seat: int) -> AdmiralView:
-        """What `seat` sees now."""
-        return admiral_view(self.state.observation(seat).data)
-
     def at_keyboard(self, seat: int) -> bool:
         return seat in self.humans
 
     def show_final(self) -> None:
         seat = self.humans[0]
-        data = self.view(seat)
+        data = self.state.view(seat)
         self.console.print(board_text(data["board"], seat, self.marks))
         self.console.print(cards_table(data, self.game.ruleset, self.marks, seat))
         self.say(f"{self.state.turn} turns, {len(self.state.history)} actions (dice included).")

@@ -35,7 +35,7 @@ from fogofwar.games.admiral.data_model import (
     square_name,
 )
 from fogofwar.games.admiral.geometry import deployment_squares
-from fogofwar.games.admiral.observation import AdmiralView, admiral_view
+from fogofwar.games.admiral.observation import admiral_view
 from fogofwar.games.admiral.params import DEFAULT_BUDGET
 from fogofwar.games.admiral.rules import DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState
 from fogofwar.games.admiral.state_model import Phase
@@ -51,11 +51,6 @@ def _admiral(state: State) -> AdmiralState:
     if not isinstance(state, AdmiralState):  # pragma: no cover - the registry hands out the matching adapter
         raise TypeError("not an Admiral state")
     return state
-
-
-def _view(state: State, seat: int) -> AdmiralView:
-    """What `seat` sees of the game now."""
-    return admiral_view(state.observation(seat).data)
 
 
 def card_json(card: UnitCard) -> dict[str, Any]:
@@ -252,7 +247,7 @@ class AdmiralAdapter(AdapterDefaults):
         self._deployed(_admiral(state), seat, placement)
 
     def placement_of(self, state: State, seat: int) -> dict[str, str]:
-        board = _view(state, seat)["board"]
+        board = _admiral(state).view(seat)["board"]
         return {
             square_name(sq): u["name"]
             for sq, cell in enumerate(board)
@@ -291,7 +286,8 @@ class AdmiralAdapter(AdapterDefaults):
     def public_view(self, state: State) -> dict[str, Any]:
         """What both seats see: the units both observations show, each fleet as its opponent sees it,
         the features nobody keeps secret."""
-        views = [_view(state, 0), _view(state, 1)]
+        st = _admiral(state)
+        views = [st.view(0), st.view(1)]
         board = [
             {**cell, "units": [u for u in cell["units"] if u in other["units"]]}
             for cell, other in zip(views[0]["board"], views[1]["board"], strict=True)
@@ -307,7 +303,8 @@ class AdmiralAdapter(AdapterDefaults):
 
     def final_view(self, state: State) -> dict[str, Any]:
         """Each fleet as its owner saw it."""
-        views = [_view(state, 0), _view(state, 1)]
+        st = _admiral(state)
+        views = [st.view(0), st.view(1)]
         board = [
             {**a, "units": [u for u in a["units"] if u["owner"] == 0] + [u for u in b["units"] if u["owner"] == 1]}
             for a, b in zip(views[0]["board"], views[1]["board"], strict=True)
@@ -421,7 +418,7 @@ class AdmiralAdapter(AdapterDefaults):
         if p not in (0, 1):
             return []
         fleets = st.game.fleets
-        seen = _view(st, p) if view is None or view.get("player") != p else admiral_view(view)
+        seen = st.view(p) if view is None or view.get("player") != p else admiral_view(view)
         where: dict[tuple[int, str], str] = {}
         for sq, cell in enumerate(seen["board"]):
             for u in cell["units"]:
