@@ -3,7 +3,7 @@
 // (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
 // the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.
 import { capitalize, el, squareName } from "./common.js";
-import { drawGrid, squareCentre, squareOrigin } from "./grid_board.js";
+import { CELL, drawGrid, squareCentre, squareOrigin } from "./grid_board.js";
 import { svg, svgText } from "./svg.js";
 
 export const FILES = "ABCDEFGHIK";
@@ -110,14 +110,14 @@ export function drawLotrBoard(root, opts) {
     blocked: (sq) => o.zones.has(sq) && sq !== o.doom,
     ground(sq, { x, y }, { squares }) {
       if (o.zones.has(sq)) {
-        squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: 100, height: 100 }));
+        squares.append(svg("rect", { class: `zone${o.doom === sq ? " doom" : ""}`, x, y, width: CELL, height: CELL }));
         if (o.doom === sq) {
           squares.append(svg("path", { class: "doom-peak", d: `M${x + 18} ${y + 80} L${x + 50} ${y + 22} L${x + 82} ${y + 80} Z` }));
         }
         return;
       }
       const alt = (Math.floor(sq / 10) + (sq % 10)) % 2 === 1;
-      squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: 100, height: 100 }));
+      squares.append(svg("rect", { class: ["land", alt ? "alt" : "", o.area.has(sq) ? "area" : ""].join(" ").trim(), x, y, width: CELL, height: CELL }));
     },
     piece(sq, _at, { pieces }) {
       const cell = o.board[sq];
@@ -132,7 +132,7 @@ export function drawLotrBoard(root, opts) {
     decorate({ marks: under }) {
       for (const sq of o.struck) {
         const { x, y } = place(sq, o.perspective);
-        under.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: 88, height: 88, rx: 12 }));
+        under.append(svg("rect", { class: "struck", x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 12 }));
       }
     },
   });
