@@ -27,6 +27,7 @@ def create(
     agent: str,
     fill: dict[str, str] | None = None,
     shot: Path | None = None,
+    choose: dict[str, str] | None = None,
 ) -> None:
     page.goto(base + "/")
     page.wait_for_selector("#variant option", state="attached")
@@ -34,10 +35,12 @@ def create(
     page.select_option("#variant", variant)
     page.check("input[name=opponent][value=agent]")
     page.select_option("#agent", agent)
-    if fill:
+    if fill or choose:
         page.click("details summary")
-        for selector, value in fill.items():
+        for selector, value in (fill or {}).items():
             page.fill(selector, value)
+        for selector, value in (choose or {}).items():
+            page.select_option(selector, value)
     if shot is not None:
         page.screenshot(path=str(shot))
     page.click("#create-button")
@@ -46,7 +49,9 @@ def create(
 
 def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server: str, screenshots: Path) -> None:
     page = new_page(browser)
-    create(page, live_server, "lotr", "powers", "heuristic")
+    create(page, live_server, "lotr", "powers", "heuristic", choose={"#detect_flag": "shown"})
+    info = page.evaluate("fetch('/api/games/' + location.pathname.split('/').pop()).then((r) => r.json())")
+    assert info["game"]["options"]["detect_flag"] == "shown", info  # the lobby's reading of Detect Enemy
     page.wait_for_selector("#setup:not([hidden])")
     assert page.locator("#setup-tray .tray-piece").count() == 12  # every Evil character waits in the tray
     page.click("#setup-random")

@@ -127,6 +127,7 @@ def test_meta_describes_the_three_games_the_armies_and_the_powers(client: TestCl
         ({"options": {"captured_mode": "eaten"}}, "captured_mode"),
         ({"options": {"back_and_forth": 1}}, "back_and_forth"),
         ({"options": {"max_moves": -3}}, "max_moves"),
+        ({"options": {"detect_flag": "immune"}}, "detect_flag must be 'captured' or 'shown', not 'immune'"),
         ({"options": {"two_squares": 5}}, "Stratego LOTR has no option 'two_squares'"),
         ({"options": {"back_and_forth": 30}}, "back_and_forth may be at most 20 on this server"),
         ({"opponent": "stratego"}, "opponent must be"),

@@ -181,6 +181,22 @@ def test_LOTR_DETECT_2_detect_enemy_has_no_immunity_the_flag_falls_to_it() -> No
     assert berserker.captured(EVIL) == ["berserker"]
 
 
+def test_LOTR_DETECT_2_with_detect_flag_shown_the_struck_flag_is_only_shown() -> None:
+    """`detect_flag="shown"`: the struck Flag is shown to the detector and nothing else happens, the game goes on;
+    the Longbow and the other powers are as in the default reading."""
+    flag = g2({"E7": (GOOD, "aragorn"), "F9": (EVIL, "flag")}, to_move=GOOD, detect_flag="shown")
+    assert flag.game.options["detect_flag"] == "shown"
+    play(flag, "detect F9")
+    assert flag.outcome() is None and flag.piece_at("F9")[1] == "flag"  # type: ignore[index]
+    assert last(flag, GOOD)["targets"][0]["result"] == "immune" and cell(flag, GOOD, "F9")["kind"] == "flag"
+    assert flag.current_player() == EVIL
+    orc = g2({"E7": (GOOD, "aragorn"), "E5": (EVIL, "orc")}, to_move=GOOD, detect_flag="shown")
+    play(orc, "detect E5")
+    assert orc.captured(EVIL) == ["orc"]
+    with pytest.raises(GameError, match="detect_flag"):
+        g2({"E7": (GOOD, "aragorn")}, to_move=GOOD, detect_flag="immune")
+
+
 # --- LOTR-BOW-* ------------------------------------------------------------------------------------
 
 

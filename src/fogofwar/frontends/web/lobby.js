@@ -111,7 +111,11 @@ function chooseGame() {
 
 function gameOptions(form, game) {
   if (game === "lotr") {
-    const options = { captured_mode: form.get("captured_mode"), back_and_forth: Number(form.get("back_and_forth") || 3) };
+    const options = {
+      captured_mode: form.get("captured_mode"),
+      back_and_forth: Number(form.get("back_and_forth") || 3),
+      detect_flag: form.get("detect_flag") || "captured",
+    };
     const cap = form.get("lotr_max_moves");
     if (cap !== null && cap !== "") options.max_moves = Number(cap);
     return options;

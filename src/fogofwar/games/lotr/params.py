@@ -1,5 +1,5 @@
 """Stratego LOTR's options (`LotrGame`): the game of the rulebook, who sees captured pieces, the
-back-and-forth rule and the move cap."""
+back-and-forth rule, the move cap and the reading of Detect Enemy against a Flag."""
 
 from __future__ import annotations
 
@@ -54,6 +54,11 @@ class LotrParams(GameParams):
         DEFAULT_BACK_AND_FORTH, ge=0, description="moves between the same two squares in a row that are barred; 0 off"
     )
     max_moves: Whole = Field(0, ge=0, description="move cap, a draw when reached; 0 none")
+    detect_flag: Literal["captured", "shown"] = Field(
+        "captured",
+        description="a Flag struck by Detect Enemy: captured, its owner loses (the text gives no immunity), or "
+        "only shown, as the Longbow's (LOTR-CHOICE-DETECT-FLAG)",
+    )
     game: Literal["classic", "powers", "ring"] | None = Field(
         None, description="the old name of variant, which records written before still use"
     )

@@ -175,6 +175,35 @@ def battle(attacker: int, defender: int) -> tuple[bool, bool]:
     return (True, False) if attacker > defender else (False, True)
 
 
+def power_hit(power: str, target: int, berserker: bool, a: int, t: int, detect_flag: str = "captured") -> str:
+    """What a power does to one struck piece of printed rank `target` (`berserker`: it has Rage), the
+    attacker's strength being `a` and the target's `t`: 'captured', 'survived', 'immune' (shown, untouched)
+    or, for the Dwarven Axe on an equal rank, 'both_lost' (LOTR-POW-4, -DETECT-2, -BOW-3, -AXE-2, -RAGE-2).
+    `detect_flag` is the game option of that name (LOTR-CHOICE-DETECT-FLAG). Invisibility (LOTR-RING-3)
+    is the caller's: it depends on who the pieces are, not on their ranks.
+
+    >>> power_hit("sense_enemy", FLAG, False, 9, 0), power_hit("sense_enemy", FLAG, False, 9, 0, "shown")
+    ('captured', 'immune')
+    >>> power_hit("long_bow", FLAG, False, 5, 0), power_hit("long_bow", 4, True, 5, 4)
+    ('immune', 'immune')
+    >>> power_hit("rage", 6, False, 6, 6), power_hit("dwarf_axe", 6, False, 6, 6), power_hit("long_bow", 6, False, 6, 6)
+    ('captured', 'both_lost', 'survived')
+    """
+    if target == FLAG:
+        return "captured" if power == "sense_enemy" and detect_flag == "captured" else "immune"
+    if power == "long_bow" and (target == FORTRESS or berserker):
+        return "immune"  # LOTR-BOW-3
+    if target == SPY:
+        return "captured"  # LOTR-SPY-1: no defence
+    if target == FORTRESS:
+        return "captured" if power == "rage" else "survived"
+    if power == "rage":
+        return "captured" if t <= a else "survived"
+    if power == "dwarf_axe" and t == a:
+        return "both_lost"
+    return "captured" if t < a else "survived"
+
+
 def captured_visible(mode: str, viewer: int, owner: int) -> bool:
     """Whether `viewer` may see which pieces of `owner` were captured (LOTR-CAPT-2..5).
 
@@ -338,6 +367,7 @@ class LotrGame(GameBase):
         captured_mode: str = "free",
         back_and_forth: int = DEFAULT_BACK_AND_FORTH,
         max_moves: int = 0,
+        detect_flag: str = "captured",
         game: str | None = None,
     ) -> None:
         # `variant` is the game of the rulebook (Game 1 classic, 2 powers, 3 ring), named like Stratego's
@@ -347,6 +377,7 @@ class LotrGame(GameBase):
         self.captured_mode = captured_mode
         self.back_and_forth = back_and_forth
         self.max_moves = max_moves
+        self.detect_flag = detect_flag
         self.roster: Roster = roster()
         self.board: BoardMap = self.roster.board
         self.forbidden: frozenset[int] = self.board.forbidden
@@ -1109,20 +1140,9 @@ class LotrState(GridStateBase[MoveEvent, LotrGame], game="lotr", seats=SIDE_NAME
         t_base = self._rank[tslot]
         if tslot == game.bearer and acode & SLOT_MASK not in game.hunters:
             return "immune"  # LOTR-RING-3: Invisibility
-        if t_base == FLAG:
-            return "captured" if power == "sense_enemy" else "immune"  # LOTR-CHOICE-DETECT-FLAG
-        if power == "long_bow" and (t_base == FORTRESS or tslot in game.berserkers):
-            return "immune"  # LOTR-BOW-3
-        if t_base == SPY:
-            return "captured"  # LOTR-SPY-1: no defence
-        if t_base == FORTRESS:
-            return "captured" if power == "rage" else "survived"
-        a, t = self._strength(acode), self._strength(tcode)
-        if power == "rage":
-            return "captured" if t <= a else "survived"
-        if power == "dwarf_axe" and t == a:
-            return "both_lost"
-        return "captured" if t < a else "survived"
+        return power_hit(
+            power, t_base, tslot in game.berserkers, self._strength(acode), self._strength(tcode), game.detect_flag
+        )
 
     def _use_power(self, p: int, pa: PowerAction) -> None:
         board = self._board

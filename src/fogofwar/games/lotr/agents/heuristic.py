@@ -33,7 +33,7 @@ from fogofwar.core.protocol import Game, Observation
 from fogofwar.games.lotr.observation import LotrView, lotr_view
 from fogofwar.games.lotr.powers import POWER_BASE, STOP, decode
 from fogofwar.games.lotr.roster import EVIL, FLAG, FORTRESS, GOOD, KNIGHT, MINER, SPY, TOP, Kind
-from fogofwar.games.lotr.rules import PLACE_BASE, LotrGame
+from fogofwar.games.lotr.rules import PLACE_BASE, LotrGame, power_hit
 from fogofwar.grid.board import NUM_SQUARES, SIZE, distance
 
 RANK_VALUE = {FLAG: 1000.0, SPY: 30.0, 2: 8.0, 3: 20.0, 4: 15.0, 5: 25.0, 6: 40.0, 7: 65.0, 8: 100.0, 9: 170.0}
@@ -96,6 +96,7 @@ class LotrHeuristicAgent:
         self._seen = []
         g = game
         self._mode = g.mode
+        self._detect_flag = g.detect_flag
         self._kinds: tuple[tuple[Kind, ...], tuple[Kind, ...]] = (g.army(EVIL).kinds, g.army(GOOD).kinds)
         self._index = tuple({k.key: i for i, k in enumerate(ks)} for ks in self._kinds)
         self._neighbours = g.neighbours
@@ -175,20 +176,14 @@ class LotrHeuristicAgent:
         tkind = self._kinds[tside][t]
         if tside == GOOD and t == self._bearer and a not in self._hunters:
             return "immune"
-        if tkind.rank == FLAG:
-            return "captured" if power == "sense_enemy" else "immune"
-        if power == "long_bow" and (tkind.rank == FORTRESS or "rage" in tkind.powers):
-            return "immune"
-        if tkind.rank == SPY:
-            return "captured"
-        if tkind.rank == FORTRESS:
-            return "captured" if power == "rage" else "survived"
-        sa, st = self._strength(side, a, raised), self._strength(tside, t, raised)
-        if power == "rage":
-            return "captured" if st <= sa else "survived"
-        if power == "dwarf_axe" and st == sa:
-            return "both_lost"
-        return "captured" if st < sa else "survived"
+        return power_hit(
+            power,
+            tkind.rank,
+            "rage" in tkind.powers,
+            self._strength(side, a, raised),
+            self._strength(tside, t, raised),
+            self._detect_flag,
+        )
 
     def _value(self, side: int, kind: int) -> float:
         k = self._kinds[side][kind]
