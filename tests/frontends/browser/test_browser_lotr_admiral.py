@@ -142,8 +142,18 @@ def _click_a_decision(page: Any, avoid: tuple[str, ...] = ("pass", "commit")) ->
 def test_a_few_turns_of_admiral_against_the_computer(browser: Any, live_server: str, screenshots: Path) -> None:
     page = new_page(browser)
     create(
-        page, live_server, "admiral", "archipelago", "stratego", {"#max_turns": "3"}, screenshots / "lobby-admiral.png"
+        page,
+        live_server,
+        "admiral",
+        "archipelago",
+        "stratego",
+        {"#max_turns": "3"},
+        screenshots / "lobby-admiral.png",
+        choose={"#size_class": "current"},
     )
+    info = page.evaluate("fetch('/api/games/' + location.pathname.split('/').pop()).then((r) => r.json())")
+    options = info["game"]["options"]
+    assert (options["size_class"], options["duel_order"], options["max_turns"]) == ("current", "general", 3), options
     page.wait_for_selector("#setup:not([hidden])")
     # One unit by hand (pick it, then a square of the deployment area), the rest at random.
     page.click("#deploy-units button[data-unit=Washington]")

@@ -52,14 +52,22 @@ def position(
     layout: str | Mapping[str, str] = "open_sea",
     max_turns: int | None = None,
     solo_seat: int | None = None,
+    readings: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> AdmiralState:
     """A state whose fleets are exactly the named units, placed as given (see `state_from_position`); with
-    `solo_seat`, Stratego's dice are a mapping of unit name to dice ("admiral=artillery", ...) or left out."""
+    `solo_seat`, Stratego's dice are a mapping of unit name to dice ("admiral=artillery", ...) or left out;
+    `readings`: the game options of the rules' other readings (duel_order, rate_of_fire, ...)."""
     fleets = [list(south), list(north)]
     factions = [RS.unit(fleets[p][0]).faction if fleets[p] else ("usn", "ijn")[p] for p in (0, 1)]
     game = AdmiralGame(
-        factions=factions, budget=10_000, fleets=fleets, layout=layout, max_turns=max_turns, solo_seat=solo_seat
+        factions=factions,
+        budget=10_000,
+        fleets=fleets,
+        layout=layout,
+        max_turns=max_turns,
+        solo_seat=solo_seat,
+        **(readings or {}),
     )
     pools = [dict(d) if isinstance(d, Mapping) else list(d) for d in dice]
     return state_from_position(game, {"units": [dict(south), dict(north)], "dice": pools, "phase": phase, **extra})

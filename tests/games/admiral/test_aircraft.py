@@ -29,6 +29,7 @@ from .helpers import (
     ART_AA,
     ARTILLERY,
     MOVEMENT,
+    TORPEDO,
     activate,
     fire,
     position,
@@ -242,6 +243,37 @@ def test_fighter_duels() -> None:  # ADM-AIR-9
     tie = duel([ARTILLERY, ART_AA])  # both rank as Artillery: a tie
     assert alive(tie, 1, FIGHTER) == 1 and alive(tie, 0, FIGHTER) == 1
     assert [s.held for s in tie.sorties() if s.owner == 0] == [True]  # the escort is held off
+
+
+@pytest.mark.parametrize(
+    ("rolls", "south_wins"),
+    [
+        ([ARTILLERY, MOVEMENT], True),  # Movement beats Artillery
+        ([MOVEMENT, ADMIRAL], True),  # Admiral beats everything
+        ([ARTILLERY, ART_AA], True),  # Artillery/Anti-aircraft beats plain Artillery
+        ([ART_AA, MOVEMENT], True),
+        ([MOVEMENT, TORPEDO], False),  # a Torpedo face ranks lowest: North's Movement wins
+    ],
+)
+def test_fighter_duels_in_the_duel_paragraphs_order(rolls: list[int], south_wins: bool) -> None:  # ADM-DICE-6
+    """`duel_order="paragraph"`: "un risultato Ammiraglio batte Movimento e Artiglieria, un risultato Movimento
+    batte Artiglieria, un risultato Artiglieria/Contraerea batte ... Artiglieria" (North rolls first)."""
+    state = air(
+        {"Enterprise": "A1", "Washington": "H1"},
+        {"Shokaku": "D6", "Yamato": "H8"},
+        [["admiral"], ["admiral"]],
+        first_player=1,
+        readings={"duel_order": "paragraph"},
+    )
+    state.apply(launch(state, "Shokaku"))
+    state.apply(protect(state, "Shokaku"))
+    state.apply(AIR_DONE)
+    to_air(state)
+    state.apply(strike(state, "Enterprise"))
+    state.apply(squadron(state, FIGHTER, "Shokaku"))
+    state.apply(AIR_DONE)
+    roll(state, rolls)
+    assert (alive(state, 1, FIGHTER), alive(state, 0, FIGHTER)) == ((0, 1) if south_wins else (1, 0))
 
 
 def test_fighters_against_attack_squadrons() -> None:  # ADM-AIR-10

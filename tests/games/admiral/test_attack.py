@@ -122,6 +122,20 @@ def test_line_of_sight_is_blocked_by_terrain_smoke_and_large_enough_units() -> N
     assert targets(blocked, "Washington") == set()  # B2 is crossed through its middle
 
 
+def test_size_class_by_structure_left_is_the_other_reading() -> None:  # ADM-UNIT-4, ADM-ART-3
+    """Chokai (printed structure 4) hit down to 2 behind Shigure (2): by default its size stays 4 and Shigure
+    cannot hide it; with `size_class="current"` it is a size 2 now, which Shigure hides; and a damaged
+    Shigure (1 left) then no longer hides Yukikaze (2)."""
+    north = {"Chokai": {"square": "D3", "structure": 2}, "Shigure": "B3"}
+    assert targets(attack({"Washington": "A3"}, north, [["artillery"], []]), "Washington") == {"Chokai", "Shigure"}
+    now = attack({"Washington": "A3"}, north, [["artillery"], []], readings={"size_class": "current"})
+    assert targets(now, "Washington") == {"Shigure"}
+    shield = {"Yukikaze": "D3", "Shigure": {"square": "B3", "structure": 1}}
+    assert targets(attack({"Washington": "A3"}, shield, [["artillery"], []]), "Washington") == {"Shigure"}
+    worn = attack({"Washington": "A3"}, shield, [["artillery"], []], readings={"size_class": "current"})
+    assert targets(worn, "Washington") == {"Yukikaze", "Shigure"}
+
+
 def test_no_fire_into_or_out_of_fog_nor_at_submerged_boats() -> None:  # ADM-ART-4, ADM-TERR-4, ADM-SUB-5
     dice = [["artillery", "torpedo+anti_aircraft"], []]
     state = attack({"Fletcher": "C4"}, {"Yukikaze": "D4"}, dice, layout={"D4": "fog_bank"})

@@ -384,6 +384,11 @@ def test_not_toml_and_missing_files(tmp_path: Path) -> None:
             "dice.toml: face 1: solo must be one of 'move', 'fire', 'repair', got 'flee'",
         ),
         ('order = ["admiral",', 'order = ["admiral", "admiral",', "dice.toml: duel: order lists the same value twice"),
+        (
+            'paragraph = ["admiral",',
+            'paragraph = ["admiral+luck",',
+            "dice.toml: duel: paragraph: 'luck' is not one of 'movement', ",
+        ),
         ('bomber = "movement"', 'bomber = "luck"', "dice.toml: air_combat: bomber must be one of 'movement', "),
         (
             "admiral_wild_in_rolls = false",

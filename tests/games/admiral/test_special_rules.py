@@ -74,6 +74,22 @@ def test_high_rate_of_fire_within_half_range() -> None:  # ADM-G05, ADM-ART-11
         assert structure(state, 1, "Chokai") == expected  # within: 3 + 1 > 3; beyond: 3 = 3, critical only
 
 
+def test_high_rate_of_fire_per_battery_slot_is_the_other_reading() -> None:  # ADM-G05
+    """ "+1 x slot di batteria": by default +1 for each slot the shot uses (one die on Helena's two-slot main
+    battery: 3 + 1 = 4); with `rate_of_fire="battery_slots"`, +1 for each slot the battery has (3 + 2 = 5)."""
+    for reading, coefficient in (("slots_used", 4), ("battery_slots", 5)):
+        state = attack(
+            {"Helena": "D3", **FAR_SOUTH},
+            {"Chokai": "D4", **FAR_NORTH},
+            [["artillery", "admiral"], []],
+            readings={"rate_of_fire": reading},
+        )
+        state.apply(activate(state, "Helena", "high_rate_of_fire"))
+        state.apply(fire(state, "Helena", "Chokai"))
+        commit_both(state)
+        assert f"coefficient {coefficient} against armour 3" in " ".join(state.observation(0).data["report"])
+
+
 def test_protective_belt_and_magnetic_fuse() -> None:  # ADM-G06, ADM-G12
     def torpedoed(fuse: bool) -> int:
         south = {"Washington": "C5"}
@@ -144,6 +160,30 @@ def test_torpedo_reload_refills_an_empty_mount() -> None:  # ADM-G09, ADM-TORP-5
     yukikaze = state.unit(1, "Yukikaze")
     assert (yukikaze.torpedoes, yukikaze.reloads) == (1, 0)  # reloaded twice, launched one
     assert structure(state, 0, "Fletcher") == 1
+
+
+def test_torpedo_reload_once_a_turn_is_the_other_reading() -> None:  # ADM-G09
+    """With `torpedo_reload="once_a_turn"` no spare torpedo is counted: one mount a turn, every turn."""
+    state = attack(
+        {"Fletcher": "D5", **FAR_SOUTH},
+        {"Yukikaze": {"square": "C5", "torpedoes": 0, "reloads": 0}, **FAR_NORTH},
+        [[], ["admiral", "torpedo+anti_aircraft", "admiral"]],
+        player=1,
+        readings={"torpedo_reload": "once_a_turn"},
+    )
+    state.apply(activate(state, "Yukikaze", "torpedo_reload"))  # no spare left, yet it reloads
+    assert activate(state, "Yukikaze", "torpedo_reload") not in state.legal_actions()  # once a turn
+    assert targets(state, "Yukikaze", "torpedo") == {"Fletcher"}
+    state.apply(torpedo(state, "Yukikaze", "Fletcher"))
+    state.apply(COMMIT)
+    assert state.unit(1, "Yukikaze").reloads == 0 and structure(state, 0, "Fletcher") == 1
+    spares = attack(
+        {"Fletcher": "D5", **FAR_SOUTH},
+        {"Yukikaze": {"square": "C5", "torpedoes": 0, "reloads": 0}, **FAR_NORTH},
+        [[], ["admiral", "torpedo+anti_aircraft"]],
+        player=1,
+    )
+    assert activate(spares, "Yukikaze", "torpedo_reload") not in spares.legal_actions()  # the default: no spare
 
 
 def test_excellent_torpedoes_run_one_square_further() -> None:  # ADM-G10, ADM-TERR-7

@@ -123,6 +123,10 @@ function gameOptions(form, game) {
   if (game === "admiral") {
     const south = form.get("south_faction") || "usn";
     const options = { factions: [south, south === "usn" ? "ijn" : "usn"] };
+    for (const reading of ["duel_order", "rate_of_fire", "size_class", "torpedo_reload"]) {
+      const value = form.get(reading);
+      if (value) options[reading] = value;
+    }
     const cap = form.get("max_turns");
     if (cap !== null && cap !== "") options.max_turns = Number(cap);
     return options;

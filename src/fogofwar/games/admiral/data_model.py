@@ -266,13 +266,15 @@ class Die:
     """The special die (ADM-GEN-4, Assumption A01) and the comparisons built on it."""
 
     faces: tuple[DieFace, ...]
-    duel_order: tuple[Symbol, ...]
-    """Symbols that rank in opposed rolls, strongest first (ADM-DICE-6)."""
+    duel_order: tuple[tuple[Symbol, ...], ...]
+    """What ranks in opposed rolls, strongest first: each entry the symbols a face must all show (ADM-DICE-6)."""
     air_combat: tuple[tuple[str, Symbol], ...]
     """(attack squadron type, symbol a fighter needs to destroy it) (ADM-AIR-10)."""
     admiral_wild_in_rolls: bool
     solo_rows: tuple[SoloRow, ...] = ()
     """The solo mode's decision table (SOLO-TAB): one entry per (result, in_range)."""
+    paragraph_order: tuple[tuple[Symbol, ...], ...] = ()
+    """The duel order as the fighter-duel paragraph reads (the game option `duel_order="paragraph"`)."""
 
     def solo_row(self, result: str, in_range: bool) -> SoloRow:
         """The decision-table entry for a rolled solo result and the unit's situation (SOLO-TAB)."""
@@ -294,8 +296,8 @@ class Die:
         """Rank of a face in an opposed roll: higher wins; 0 for a face without a ranked symbol."""
         n = len(self.duel_order)
         best = 0
-        for i, symbol in enumerate(self.duel_order):
-            if self.faces[face].shows(symbol):
+        for i, symbols in enumerate(self.duel_order):
+            if all(self.faces[face].shows(s) for s in symbols):
                 best = max(best, n - i)
         return best
 
@@ -636,18 +638,30 @@ def parse_die(data: Mapping[str, Any], file: str = DICE_FILE) -> Die:
             top.fail(f"no face shows the {symbol.value!r} symbol: that action could never happen")
     duel_raw = top.table(data["duel"], "[duel]")
     duel = top.sub("duel")
-    duel.check_fields(duel_raw, ("order",))
-    order = duel.strings(duel_raw, "order", _SYMBOL_NAMES)
-    if not order:
-        duel.fail("order must rank at least one symbol")
+    duel.check_fields(duel_raw, ("order",), ("paragraph",))
+    order = _duel_order(duel, duel_raw, "order")
+    paragraph = _duel_order(duel, duel_raw, "paragraph") if "paragraph" in duel_raw else order
     air_raw = top.table(data["air_combat"], "[air_combat]")
     air = top.sub("air_combat")
     air.check_fields(air_raw, ("bomber", "torpedo_bomber"))
     air_combat = tuple((k, Symbol(air.choice(air_raw, k, _SYMBOL_NAMES))) for k in ("bomber", "torpedo_bomber"))
     rows = _parse_solo_rows(top, data["solo_row"])
-    return Die(
-        tuple(faces), tuple(Symbol(s) for s in order), air_combat, top.boolean(data, "admiral_wild_in_rolls"), rows
-    )
+    return Die(tuple(faces), order, air_combat, top.boolean(data, "admiral_wild_in_rolls"), rows, paragraph)
+
+
+def _duel_order(at: _Entry, raw: Mapping[str, Any], key: str) -> tuple[tuple[Symbol, ...], ...]:
+    """A duel order of dice.toml: symbol names, or "a+b" for a face showing both (ADM-DICE-6)."""
+    entries = at.strings(raw, key)
+    if not entries:
+        at.fail(f"{key} must rank at least one symbol")
+    out = []
+    for entry in entries:
+        names = entry.split("+")
+        for name in names:
+            if name not in _SYMBOL_NAMES:
+                at.fail(f"{key}: {name!r} is not one of {', '.join(repr(o) for o in _SYMBOL_NAMES)}")
+        out.append(tuple(Symbol(n) for n in names))
+    return tuple(out)
 
 
 _SOLO_VALUES = ("movement", "artillery", "torpedo", "depth_charge")

@@ -1,10 +1,11 @@
 """Admiral's options (`AdmiralGame`): the factions, their fleets and budget, the terrain, the turn cap, the
-solo mode. Whether a faction, a unit or a layout exists, and whether a fleet keeps to its budget, are the
+solo mode, and the readings of rules the text leaves open (ADM-DICE-6, ADM-G05, ADM-UNIT-4, ADM-G09).
+Whether a faction, a unit or a layout exists, and whether a fleet keeps to its budget, are the
 rules' own checks (`build_fleet`, `read_layout`); here are the options' names, types and ranges."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, StringConstraints
 
@@ -51,3 +52,21 @@ class AdmiralParams(GameParams):
     max_turns: Whole | None = Field(None, ge=1, description="turn cap, a draw when reached; null none")
     ruleset: Ruleset | None = Field(None, description="the data files' rules (Python only; null: the shipped ones)")
     solo_seat: Whole | None = Field(None, ge=0, le=1, description="the seat Admiral Stratego plays (solo mode)")
+    duel_order: Literal["general", "paragraph"] = Field(
+        "general",
+        description="how dice rank in fighter duels: the general order (Admiral, Artillery, Torpedo, Movement) or "
+        "the fighter-duel paragraph's (Admiral, Movement, Artillery/Anti-aircraft, Artillery) (ADM-DICE-6)",
+    )
+    rate_of_fire: Literal["slots_used", "battery_slots"] = Field(
+        "slots_used",
+        description="High Rate of Fire adds 1 for each battery slot used by the shot, or for each slot the "
+        "battery has (ADM-G05)",
+    )
+    size_class: Literal["printed", "current"] = Field(
+        "printed", description="a unit's size class is its printed structure or the structure it has left (ADM-UNIT-4)"
+    )
+    torpedo_reload: Literal["spares", "once_a_turn"] = Field(
+        "spares",
+        description="Torpedo Reload uses up one of the unit's spare torpedoes (Assumption A05), or reloads one "
+        "mount every turn it is activated without a limit (ADM-G09)",
+    )

@@ -120,7 +120,8 @@ class AdmiralAttack(AdmiralAir):
                         continue
                     already = [f for f in c.features if f.owner == owner and f.slot == u.slot and f.key == key]
                     if rule.effect == "reload_mount":
-                        if len(already) >= u.reloads or u.torpedoes + len(already) >= u.card.torpedo_mounts:
+                        spares = 1 if self._game.torpedo_reload == "once_a_turn" else u.reloads  # ADM-G09
+                        if len(already) >= spares or u.torpedoes + len(already) >= u.card.torpedo_mounts:
                             continue
                     elif already:
                         continue

@@ -62,7 +62,8 @@ class AdmiralResolution(AdmiralViews):
                 if o.kind == "activate" and not o.enemy and self._rs.rule(o.rule).effect == "reload_mount":
                     u = c.units[p][o.unit]
                     u.torpedoes += 1
-                    u.reloads -= 1
+                    if self._game.torpedo_reload == "spares":  # ADM-G09, Assumption A05
+                        u.reloads -= 1
             for o in c.orders[p]:
                 if o.kind == "torpedo":
                     u = c.units[p][o.unit]

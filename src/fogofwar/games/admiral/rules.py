@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from fogofwar.core import inputs
@@ -227,7 +228,9 @@ class AdmiralGame(GameBase):
     """Admiral with fixed options: the two fleets (faction, budget, units), the terrain layout, an
     optional turn cap (ADM-END-3, `max_turns`; None plays until a fleet is destroyed) and the solo mode
     (`solo_seat`: the seat Admiral Stratego plays under the solo rules, SOLO-...; None, the default, is the
-    normal two-player game).
+    normal two-player game). Four options choose between two readings of a rule the text leaves open:
+    `duel_order` (ADM-DICE-6), `rate_of_fire` (ADM-G05), `size_class` (ADM-UNIT-4) and `torpedo_reload` (ADM-G09);
+    each default is the reading docs/rules/admiral.md defends.
 
     `ruleset` (other data files, for tests and what-ifs) is not one of the JSON options: records
     and `state_from_json` always rebuild games on the shipped data.
@@ -246,8 +249,18 @@ class AdmiralGame(GameBase):
         max_turns: int | None = None,
         ruleset: Ruleset | None = None,
         solo_seat: int | None = None,
+        duel_order: str = "general",
+        rate_of_fire: str = "slots_used",
+        size_class: str = "printed",
+        torpedo_reload: str = "spares",
     ) -> None:
         self.ruleset = default_ruleset() if ruleset is None else ruleset
+        if duel_order == "paragraph":  # ADM-DICE-6: the fighter-duel paragraph's order, from dice.toml
+            die = self.ruleset.die
+            self.ruleset = replace(self.ruleset, die=replace(die, duel_order=die.paragraph_order))
+        self.rate_of_fire = rate_of_fire
+        self.size_class = size_class
+        self.torpedo_reload = torpedo_reload
         if fleets is None:
             fleets = [list(DEFAULT_FLEETS.get(f, ())) for f in factions]
         self.fleets: tuple[Fleet, Fleet] = (

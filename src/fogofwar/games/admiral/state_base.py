@@ -409,6 +409,8 @@ class AdmiralBase:
                 within = 2 * distance(u.square, target.square, metric) <= reach  # ADM-ART-11
                 coefficient = bat.coefficient * times
                 if within:
+                    if self._game.rate_of_fire == "battery_slots":  # ADM-G05, the other reading
+                        slots = bat.slots
                     coefficient += self._effect_total(u, "coefficient_per_slot_within_half_range", viewer) * slots
                 else:
                     coefficient += self._effect_total(u, "coefficient_beyond_half_range", viewer)
@@ -435,16 +437,26 @@ class AdmiralBase:
     def _line_of_sight(self, origin: int, target: UnitState, ignore: frozenset[tuple[int, int]] = frozenset()) -> bool:
         """Nothing that could hide `target` lies across the line (ADM-ART-3); units in `ignore` (owner, slot)
         do not block it (the units Stratego's orders already sink, SOLO-ATK-4)."""
-        size = target.side.size_class
+        size = self._size_class(target)
         smoke = self._core.smoke
         for s in crossed(origin, target.square):
             t = self._terrain.get(s)
             if (t is not None and t.blocks_line_of_sight) or s in smoke:
                 return False
             blocker = self._surface_at(s)
-            if blocker is not None and blocker.side.size_class >= size and (blocker.owner, blocker.slot) not in ignore:
+            if blocker is None or (blocker.owner, blocker.slot) in ignore:
+                continue
+            if self._size_class(blocker) >= size:
                 return False
         return True
+
+    def _size_class(self, u: UnitState) -> int:
+        """The unit's size class (ADM-UNIT-4): its side's printed one, or with the option `size_class="current"`
+        that less the structure points it has lost (a submerged submarine stays at 0)."""
+        size = u.side.size_class
+        if self._game.size_class == "current":
+            size = max(0, size - (u.card.structure - u.structure))
+        return size
 
     def _movement_faces(self, player: int) -> tuple[int, ...]:
         """Faces `player` may spend as a Movement result now: after declining, Admiral dice only (ADM-MOVE-5)."""

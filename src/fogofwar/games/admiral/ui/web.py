@@ -36,14 +36,15 @@ from fogofwar.games.admiral.data_model import (
 )
 from fogofwar.games.admiral.geometry import deployment_squares
 from fogofwar.games.admiral.observation import admiral_view
-from fogofwar.games.admiral.params import DEFAULT_BUDGET
+from fogofwar.games.admiral.params import DEFAULT_BUDGET, AdmiralParams
 from fogofwar.games.admiral.rules import DEFAULT_FLEETS, PLAYER_NAMES, AdmiralGame, AdmiralState
 from fogofwar.games.admiral.state_model import Phase
 
 MAX_TURNS_LIMIT = 200
 MAX_BUDGET = 10_000
 SEAT_NAMES = ("south", "north")
-KNOWN_OPTIONS = ("variant", "max_turns", "factions", "budget", "fleets", "solo_seat")
+KNOWN_OPTIONS = ("variant", *(name for name in AdmiralParams.model_fields if name not in ("layout", "ruleset")))
+"""What a client may send: the game's options but its own terrain and data files (`layout` is named by `variant`)."""
 DEFAULT_LAYOUT = "archipelago"
 
 
