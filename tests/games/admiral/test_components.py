@@ -100,6 +100,26 @@ def test_data_the_engine_cannot_play_is_refused(tmp_path: Path) -> None:  # sect
         AdmiralGame(fleets=[["Fletcher"], ["Yukikaze"]], ruleset=ruleset)
 
 
+def test_movement_features_are_played_in_full_or_refused(tmp_path: Path) -> None:  # ADM-G02, ADM-G08
+    """Every path of a smoke-laying move is one of the two L's only up to Movement 2; the engine plays one
+    movement feature a move. The shipped cards fit both (Fletcher, Jenkins, Radford: Movement 2, smoke only);
+    other data is refused rather than played short."""
+    AdmiralGame(fleets=[["Fletcher", "Jenkins", "Radford"], ["Yukikaze"]])
+    fast = edit(shipped("units.toml"), 'name = "Fletcher"', "movement = 2", "movement = 3")
+    ruleset = load_ruleset(data_dir(tmp_path, units=fast))
+    with pytest.raises(NotImplementedYetError, match="Fletcher: a smoke-laying move .* Movement of at most 2"):
+        AdmiralGame(fleets=[["Fletcher"], ["Yukikaze"]], ruleset=ruleset)
+    both = edit(
+        shipped("units.toml"),
+        'name = "Fletcher"',
+        'green = ["smoke_projectors"]',
+        'green = ["smoke_projectors", "shallow_draught"]',
+    )
+    ruleset = load_ruleset(data_dir(tmp_path, units=both))
+    with pytest.raises(NotImplementedYetError, match="Fletcher: the engine plays one movement feature a move"):
+        AdmiralGame(fleets=[["Fletcher"], ["Yukikaze"]], ruleset=ruleset)
+
+
 def test_every_rule_id_has_a_test() -> None:
     doc = DOC.read_text(encoding="utf-8")
     defined = re.findall(r"^- \*\*(ADM-[A-Z]+(?:-\d+|\d\d))\*\*", doc, flags=re.MULTILINE)

@@ -174,7 +174,9 @@ SUPPORTED_TIMINGS: Mapping[str, Mapping[str, frozenset[str]]] = {
 
 def check_supported(ruleset: Ruleset) -> None:
     """Refuse data the engine would play wrongly: a special rule whose effect it cannot apply at the timing
-    the data gives, or squadron types whose roles differ from the rules' (ADM-AIR-8..14)."""
+    the data gives, a card whose movement features it would play short (ADM-G02, ADM-G08: two on one card,
+    or smoke on a unit that moves more than two squares, where some paths are not two L's), or squadron types
+    whose roles differ from the rules' (ADM-AIR-8..14)."""
     for rule in ruleset.special_rules:
         for timing in rule.timing:
             if rule.effect not in SUPPORTED_TIMINGS[timing][rule.colour]:
@@ -182,6 +184,19 @@ def check_supported(ruleset: Ruleset) -> None:
                     f"{rule.id} {rule.name}: the engine cannot apply a {rule.colour} {rule.effect!r} effect "
                     f"activated with timing {timing!r} (special_rules.toml)"
                 )
+    for card in ruleset.units:
+        moving = [k for k in card.green if ruleset.rule(k).effect in ("smoke", "cross_shallows")]
+        if len(moving) > 1:
+            raise NotImplementedYetError(
+                f"{card.name}: the engine plays one movement feature a move, and the card has {' and '.join(moving)} "
+                "(ADM-G02, ADM-G08; units.toml)"
+            )
+        smoky = any(ruleset.rule(k).effect == "smoke" for k in card.green)
+        if smoky and max(side.movement for side in (card.front, card.submerged) if side is not None) > 2:
+            raise NotImplementedYetError(
+                f"{card.name}: a smoke-laying move follows one of the two L-shaped paths, every path there is only "
+                "for a Movement of at most 2 (ADM-G08; units.toml)"
+            )
     roles = {k: ruleset.aircraft[k].damage for k in SQUADRON_TYPES}
     if roles != {"fighter": "none", "bomber": "artillery", "torpedo_bomber": "torpedo"}:
         raise NotImplementedYetError(
