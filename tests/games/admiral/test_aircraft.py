@@ -129,6 +129,21 @@ def test_an_air_attack_in_the_attack_phase() -> None:  # ADM-AIR-2, ADM-AIR-13, 
     assert alive(state, 0, BOMBER) == 1
 
 
+def test_anti_aircraft_may_shoot_down_an_escort_fighter() -> None:  # ADM-AIR-12
+    """Each hit destroys "one attacking squadron", the defender's choice: an escort fighter too."""
+    state = air({"Enterprise": "A1", "Washington": "H1"}, {"Kirishima": "D6", "Yamato": "H8"}, [["admiral"], []])
+    to_air(state)
+    state.apply(strike(state, "Enterprise"))
+    state.apply(squadron(state, FIGHTER, "Kirishima"))
+    state.apply(squadron(state, BOMBER, "Kirishima"))
+    state.apply(AIR_DONE)
+    roll(state, [NO_AA, AA])  # one hit
+    assert state.phase == "aa_pick" and state.current_player() == 1
+    assert state.legal_actions() == [AA_PICK_BASE + FIGHTER, AA_PICK_BASE + BOMBER]
+    state.apply(AA_PICK_BASE + FIGHTER)
+    assert alive(state, 0, FIGHTER) == 0 and alive(state, 0, BOMBER) == 1  # the bomber goes on to strike
+
+
 def test_a_carrier_launches_once_a_turn() -> None:  # ADM-AIR-3
     state = air({"Enterprise": "A1"}, {"Kirishima": "D6"}, [["admiral", "admiral"], []])
     state.apply(launch(state, "Enterprise"))

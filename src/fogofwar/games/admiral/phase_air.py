@@ -569,15 +569,14 @@ class AdmiralAir(AdmiralResolution):
         return dice
 
     def _aa_pick_options(self) -> list[int]:
-        """Types of the attacking squadrons an anti-aircraft hit may destroy: attack squadrons first."""
+        """Types of the attacking squadrons an anti-aircraft hit may destroy: any that got through, escort
+        fighters too (ADM-AIR-12: "each die ... destroys one attacking squadron"; the defender chooses)."""
         c = self._core
         strike = c.strike
         assert strike is not None
-        kinds = sorted(
+        return sorted(
             {c.sorties[i].kind for i in self._strike_sorties(strike.targets[strike.index]) if not c.sorties[i].held}
         )
-        attack = [k for k in kinds if k != self._fighter()]
-        return attack or kinds
 
     def _shoot_down(self, kind: int) -> None:
         c = self._core

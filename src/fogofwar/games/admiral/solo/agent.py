@@ -26,6 +26,7 @@ from typing import Any
 
 from fogofwar.core.protocol import Game, GameError, Observation
 from fogofwar.games.admiral.actions import (
+    AA_PICK_BASE,
     AIR_DONE,
     AIR_PASS,
     AIRBORNE_BASE,
@@ -37,7 +38,14 @@ from fogofwar.games.admiral.actions import (
     Decoded,
     decode,
 )
-from fogofwar.games.admiral.data_model import Side, Symbol, UnitCard, default_ruleset, square_name
+from fogofwar.games.admiral.data_model import (
+    SQUADRON_TYPES,
+    Side,
+    Symbol,
+    UnitCard,
+    default_ruleset,
+    square_name,
+)
 from fogofwar.games.admiral.geometry import crossed, distance, row_col
 from fogofwar.games.admiral.observation import AdmiralView, DieView, admiral_view
 from fogofwar.games.admiral.rules import AdmiralGame
@@ -739,7 +747,9 @@ class StrategoAgent:
         return min(legal)
 
     def _on_aa_pick(self, legal: list[int]) -> int | None:
-        return min(legal)
+        """An attack squadron before an escort fighter, which does no damage this turn (ADM-AIR-11)."""
+        attack = [a for a in legal if a != AA_PICK_BASE + SQUADRON_TYPES.index("fighter")]
+        return min(attack or legal)
 
     def _fallback(self, legal: list[int]) -> int:
         for a in (COMMIT, PASS, AIR_PASS, AIR_DONE, RESERVE_DONE, DECLINE):
