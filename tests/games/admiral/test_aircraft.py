@@ -15,6 +15,7 @@ from fogofwar.games.admiral.actions import (
     AIRBORNE_BASE,
     COMMIT,
     CRITICAL_BASE,
+    ESCORT_PICK_BASE,
     LAUNCH_BASE,
     PASS,
     PROTECT_BASE,
@@ -127,6 +128,37 @@ def test_an_air_attack_in_the_attack_phase() -> None:  # ADM-AIR-2, ADM-AIR-13, 
     assert kirishima.structure == 5 and [ch for ch, _ in kirishima.criticals] == ["movement"]
     assert state.phase == "attack" and state.current_player() == 0  # no more air attacks: the naval assignment
     assert alive(state, 0, BOMBER) == 1
+
+
+def test_the_defender_chooses_what_its_protecting_fighters_take_on() -> None:  # ADM-AIR-8
+    """Two fighters protect Shokaku against a fighter, a torpedo bomber and a bomber: the first must take on
+    the attacking fighter; the second takes on the attack squadron North chooses (here the bomber), and the
+    torpedo bomber goes on unopposed."""
+    state = air(
+        {"Enterprise": "A1", "Washington": "H1"},
+        {"Shokaku": "D6", "Yamato": "H8"},
+        [["admiral"], ["admiral"]],
+        first_player=1,
+    )
+    state.apply(launch(state, "Shokaku"))
+    state.apply(protect(state, "Shokaku"))
+    state.apply(protect(state, "Shokaku"))
+    state.apply(AIR_DONE)
+    to_air(state)
+    state.apply(strike(state, "Enterprise"))
+    state.apply(squadron(state, FIGHTER, "Shokaku"))
+    state.apply(squadron(state, TORPEDO_BOMBER, "Shokaku", 1))
+    state.apply(squadron(state, BOMBER, "Shokaku"))
+    state.apply(AIR_DONE)
+    while state.phase == "air_react":
+        state.apply(AIR_DONE)
+    assert state.phase == "escort_pick" and state.current_player() == 1
+    assert state.legal_actions() == [ESCORT_PICK_BASE + BOMBER, ESCORT_PICK_BASE + TORPEDO_BOMBER]
+    assert state.action_to_string(ESCORT_PICK_BASE + BOMBER) == "intercept:bomber"
+    state.apply(state.string_to_action("intercept:bomber"))
+    assert state.current_player() == CHANCE
+    roll(state, [ARTILLERY, MOVEMENT, MOVEMENT])  # fighter duel: North's Artillery wins; then the bomber falls
+    assert alive(state, 0, FIGHTER) == 0 and alive(state, 0, BOMBER) == 0 and alive(state, 0, TORPEDO_BOMBER) == 1
 
 
 def test_anti_aircraft_may_shoot_down_an_escort_fighter() -> None:  # ADM-AIR-12

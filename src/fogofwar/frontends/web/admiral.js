@@ -26,6 +26,7 @@ const PHASE_HELP = {
   air_react: "Spend Admiral dice on air features, or done.",
   air_roll: "The server rolls the duels and the anti-aircraft fire.",
   aa_pick: "Choose the attacking squadron a hit shoots down.",
+  escort_pick: "Choose the attack squadron your next protecting fighter takes on.",
   attack: "Assign Artillery, Torpedo and Depth-charge dice in secret, then commit. The other side sees your orders only once both have committed.",
   criticals: "Choose the characteristic the critical marker goes on.",
   solo_roll: "The server rolls for the automatic admiral.",
@@ -36,11 +37,11 @@ const KIND_LABELS = {
   move: "Move", repair: "Repair", launch: "Launch aircraft", fire: "Artillery", torpedo: "Torpedoes",
   depth_charge: "Depth charges", activate: "Special features", critical: "Critical marker", strike: "Air attack",
   protect: "Fighter protects a ship", airborne: "Squadron kept in the air", squadron: "Send a squadron",
-  aa_pick: "Shoot down", hold: "Hold", deploy: "Deploy",
+  aa_pick: "Shoot down", escort_pick: "Intercept", hold: "Hold", deploy: "Deploy",
 };
 const KIND_ORDER = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass", "choose_first", "critical", "aa_pick",
-  "move", "repair", "launch", "strike", "squadron", "protect", "airborne", "fire", "torpedo", "depth_charge", "activate",
-  "submarine", "reserve", "hold", "deploy"];
+  "escort_pick", "move", "repair", "launch", "strike", "squadron", "protect", "airborne", "fire", "torpedo", "depth_charge",
+  "activate", "submarine", "reserve", "hold", "deploy"];
 const BIG_GROUP = 10;
 const SIMPLE = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass"];
 

@@ -15,7 +15,7 @@ export const PHASES = {
   deploy: "Deployment", initiative: "Initiative", choose_first: "Initiative won", submarines: "Submarines",
   reserve: "Reserve", action_dice: "Action dice", movement: "Movement", reaction: "Reaction", launch: "Launch",
   air: "Air attacks", strike: "Air attack", air_react: "Air attack: reactions", air_roll: "Air combat",
-  aa_pick: "Anti-aircraft", attack: "Attack assignment", criticals: "Critical damage", solo_roll: "Solo roll",
+  aa_pick: "Anti-aircraft", escort_pick: "Interception", attack: "Attack assignment", criticals: "Critical damage", solo_roll: "Solo roll",
 };
 
 export const squareName = (sq) => `${FILES[sq % 8]}${Math.floor(sq / 8) + 1}`;

@@ -27,6 +27,7 @@ appended at the end, so records stay readable.
 | AIR_DONE, AIR_PASS | - | launch / strike / air reactions; air: no more air attacks |
 | AA_PICK_BASE | squadron type | aa_pick: the squadron an anti-aircraft hit destroys (ADM-AIR-12) |
 | HOLD_BASE | unit slot | movement, solo mode: Admiral Stratego's acting unit moves 0 squares (SOLO-MOVE-2) |
+| ESCORT_PICK_BASE | squadron type | escort_pick: the attack squadron a protecting fighter takes on (ADM-AIR-8) |
 
 A move's `mode` is `side_change + 3 * extra`: side_change 0 = none, 1 = dive or surface before moving,
 2 = after moving (ADM-SUB-7); extra 0 = none, 1 = Shallow Draught (ADM-G02), 2 = Smoke Projectors along
@@ -75,7 +76,8 @@ AIR_DONE = SQUADRON_BASE + NUM_SQUADRON_TYPES * MAX_FLEET * 3
 AIR_PASS = AIR_DONE + 1
 AA_PICK_BASE = AIR_PASS + 1
 HOLD_BASE = AA_PICK_BASE + NUM_SQUADRON_TYPES
-NUM_ACTIONS = HOLD_BASE + MAX_FLEET
+ESCORT_PICK_BASE = HOLD_BASE + MAX_FLEET
+NUM_ACTIONS = ESCORT_PICK_BASE + NUM_SQUADRON_TYPES
 
 SIDE_CHANGE_NONE, SIDE_CHANGE_BEFORE, SIDE_CHANGE_AFTER = 0, 1, 2
 EXTRA_NONE, EXTRA_DRAUGHT, EXTRA_SMOKE_VERTICAL, EXTRA_SMOKE_HORIZONTAL = 0, 1, 2, 3
@@ -201,7 +203,9 @@ def decode(action: int) -> Decoded:
         return Decoded("air_pass")
     if action < HOLD_BASE:
         return Decoded("aa_pick", index=action - AA_PICK_BASE)
-    return Decoded("hold", slot=action - HOLD_BASE)
+    if action < ESCORT_PICK_BASE:
+        return Decoded("hold", slot=action - HOLD_BASE)
+    return Decoded("escort_pick", index=action - ESCORT_PICK_BASE)
 
 
 __all__ = [
@@ -223,6 +227,7 @@ __all__ = [
     "DEPLOY_BASE",
     "DEPTH_CHARGE_BASE",
     "Decoded",
+    "ESCORT_PICK_BASE",
     "EXTRA_DRAUGHT",
     "EXTRA_NONE",
     "EXTRA_SMOKE_HORIZONTAL",

@@ -374,15 +374,21 @@ class AdmiralAir(AdmiralResolution):
                     self._advance_air_turn()
                     return
                 target = c.units[defender][strike.targets[strike.index]]
-                attackers = self._strike_sorties(target.slot)
-                guards = [
-                    i
-                    for i, s in enumerate(c.sorties)
-                    if s.owner == defender and s.role == "cap" and s.alive and s.ship == target.slot
-                ]
-                strike.duels = list(zip(guards, attackers, strict=False))
+                strike.duels = []
                 strike.rolls = []
-                strike.stage = "duels" if target.where == "board" else "next"
+                strike.stage = "pairing" if target.where == "board" else "next"
+                continue
+            if strike.stage == "pairing":
+                # ADM-AIR-8: each protecting fighter takes on one attacking squadron, the attacking fighters
+                # first; which attack squadrons the others take on is the defender's choice.
+                guards, attackers = self._unpaired()
+                if not guards or not attackers:
+                    strike.stage = "duels"
+                    continue
+                if len(self._escort_pick_options()) > 1 and len(guards) < len(attackers):
+                    c.phase, c.player = Phase.ESCORT_PICK, defender
+                    return
+                strike.duels.append((guards[0], attackers[0]))
                 continue
             if strike.stage == "duels":
                 if not strike.duels:
@@ -462,6 +468,35 @@ class AdmiralAir(AdmiralResolution):
                 strike.stage = "fight"
                 continue
             raise AssertionError(f"unknown strike stage {strike.stage!r}")  # pragma: no cover
+
+    def _unpaired(self) -> tuple[list[int], list[int]]:
+        """The current target's protecting fighters and attacking squadrons not yet paired for a duel."""
+        c = self._core
+        strike = c.strike
+        assert strike is not None
+        target = strike.targets[strike.index]
+        paired = {i for pair in strike.duels for i in pair}
+        guards = [
+            i
+            for i, s in enumerate(c.sorties)
+            if s.owner != strike.attacker and s.role == "cap" and s.alive and s.ship == target and i not in paired
+        ]
+        return guards, [i for i in self._strike_sorties(target) if i not in paired]
+
+    def _escort_pick_options(self) -> list[int]:
+        """Types of attacking squadron the next protecting fighter may take on: a fighter while any is left
+        unpaired, else any attack squadron (ADM-AIR-8)."""
+        kinds = sorted({self._core.sorties[i].kind for i in self._unpaired()[1]})
+        return [self._fighter()] if self._fighter() in kinds else kinds
+
+    def _escort_pick(self, d: Decoded) -> None:
+        c = self._core
+        strike = c.strike
+        assert strike is not None
+        guards, attackers = self._unpaired()
+        raider = next(i for i in attackers if c.sorties[i].kind == d.index)
+        strike.duels.append((guards[0], raider))
+        self._air_run()
 
     def _settle_duel(self, guard: int, raider: int) -> None:
         """A protecting fighter against an attacking squadron (ADM-AIR-9, ADM-AIR-10, ADM-G03, ADM-G04)."""

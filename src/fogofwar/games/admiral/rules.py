@@ -61,6 +61,7 @@ from fogofwar.games.admiral.actions import (
     CRITICAL_BASE,
     DECLINE,
     DEPLOY_BASE,
+    ESCORT_PICK_BASE,
     EXTRA_DRAUGHT,
     EXTRA_NONE,
     EXTRA_SMOKE_VERTICAL,
@@ -132,6 +133,7 @@ PHASES = (
     "air_react",
     "air_roll",
     "aa_pick",
+    "escort_pick",
     "attack",
     "criticals",
     "solo_roll",
@@ -353,6 +355,7 @@ _HANDLERS = {
     "squadron": "_squadron",
     "air_pass": "_air_pass",
     "aa_pick": "_aa_pick",
+    "escort_pick": "_escort_pick",
     "hold": "_hold",
 }
 """The method of `AdmiralState` that plays each kind of action (`actions.decode(action).kind`)."""
@@ -483,6 +486,8 @@ class AdmiralState(AdmiralSetup):
             return [AIR_DONE, *self._air_reactions(p)]
         if c.phase == Phase.AA_PICK:
             return [AA_PICK_BASE + k for k in self._aa_pick_options()]
+        if c.phase == Phase.ESCORT_PICK:
+            return [ESCORT_PICK_BASE + k for k in self._escort_pick_options()]
         if c.phase == Phase.REACTION:
             return [DECLINE, *self._reaction_actions()]
         if c.phase == Phase.ATTACK:
@@ -517,6 +522,7 @@ class AdmiralState(AdmiralSetup):
         "air_pass": "air",
         "squadron": "strike",
         "aa_pick": "aa_pick",
+        "escort_pick": "escort_pick",
         "hold": "movement",
     }
     _EXPECTED: Mapping[str, str] = {
@@ -536,6 +542,7 @@ class AdmiralState(AdmiralSetup):
         "air_react": "special features in answer to the air attack (or done)",
         "air_roll": "an air combat die roll (a chance event)",
         "aa_pick": "the attacking squadron an anti-aircraft hit destroys",
+        "escort_pick": "the attack squadron the next protecting fighter takes on",
         "solo_roll": "the die rolled for Admiral Stratego's acting unit (a chance event)",
     }
     _KIND_WHAT: Mapping[str, str] = {
@@ -563,6 +570,7 @@ class AdmiralState(AdmiralSetup):
         "air_pass": "passing the air attacks",
         "squadron": "sending a squadron",
         "aa_pick": "choosing the squadron anti-aircraft fire destroys",
+        "escort_pick": "choosing the attack squadron a protecting fighter takes on",
         "hold": "holding a unit (a move of 0 squares)",
     }
 
@@ -859,6 +867,7 @@ class AdmiralState(AdmiralSetup):
         'activate:Yamato.no_radar' (an enemy unit), 'commit', 'decline', 'critical:movement',
         'launch:Enterprise', 'protect:Washington' (a fighter), 'airborne:bomber', 'strike:Enterprise',
         'squadron:bomber>Yamato', 'squadron:torpedo_bomber>Yamato@D5', 'air:done', 'air:pass', 'aa:bomber',
+        'intercept:torpedo_bomber' (the attack squadron the next protecting fighter takes on),
         'hold:Helena' (solo mode: Stratego's acting unit moves 0 squares)."""
         d = decode(inputs.action_in_range(action, "Admiral", NUM_ACTIONS))
         c = self._core
@@ -882,6 +891,8 @@ class AdmiralState(AdmiralSetup):
             return f"airborne:{kinds[d.index]}"
         if d.kind == "aa_pick":
             return f"aa:{kinds[d.index]}"
+        if d.kind == "escort_pick":
+            return f"intercept:{kinds[d.index]}"
         if d.kind in ("launch", "strike", "hold"):
             return f"{d.kind}:{self._name(p, d.slot)}"
         if d.kind == "protect":
@@ -967,6 +978,7 @@ class AdmiralState(AdmiralSetup):
             "squadron:",
             "air:",
             "aa:",
+            "intercept:",
             "hold:",
         )
         if key in ("pass", "commit", "decline") or key.startswith(prefixes):

@@ -34,6 +34,7 @@ class Phase(enum.StrEnum):
     AIR_REACT = "air_react"
     AIR_ROLL = "air_roll"
     AA_PICK = "aa_pick"
+    ESCORT_PICK = "escort_pick"
     ATTACK = "attack"
     CRITICALS = "criticals"
 

@@ -33,6 +33,7 @@ from fogofwar.games.admiral.actions import (
     CHOOSE_FIRST,
     COMMIT,
     DECLINE,
+    ESCORT_PICK_BASE,
     PASS,
     RESERVE_DONE,
     Decoded,
@@ -745,6 +746,12 @@ class StrategoAgent:
 
     def _on_criticals(self, legal: list[int]) -> int | None:
         return min(legal)
+
+    def _on_escort_pick(self, legal: list[int]) -> int | None:
+        """Torpedo bombers first (their torpedo damage ignores armour), as the engine paired before ADM-AIR-8
+        became the defender's choice."""
+        first = ESCORT_PICK_BASE + SQUADRON_TYPES.index("torpedo_bomber")
+        return first if first in legal else min(legal)
 
     def _on_aa_pick(self, legal: list[int]) -> int | None:
         """An attack squadron before an escort fighter, which does no damage this turn (ADM-AIR-11)."""
