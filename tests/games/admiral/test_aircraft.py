@@ -410,6 +410,8 @@ def test_torpedo_bombers_need_a_free_square_beside_the_target() -> None:  # ADM-
 
 
 def test_armoured_fighters_make_the_winner_roll_again() -> None:  # ADM-G03, ADM-AIR-15
+    """Offered to the loser once the duel's dice are seen (ADM-AIR-15), never before the fight."""
+
     def duel(rerolled: int) -> AdmiralState:
         state = air(
             {"Enterprise": "A1", "Washington": "H1"},
@@ -424,16 +426,33 @@ def test_armoured_fighters_make_the_winner_roll_again() -> None:  # ADM-G03, ADM
         state.apply(strike(state, "Enterprise"))
         state.apply(squadron(state, FIGHTER, "Shokaku"))
         state.apply(AIR_DONE)
-        assert state.phase == "air_react" and state.current_player() == 0  # North has no die left
+        assert state.phase == "air_roll"  # no feature changes a roll before it is seen: the dice first
+        roll(state, [ADMIRAL, MOVEMENT])  # South's fighter loses...
+        assert state.phase == "air_react" and state.current_player() == 0  # ...and South may save it
+        assert state.legal_actions() == sorted([AIR_DONE, activate(state, "Enterprise", "armoured_fighters")])
         state.apply(activate(state, "Enterprise", "armoured_fighters"))
-        state.apply(AIR_DONE)
-        roll(state, [ADMIRAL, MOVEMENT, rerolled])  # South's fighter loses; North rolls again
+        roll(state, [rerolled])  # North rolls again
         return state
 
     saved = duel(MOVEMENT)  # the new roll ties: a tie instead of a loss
     assert alive(saved, 0, FIGHTER) == 1 and alive(saved, 1, FIGHTER) == 1
     lost = duel(ADMIRAL)  # the new roll still wins
     assert alive(lost, 0, FIGHTER) == 0
+    won = air(
+        {"Enterprise": "A1", "Washington": "H1"},
+        {"Shokaku": "D6", "Yamato": "H8"},
+        [["admiral", "admiral"], ["admiral"]],
+        first_player=1,
+    )
+    won.apply(launch(won, "Shokaku"))
+    won.apply(protect(won, "Shokaku"))
+    won.apply(AIR_DONE)
+    to_air(won)
+    won.apply(strike(won, "Enterprise"))
+    won.apply(squadron(won, FIGHTER, "Shokaku"))
+    won.apply(AIR_DONE)
+    roll(won, [MOVEMENT, ADMIRAL])  # South's fighter wins: nothing to offer, no die spent
+    assert alive(won, 1, FIGHTER) == 0 and len(won.dice(0)) == 2
 
 
 def test_superior_fighters_win_ties() -> None:  # ADM-G04
@@ -450,11 +469,34 @@ def test_superior_fighters_win_ties() -> None:  # ADM-G04
     state.apply(strike(state, "Enterprise"))
     state.apply(squadron(state, FIGHTER, "Shokaku"))
     state.apply(AIR_DONE)
+    roll(state, [MOVEMENT, MOVEMENT])  # a tie: North, the defender, may now have its Superior Fighters win it
     assert state.phase == "air_react" and state.current_player() == 1
     state.apply(activate(state, "Shokaku", "superior_fighters"))
-    state.apply(AIR_DONE)
-    roll(state, [MOVEMENT, MOVEMENT])  # a tie, won by the Superior Fighters
     assert alive(state, 0, FIGHTER) == 0 and alive(state, 1, FIGHTER) == 1
+
+
+def test_a_feature_offered_after_the_dice_may_be_declined() -> None:  # ADM-AIR-15, ADM-G04
+    """Declined, the tie stands (the escort is held off), the die is kept and the offer is not made again."""
+    state = air(
+        {"Enterprise": "A1", "Washington": "H1"},
+        {"Shokaku": "D6", "Yamato": "H8"},
+        [["admiral"], ["admiral", "admiral"]],
+        first_player=1,
+    )
+    state.apply(launch(state, "Shokaku"))
+    state.apply(protect(state, "Shokaku"))
+    state.apply(AIR_DONE)
+    to_air(state)
+    state.apply(strike(state, "Enterprise"))
+    state.apply(squadron(state, FIGHTER, "Shokaku"))
+    state.apply(AIR_DONE)
+    roll(state, [MOVEMENT, MOVEMENT])
+    assert state.phase == "air_react" and state.current_player() == 1
+    left = len(state.dice(1))
+    state.apply(AIR_DONE)
+    assert state.phase != "air_react" and len(state.dice(1)) == left
+    assert alive(state, 0, FIGHTER) == 1 and alive(state, 1, FIGHTER) == 1
+    assert [s.held for s in state.sorties() if s.owner == 0] == [True]
 
 
 def test_obsolete_attack_aircraft_let_anti_aircraft_roll_again() -> None:  # ADM-R01
@@ -467,11 +509,10 @@ def test_obsolete_attack_aircraft_let_anti_aircraft_roll_again() -> None:  # ADM
     state.apply(strike(state, "Enterprise"))
     state.apply(squadron(state, BOMBER, "Kirishima"))
     state.apply(AIR_DONE)
+    roll(state, [NO_AA, NO_AA])  # both miss: now North may spend its Admiral die on Enterprise's red feature
     assert state.phase == "air_react" and state.current_player() == 1
     state.apply(activate(state, "Enterprise", "obsolete_attack_aircraft", enemy=True))
-    state.apply(AIR_DONE)
-    roll(state, [NO_AA, NO_AA])  # both miss...
-    assert state.current_player() == CHANCE  # ...and are rolled again
+    assert state.current_player() == CHANCE  # ...and the misses are rolled again
     roll(state, [AA, NO_AA])
     assert alive(state, 0, BOMBER) == 0
 

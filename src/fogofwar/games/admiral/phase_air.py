@@ -39,6 +39,10 @@ from fogofwar.games.admiral.state_model import (
     _Strike,
 )
 
+AFTER_THE_DICE = ("fighter_reroll", "fighter_wins_ties", "aa_reroll_failures")
+"""Effects of air features that change a roll: offered once the dice are seen, to the player they help
+(ADM-AIR-15), instead of in the reactions before the fight."""
+
 
 class AdmiralAir(AdmiralResolution):
     """The aircraft rules."""
@@ -116,6 +120,9 @@ class AdmiralAir(AdmiralResolution):
 
     def _air_done(self, d: Decoded) -> None:
         c = self._core
+        if c.strike is not None and c.strike.asking is not None:
+            self._answered()  # the feature offered after the dice is declined
+            return
         if c.phase == Phase.LAUNCH:
             self._finish_launch()
         elif c.phase == Phase.STRIKE:
@@ -303,6 +310,9 @@ class AdmiralAir(AdmiralResolution):
         c = self._core
         strike = c.strike
         assert strike is not None
+        if strike.asking is not None:
+            _, owner, slot, key = strike.asking
+            return [ACTIVATE_BASE + self._activate_code(0 if owner == p else 1, slot, key)]
         if p != self._solo and not self._can_pay(p, [], 1):
             return []
         attacker = strike.attacker
@@ -328,7 +338,7 @@ class AdmiralAir(AdmiralResolution):
             found = []
             for key in u.card.green if side == 0 else u.card.red:
                 rule = self._rs.rule(key)
-                if "air" not in rule.timing or not self._feature_usable(u, key, p):
+                if "air" not in rule.timing or rule.effect in AFTER_THE_DICE or not self._feature_usable(u, key, p):
                     continue
                 if any(f.owner == u.owner and f.slot == u.slot and f.key == key for f in c.features):
                     continue
@@ -402,12 +412,15 @@ class AdmiralAir(AdmiralResolution):
                 if len(strike.rolls) < need:
                     c.phase = Phase.AIR_ROLL
                     return
+                if self._duel_question(guard, raider):
+                    return
                 self._settle_duel(guard, raider)
                 if strike.reroll >= 0 and len(strike.rolls) < 3:
                     continue  # Armoured Fighters: one more roll (ADM-G03)
                 strike.duels.pop(0)
                 strike.rolls = []
                 strike.reroll = -1
+                strike.asked = []
                 continue
             if strike.stage == "aa_setup":
                 strike.rolls = []
@@ -421,6 +434,8 @@ class AdmiralAir(AdmiralResolution):
                     return
                 hits = sum(1 for f in strike.rolls if die.hits(f, Symbol.ANTI_AIRCRAFT))
                 carrier = c.units[attacker][strike.carrier]
+                if hits < strike.aa_dice and self._ask(defender, carrier, "aa_reroll_failures"):
+                    return
                 obsolete = next(
                     (
                         f
@@ -468,6 +483,54 @@ class AdmiralAir(AdmiralResolution):
                 strike.stage = "fight"
                 continue
             raise AssertionError(f"unknown strike stage {strike.stage!r}")  # pragma: no cover
+
+    def _duel_question(self, guard: int, raider: int) -> bool:
+        """Offer a fighter feature that would change the duel just rolled (ADM-AIR-15): on a tie Superior
+        Fighters, the defender first (ADM-G04); to the loser Armoured Fighters (ADM-G03). True if asked."""
+        c = self._core
+        strike = c.strike
+        assert strike is not None
+        if c.sorties[raider].kind != self._fighter() or strike.reroll >= 0:
+            return False
+        die = self._rs.die
+        sg, sr = die.duel_strength(strike.rolls[0]), die.duel_strength(strike.rolls[1])
+        sides = (c.sorties[guard], c.sorties[raider])
+        if sg == sr:
+            wanted = [(s, "fighter_wins_ties") for s in sides]
+        else:
+            wanted = [(sides[1] if sg > sr else sides[0], "fighter_reroll")]
+        return any(self._ask(s.owner, c.units[s.owner][s.carrier], effect) for s, effect in wanted)
+
+    def _ask(self, player: int, u: UnitState, effect: str) -> bool:
+        """Ask `player` whether to spend an Admiral die now on `u`'s feature with `effect`, if it has one that
+        is usable, not yet offered for this roll and payable; True if the question is posed."""
+        c = self._core
+        strike = c.strike
+        assert strike is not None
+        side = 0 if u.owner == player else 1
+        for key in u.card.green if side == 0 else u.card.red:
+            if self._rs.rule(key).effect != effect or (u.owner, u.slot, key) in strike.asked:
+                continue
+            if not self._feature_usable(u, key, player) or not self._symbol_payable(player, u):
+                continue
+            if player != self._solo and not self._can_pay(player, [], 1):
+                continue
+            if any(f.owner == u.owner and f.slot == u.slot and f.key == key for f in c.features):
+                continue
+            strike.asking = (player, u.owner, u.slot, key)
+            c.phase, c.player = Phase.AIR_REACT, player
+            return True
+        return False
+
+    def _answered(self) -> None:
+        """The player offered a feature after the dice has activated it or declined: the roll is settled."""
+        c = self._core
+        strike = c.strike
+        assert strike is not None and strike.asking is not None
+        _, owner, slot, key = strike.asking
+        strike.asked.append((owner, slot, key))
+        strike.asking = None
+        self._air_run()
 
     def _unpaired(self) -> tuple[list[int], list[int]]:
         """The current target's protecting fighters and attacking squadrons not yet paired for a duel."""

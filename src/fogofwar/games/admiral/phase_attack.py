@@ -183,6 +183,8 @@ class AdmiralAttack(AdmiralAir):
             self._spend(p, dice, f"{u.card.name}: {rule.name}")
             c.features.append(Feature(owner, u.slot, rule.key, p))
             c.report.append(f"{PLAYER_NAMES[p]} activates {rule.name} on {u.card.name}")
+            if c.strike is not None and c.strike.asking is not None:
+                self._answered()  # offered after the dice (ADM-AIR-15): the roll is settled with it
             return
         spent = self._spend(p, dice, f"attack: {u.card.name}: {rule.name}")
         c.orders[p].append(Order("activate", u.slot, spent, rule=rule.key, enemy=d.side == 1))

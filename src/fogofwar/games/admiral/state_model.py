@@ -159,6 +159,11 @@ class _Strike:
     aa_dice: int = 0
     aa_used: list[int] = field(default_factory=list)
     hits: int = 0
+    asking: tuple[int, int, int, str] | None = None
+    """(player, unit owner, unit slot, feature key): the player decides now, having seen the dice, whether to
+    spend an Admiral die on that feature (ADM-AIR-15: Armoured and Superior Fighters, Obsolete Attack Aircraft)."""
+    asked: list[tuple[int, int, str]] = field(default_factory=list)
+    """(unit owner, unit slot, feature key) already offered for the roll being settled."""
 
     def copy(self) -> _Strike:
         return _Strike(
@@ -177,6 +182,8 @@ class _Strike:
             self.aa_dice,
             self.aa_used.copy(),
             self.hits,
+            self.asking,
+            self.asked.copy(),
         )
 
 
