@@ -112,9 +112,7 @@ export function startLive(opts) {
           return;
         }
         if (msg.error === "not_found") {
-          this.stopped = true;
-          $("title").textContent = "No such game";
-          $("turn-text").textContent = msg.message;
+          gone(msg.message);
           return;
         }
         if (opts.onError) opts.onError(msg);
@@ -124,7 +122,28 @@ export function startLive(opts) {
     }
   }
 
+  // A link to no game (mistyped, or from another server): say so once, stop reconnecting, lead back.
+  function gone(message) {
+    for (const c of conns.values()) {
+      c.stopped = true;
+      clearInterval(c.keepAlive);
+      if (c.ws) c.ws.close();
+    }
+    $("title").textContent = "No such game";
+    $("conn").textContent = "no game";
+    $("conn").classList.remove("online");
+    for (const card of document.querySelectorAll(".panel .card")) /** @type {HTMLElement} */ (card).hidden = true;
+    $("board-wrap").hidden = true;
+    $("result-text").textContent = "No such game";
+    $("result-sub").textContent = `This link leads to no game (${message}): it may be mistyped, or the game was on another server.`;
+    $("replay-link").hidden = true;
+    $("record-link").hidden = true;
+    $("gravon-link").hidden = true;
+    $("result").hidden = false;
+  }
+
   function updateConnection() {
+    if ($("conn").textContent === "no game") return;
     const all = [...conns.values()];
     const online = all.length > 0 && all.every((c) => c.ws && c.ws.readyState === WebSocket.OPEN);
     $("conn").textContent = online ? "online" : "reconnecting…";
