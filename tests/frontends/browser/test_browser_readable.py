@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_play import new_page
+from .test_browser_play import create_in_lobby, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -24,3 +24,22 @@ def test_an_unknown_game_link_says_so_and_leads_back(browser: Any, live_server: 
     assert page.locator("#result a[href='/']").is_visible()  # the way back to the lobby
     page.screenshot(path=str(screenshots / "no-such-game.png"))
     assert not page.errors
+
+
+def test_a_used_invitation_says_so_instead_of_silently_making_a_spectator(browser: Any, live_server: str) -> None:
+    host = new_page(browser)
+    create_in_lobby(host, live_server, "invite")
+    host.wait_for_selector("#invite:not([hidden])")
+    link = host.input_value("#invite-link")
+    guest = new_page(browser)
+    guest.goto(link)
+    guest.wait_for_selector("#join:not([hidden])")
+    assert guest.locator("#join-used").is_hidden()
+    guest.click("#join-button")
+    guest.wait_for_selector("#setup:not([hidden])")
+    late = new_page(browser)  # the same link, opened again in another browser
+    late.goto(link)
+    late.wait_for_selector("#join-used:not([hidden])")
+    assert late.locator("#join").is_hidden() and "spectator" in late.inner_text("#join-used")
+    for page in (host, guest, late):
+        assert not page.errors

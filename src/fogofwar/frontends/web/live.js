@@ -326,6 +326,7 @@ export function startLive(opts) {
     }
     const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
+    $("join-used").hidden = !(inviteFromLink && conns.has("watch") && g.open_seats.length === 0);
     if (canJoin) $("join-seat").textContent = `as ${words.name(g.open_seats[0])}`;
     const showInvite = stored.invite && g.open_seats.length > 0 && me !== null;
     $("invite").hidden = !showInvite;
