@@ -128,16 +128,33 @@ ANY_GAME = "*"
 
 _AGENTS: dict[str, dict[str, AgentFactory]] = {"random": {ANY_GAME: lambda arg: RandomAgent()}}
 _EXAMPLES: dict[tuple[str, str], str | None] = {}
+_TITLES: dict[tuple[str, str], str] = {("random", ANY_GAME): "Beginner"}
 
 
-def register_agent(name: str, factory: AgentFactory, game: str = ANY_GAME, example: str | None = "") -> None:
+def register_agent(
+    name: str, factory: AgentFactory, game: str = ANY_GAME, example: str | None = "", title: str = ""
+) -> None:
     """Make `make_agent("name:arg")` build `factory(arg)` for `game` (a registered game's name). Several games
     may register one name (`heuristic`): the agent then becomes the game's own when a game starts.
 
     `example` is the spec the conformance test plays it with (by default its name); None for an agent that
-    cannot play without something outside (a bot program it talks to)."""
+    cannot play without something outside (a bot program it talks to). `title` is what people read
+    (`agent_title`)."""
     _AGENTS.setdefault(name, {})[game] = factory
     _EXAMPLES[(name, game)] = name if example == "" else example
+    if title:
+        _TITLES[(name, game)] = title
+
+
+def agent_title(name: str, game: str) -> str:
+    """The name people read for the computer player `name` in `game` ("Admiral Stratego", "Strong"): its
+    registered title, else its name.
+
+    >>> agent_title("random", "lotr"), agent_title("nobody", "lotr")
+    ('Beginner', 'nobody')
+    """
+    _load_builtin_agents()
+    return _TITLES.get((name, game)) or _TITLES.get((name, ANY_GAME)) or name
 
 
 def game_agents(game: str) -> dict[str, str | None]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from .test_browser_lotr_admiral import create
 from .test_browser_play import create_in_lobby, new_page
 
 pytestmark = pytest.mark.browser
@@ -43,3 +44,13 @@ def test_a_used_invitation_says_so_instead_of_silently_making_a_spectator(browse
     assert late.locator("#join").is_hidden() and "spectator" in late.inner_text("#join-used")
     for page in (host, guest, late):
         assert not page.errors
+
+
+def test_the_computer_is_named_as_the_lobby_names_it(browser: Any, live_server: str) -> None:
+    """The header said "vs computer (stratego)" for Admiral Stratego."""
+    page = new_page(browser)
+    create(page, live_server, "admiral", "archipelago", "stratego")
+    page.wait_for_selector("#title:has-text('Admiral Stratego')")
+    assert "vs Admiral Stratego (computer)" in page.inner_text("#title")
+    assert "(stratego)" not in page.inner_text("#title") + page.inner_text("#players")
+    assert not page.errors

@@ -35,7 +35,7 @@ def test_create_against_the_computer_returns_one_token(client: TestClient) -> No
     assert game["mode"] == "agent" and game["agent"] == "heuristic" and game["agent_seat"] == 0
     assert list(res["seats"]) == ["1"] and len(res["seats"]["1"]) >= 32
     assert res["invite"] is None and res["url"] == f"/game/{game['id']}"
-    assert game["players"] == ["computer (heuristic)", "Ann"]
+    assert game["players"] == ["Club (computer)", "Ann"]  # the computer by the name people know it
     view = seat_view(client, game["id"], res["seats"]["1"])
     assert view["seat"] == 1 and view["view"]["player"] == 1
 

@@ -144,7 +144,7 @@ def test_seats_are_evil_and_good_and_the_page_is_the_lotr_client(client: TestCli
     res = create_lotr(client, color="good", opponent="heuristic", name="Frodo")
     game = res["game"]
     assert list(res["seats"]) == ["1"] and game["agent_seat"] == 0 and game["variant"] == "classic"
-    assert game["players"] == ["computer (heuristic)", "Frodo"]
+    assert game["players"] == ["Club (computer)", "Frodo"]  # the computer by the name people know it
     page = client.get(res["url"])
     assert page.status_code == 200 and "lotr.js" in page.text
     hot = create_lotr(client, opponent="hotseat", color="random")

@@ -32,7 +32,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from fogofwar.core.agents import Agent, Explanation, agent_game_options, agent_names, make_agent, take_explanations
+from fogofwar.core.agents import (
+    Agent,
+    Explanation,
+    agent_game_options,
+    agent_names,
+    agent_title,
+    make_agent,
+    take_explanations,
+)
 from fogofwar.core.protocol import GameError, RecordError, State
 from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
 from fogofwar.core.web_adapter import Event
@@ -257,7 +265,7 @@ class GameManager:
             invite = secrets.token_urlsafe(18)
         elif opponent in self.agents(game):
             mode, agent, agent_seat = "agent", opponent, other
-            players[other] = f"computer ({opponent})"
+            players[other] = f"{agent_title(opponent, game)} (computer)"
             # An agent may need game options at its seat (Admiral's `stratego` plays the solo rules).
             seated: list[object] = [object(), object()]
             try:

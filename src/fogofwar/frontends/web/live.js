@@ -263,7 +263,7 @@ export function startLive(opts) {
 
   function renderHeader(msg) {
     const g = msg.game;
-    const mode = g.mode === "agent" ? `vs computer (${g.agent})` : g.mode === "hotseat" ? "hot-seat" : "invite game";
+    const mode = g.mode === "agent" ? `vs ${g.players[g.agent_seat] || "the computer"}` : g.mode === "hotseat" ? "hot-seat" : "invite game";
     $("title").textContent = `${opts.title(g)} · ${mode} · ${g.id}`;
     document.title = `fogofwar — ${opts.title(g)}`;
   }

@@ -3,4 +3,4 @@
 from fogofwar.core.agents import register_agent
 from fogofwar.games.admiral.solo import StrategoAgent
 
-register_agent("stratego", StrategoAgent.from_spec, "admiral")  # the solo mode's "Admiral Stratego"
+register_agent("stratego", StrategoAgent.from_spec, "admiral", title="Admiral Stratego")  # the solo mode's computer

@@ -4,16 +4,18 @@ import functools
 
 from fogofwar.core.agents import Agent, BlunderingAgent, agent_names, make_agent, register_agent
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
-from fogofwar.games.stratego.agents.levels import levels
+from fogofwar.games.stratego.agents.levels import level_named, levels
 from fogofwar.games.stratego.agents.ucc import UccBotAgent
 
-register_agent("heuristic", BlunderingAgent.factory("heuristic", HeuristicAgent), "stratego")
+register_agent(
+    "heuristic", BlunderingAgent.factory("heuristic", HeuristicAgent), "stratego", title=level_named("heuristic").label
+)
 register_agent("ucc", UccBotAgent.from_spec, "stratego", example=None)  # needs a bot program: ucc:COMMAND
 
 from fogofwar.games.stratego.agents.policy_agent import PolicyAgent  # noqa: E402
 from fogofwar.games.stratego.agents.search import parse_spec  # noqa: E402
 
-register_agent("search", parse_spec, "stratego")
+register_agent("search", parse_spec, "stratego", title=level_named("search").label)
 register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move policy alone
 
 
@@ -23,7 +25,9 @@ def _register_levels() -> None:
     known = set(agent_names())
     for level in levels():
         if level.name not in known:
-            register_agent(level.name, functools.partial(_level_agent, level.name, level.spec), "stratego")
+            register_agent(
+                level.name, functools.partial(_level_agent, level.name, level.spec), "stratego", title=level.label
+            )
 
 
 def _level_agent(name: str, spec: str, arg: str) -> Agent:
