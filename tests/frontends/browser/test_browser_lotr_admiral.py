@@ -77,6 +77,8 @@ def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server
     page.click("#board .cell-hit[data-sq='0']")
     page.wait_for_selector("#act-modes button[data-mode=fly]")
     page.click("#act-modes button[data-mode=fly]")
+    # The help names the markers drawn (it said "click a green dot" under lavender rings).
+    assert "purple dot" in page.inner_text("#act-help") and page.locator("#board .target.power").count() > 0
     assert page.locator("#act-choices button", has_text="fly A1-A5").count() == 1
     page.screenshot(path=str(screenshots / "lotr-power.png"))
     page.click("#board .cell-hit.target-hit")

@@ -116,14 +116,15 @@ function renderAct(ctx, bySquare) {
   }, m === "move" ? "Move / attack" : meta.powers[m] || m));
   if (stop) buttons.push(el("button", { class: "danger", id: "stop-button", onclick: () => ctx.send({ type: "action", action: stop.id }) }, "Stop attacking"));
   $("act-modes").replaceChildren(...buttons);
+  // The help names the markers targetsOf draws (games.css: .target.move, .attack, .power, .target).
   const help = {
-    move: "Click a green dot to move, a red square to attack.",
-    fly: "Fly: click the square to land on (over pieces and the zones).",
-    sense_enemy: "Detect Enemy: click an enemy piece up to two squares away.",
-    long_bow: "Longbow: click an enemy piece up to two squares along a line.",
-    swift_steed: "Swift Steed: click a square two steps away.",
-    rage: "Rage: click the square to step to; every enemy around is struck.",
-    dwarf_axe: landing === null ? "Dwarven Axe: click the square Gimli steps to, then pick the pieces to strike." : `Dwarven Axe from ${squareName(landing)}: pick 1-3 pieces to strike.`,
+    move: "Click a green dot to move there, or an enemy ringed in red to attack it.",
+    fly: "Fly: click a purple dot to land there (over pieces and the zones).",
+    sense_enemy: "Detect Enemy: click an enemy ringed in lavender, up to two squares away.",
+    long_bow: "Longbow: click an enemy ringed in lavender, up to two squares along a line.",
+    swift_steed: "Swift Steed: click a purple dot two steps away (an enemy ringed in red: an attack on the way).",
+    rage: "Rage: click the purple dot to step to; every enemy around is struck.",
+    dwarf_axe: landing === null ? "Dwarven Axe: click the purple dot Gimli steps to, then pick the pieces to strike." : `Dwarven Axe from ${squareName(landing)}: pick 1-3 pieces to strike (ringed in lavender).`,
   }[mode] || "";
   $("act-help").textContent = list ? help : "";
   const choices = list ? modeActions(list) : [];
