@@ -54,6 +54,9 @@ def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server
     assert info["game"]["options"]["detect_flag"] == "shown", info  # the lobby's reading of Detect Enemy
     page.wait_for_selector("#setup:not([hidden])")
     assert page.locator("#setup-tray .tray-piece").count() == 12  # every Evil character waits in the tray
+    # Named, since the powers go with the character ("8 x1, 8 x1" told Gimli from an Elf only in a tooltip).
+    assert page.locator("#setup-tray .tray-piece .name", has_text="Saruman").count() == 1
+    page.screenshot(path=str(screenshots / "lotr-tray.png"))
     page.click("#setup-random")
     page.wait_for_selector("#setup-confirm:not([disabled])")
     assert page.locator("#board .piece.s0.preview").count() == 40

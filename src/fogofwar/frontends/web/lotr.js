@@ -29,6 +29,7 @@ const editor = new SetupEditor({
     return k ? { sym: k.symbol, name: k.name } : { sym: "?", name: key };
   },
   order: [],
+  names: true, // the powers go with the character, not the rank: "8" is Gimli or an Elf
   sideClass: () => `s${currentSeat()}`,
   onChange: () => live && live.render(),
 });
@@ -228,7 +229,8 @@ function renderPanels(ctx) {
       ? [el("span", { class: "muted small" }, `kept hidden (${view.captured_mode})`)]
       : lost.map((key) => {
         const k = info[owner].get(key);
-        return el("span", { class: `chip s${owner}`, title: k ? k.name : key }, k ? k.symbol : "?");
+        return el("span", { class: `chip named s${owner}`, title: k ? `${k.name} (${k.rank})` : key }, k ? k.symbol : "?",
+          el("span", { class: "name" }, k ? k.name : key));
       });
     $(`captured-${owner}`).replaceChildren(...chips);
   }

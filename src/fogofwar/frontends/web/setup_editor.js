@@ -25,8 +25,9 @@ export class SetupEditor {
    * onChange(): the placement changed (redraw the board, refresh the setup string);
    * sideClass(): CSS class of the pieces' side (e.g. "red").
    */
-  constructor({ svg, tray, status, label, order, onChange, sideClass }) {
+  constructor({ svg, tray, status, label, order, onChange, sideClass, names }) {
     this.svg = svg;
+    this.names = Boolean(names); // the tray names each piece (LOTR's characters), not only its symbol
     this.tray = tray;
     this.status = status;
     this.label = label;
@@ -202,7 +203,8 @@ export class SetupEditor {
         title: `${name}: ${n} to place (drag it onto a square, or pick it and then a square)`,
         "aria-pressed": picked ? "true" : "false",
         "aria-label": `${name}, ${n} left`,
-      }, el("span", { class: "sym" }, sym), el("span", { class: "count" }, `×${n}`));
+      }, el("span", { class: "sym" }, sym), ...(this.names ? [el("span", { class: "name" }, name)] : []),
+      el("span", { class: "count" }, `×${n}`));
       chip.addEventListener("pointerdown", (e) => this.pressTray(e, key));
       chip.addEventListener("click", (e) => {
         if (e.detail === 0) this.pickTray(key); // keyboard (Enter/Space); a pointer click is handled on release
