@@ -25,7 +25,7 @@ export class SetupEditor {
    * onChange(): the placement changed (redraw the board, refresh the setup string);
    * sideClass(): CSS class of the pieces' side (e.g. "red").
    */
-  constructor({ svg, tray, status, label, order, onChange, sideClass, names }) {
+  constructor({ svg, tray, status, label, order, onChange, sideClass, names = false }) {
     this.svg = svg;
     this.names = Boolean(names); // the tray names each piece (LOTR's characters), not only its symbol
     this.tray = tray;
