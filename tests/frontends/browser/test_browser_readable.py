@@ -10,6 +10,7 @@ import pytest
 
 from .test_browser_lotr_admiral import create
 from .test_browser_play import create_in_lobby, new_page
+from .test_browser_setup_replay import drag, rank_on, square
 
 pytestmark = pytest.mark.browser
 
@@ -54,3 +55,32 @@ def test_the_computer_is_named_as_the_lobby_names_it(browser: Any, live_server: 
     assert "vs Admiral Stratego (computer)" in page.inner_text("#title")
     assert "(stratego)" not in page.inner_text("#title") + page.inner_text("#players")
     assert not page.errors
+
+
+def test_random_fills_the_rest_and_keeps_what_was_placed(browser: Any, live_server: str) -> None:
+    """Random threw away the pieces placed by hand (Stratego and LOTR)."""
+    page = new_page(browser)
+    body = {"variant": "barrage", "opponent": "random", "color": "red", "options": {"max_moves": 40}}
+    created = page.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    page.wait_for_selector("#setup:not([hidden])")
+    drag(page, '#setup-tray .tray-piece[data-key="flag"]', square(0))
+    drag(page, '#setup-tray .tray-piece[data-key="bomb"]', square(1))
+    page.click("#setup-random")
+    page.wait_for_function("document.querySelectorAll('#board .piece.red').length === 8")
+    assert (rank_on(page, 0), rank_on(page, 1)) == ("flag", "bomb")
+    assert page.locator("#setup-tray .tray-piece").count() == 0
+    page.click("#setup-random")  # nothing left to place: a whole new army
+    page.wait_for_function("document.querySelectorAll('#board .piece.red').length === 8")
+    lotr = new_page(browser)
+    body = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
+    created = lotr.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    lotr.wait_for_selector("#setup:not([hidden])")
+    drag(lotr, '#setup-tray .tray-piece[data-key="flag"]', square(4))
+    lotr.click("#setup-random")
+    lotr.wait_for_function("document.querySelectorAll('#board .piece.s0').length === 40")
+    assert lotr.locator('#board .piece.s0[data-sq="4"][data-kind="flag"]').count() == 1
+    assert not page.errors and not lotr.errors

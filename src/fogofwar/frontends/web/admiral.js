@@ -306,9 +306,12 @@ function deployClick(ctx, sq) {
 $button("deploy-random").addEventListener("click", () => {
   const setup = lastCtx && lastCtx.msg.setup;
   if (!setup) return;
-  const squares = shuffle(setup.area);
-  const units = shuffle(setup.units).slice(0, setup.count);
-  deployed = new Map(units.map((n, i) => [squares[i], n]));
+  // The units deployed by hand stay while some are left to place; the rest go to free squares at random.
+  if (deployed.size >= setup.count) deployed = new Map();
+  const placed = new Set(deployed.values());
+  const squares = shuffle(setup.area.filter((sq) => !deployed.has(sq)));
+  const units = shuffle(setup.units.filter((n) => !placed.has(n))).slice(0, setup.count - deployed.size);
+  units.forEach((n, i) => deployed.set(squares[i], n));
   picked = null;
   live.render();
 });

@@ -6,7 +6,7 @@
 // server pushes back; it never decides a rule on its own.
 import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
 import { drawBoard } from "./board.js";
-import { showMoves, startLive, toast } from "./live.js";
+import { showMoves, shuffle, startLive, toast } from "./live.js";
 import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
@@ -249,7 +249,16 @@ async function checkSetup() {
   }
 }
 
-$button("setup-random").addEventListener("click", () => previewSetup("random"));
+// Random keeps what the player placed and fills the rest; with nothing placed (or nothing left) the server's
+// random army, which keeps the flag back behind its bombs.
+$button("setup-random").addEventListener("click", () => {
+  if (editor.placed() > 0 && editor.leftCount() > 0) {
+    editor.fillRest(shuffle);
+    checkSetupSoon();
+  } else {
+    previewSetup("random");
+  }
+});
 $button("setup-sample-button").addEventListener("click", () => previewSetup(`sample:${$select("setup-sample").value}`));
 $button("setup-clear").addEventListener("click", () => {
   editor.clear();

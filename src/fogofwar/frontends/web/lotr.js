@@ -259,12 +259,11 @@ function rankValue(rank) {
 $button("setup-random").addEventListener("click", () => {
   const msg = lastCtx && lastCtx.msg;
   if (!msg || !msg.setup) return;
-  const pieces = Object.entries(msg.setup.roster).flatMap(([key, n]) => Array(n).fill(key));
-  const squares = shuffle(msg.setup.area).slice(0, pieces.length);
-  const placement = {};
-  squares.forEach((sq, i) => { placement[squareName(sq)] = pieces[i]; });
-  editor.load(placement);
-  editor.say("A random army: drag pieces to change it, then confirm.", "good");
+  // The pieces placed by hand stay; the rest fill the free squares. With nothing left, a new random army.
+  const kept = editor.placed() > 0 && editor.leftCount() > 0;
+  if (!kept) editor.clear();
+  editor.fillRest(shuffle);
+  editor.say(kept ? "The rest placed at random: drag pieces to change it, then confirm." : "A random army: drag pieces to change it, then confirm.", "good");
 });
 $button("setup-clear").addEventListener("click", () => editor.clear());
 $button("setup-confirm").addEventListener("click", () => {

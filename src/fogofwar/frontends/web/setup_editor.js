@@ -102,6 +102,18 @@ export class SetupEditor {
     return Object.values(this.left()).reduce((a, b) => a + Math.max(0, b), 0);
   }
 
+  /** Put the pieces left in the tray on free squares of the area, in the order `shuffle` gives (the player's
+   * own placements stay); the number of pieces placed. */
+  fillRest(shuffle) {
+    const pieces = shuffle(Object.entries(this.left()).flatMap(([key, n]) => Array(Math.max(0, n)).fill(key)));
+    const free = shuffle([...this.area].filter((sq) => !this.pieces.has(sq)));
+    const n = Math.min(pieces.length, free.length);
+    for (let i = 0; i < n; i++) this.pieces.set(free[i], pieces[i]);
+    this.sel = null;
+    this.changed();
+    return n;
+  }
+
   /** Load a placement ({square name or number: key}), e.g. a random, sample or saved setup. */
   load(placement) {
     this.pieces = new Map();
