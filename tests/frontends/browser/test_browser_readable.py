@@ -84,3 +84,24 @@ def test_random_fills_the_rest_and_keeps_what_was_placed(browser: Any, live_serv
     lotr.wait_for_function("document.querySelectorAll('#board .piece.s0').length === 40")
     assert lotr.locator('#board .piece.s0[data-sq="4"][data-kind="flag"]').count() == 1
     assert not page.errors and not lotr.errors
+
+
+def test_each_army_shows_what_it_still_has(browser: Any, live_server: str, screenshots: Path) -> None:
+    """The terminal says what the enemy still has; the page only listed what was lost."""
+    page = new_page(browser)
+    body = {"variant": "barrage", "opponent": "random", "color": "red", "options": {"max_moves": 40}}
+    created = page.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    page.wait_for_selector("#left-label-1:not([hidden])")
+    assert page.locator("#left-1 .chip").count() == 7  # barrage: 8 pieces of 7 ranks
+    assert "×2" in page.inner_text("#left-1")  # the two scouts
+    lotr = new_page(browser)
+    body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
+    created = lotr.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    lotr.wait_for_selector("#left-label-1:not([hidden])")
+    assert "Gimli" in lotr.inner_text("#left-1") and "Witch-king" in lotr.inner_text("#left-0")
+    lotr.screenshot(path=str(screenshots / "lotr-still-has.png"))
+    assert not page.errors and not lotr.errors

@@ -11,6 +11,12 @@ import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./s
 import { battleText, describeAttack } from "./stratego_moves.js";
 
 let ctx = null; // what live.js put on screen last: the message, the seat shown, send() (see startLive)
+/** @type {Record<string, Record<string, number>>} */
+const rosters = {}; // variant -> {rank: pieces}, from /api/meta: what each army starts with
+api("/api/meta").then((meta) => {
+  for (const v of meta.games.find((g) => g.name === "stratego")?.variants || []) rosters[v.name] = v.roster;
+  if (ctx) ctx.rerender();
+}).catch(() => {}); // without it the page only lacks the "still has" lines
 let selected = null;
 // The setup being arranged (drag and drop, keys, or loaded from random / sample / string / saved).
 const editor = new SetupEditor({
@@ -48,6 +54,12 @@ function renderPanels(msg) {
   for (const owner of [0, 1]) {
     const chips = (msg.view.captured[owner] || []).slice().sort((a, b) => RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b));
     $(`captured-${owner}`).replaceChildren(...chips.map((r) => el("span", { class: `chip ${SEAT_NAMES[owner]}`, title: r }, rankSymbol(r))));
+    // What each army still has: its roster less what it lost (the terminal's "still has" line).
+    const roster = rosters[msg.game.variant];
+    $(`left-label-${owner}`).hidden = !roster;
+    const left = roster ? RANK_ORDER.filter((r) => roster[r]).map((r) => ({ r, n: roster[r] - chips.filter((c) => c === r).length })) : [];
+    $(`left-${owner}`).replaceChildren(...left.filter(({ n }) => n > 0).map(({ r, n }) => el("span",
+      { class: `chip ${SEAT_NAMES[owner]}`, title: `${r}: ${n} in play` }, rankSymbol(r), el("span", { class: "count" }, `×${n}`))));
   }
   showMoves(msg.moves.map((m) => el("li", { class: SEAT_NAMES[m.player] }, ...moveLine(m))));
   $button("notation-button").textContent = notation() === "classic" ? "Ranks: 1 = marshal" : "Ranks: 10 = marshal";

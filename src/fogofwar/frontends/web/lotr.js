@@ -233,6 +233,13 @@ function renderPanels(ctx) {
           el("span", { class: "name" }, k ? k.name : key));
       });
     $(`captured-${owner}`).replaceChildren(...chips);
+    // What each army still has: its characters less those it lost, when the captured-piece mode shows them.
+    const known = lost !== null && info[owner].size > 0;
+    $(`left-label-${owner}`).hidden = !known;
+    const left = known ? [...info[owner].values()].map((k) => [k, k.count - lost.filter((key) => key === k.key).length]) : [];
+    $(`left-${owner}`).replaceChildren(...left.filter(([, n]) => n > 0).map(([k, n]) => el("span",
+      { class: `chip named s${owner}`, title: `${k.name} (${k.rank}): ${n} in play` }, k.symbol, el("span", { class: "name" }, k.name),
+      el("span", { class: "count" }, `×${n}`))));
   }
   showMoves(msg.moves.map((m) => el("li", { class: `s${m.player}` }, ...moveLine(m))));
 }
