@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .test_browser_lotr_admiral import create
-from .test_browser_play import create_in_lobby, new_page
+from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
 from .test_browser_setup_replay import drag, rank_on, square
 
 pytestmark = pytest.mark.browser
@@ -105,3 +105,21 @@ def test_each_army_shows_what_it_still_has(browser: Any, live_server: str, scree
     assert "Gimli" in lotr.inner_text("#left-1") and "Witch-king" in lotr.inner_text("#left-0")
     lotr.screenshot(path=str(screenshots / "lotr-still-has.png"))
     assert not page.errors and not lotr.errors
+
+
+def test_players_read_no_rule_ids_unless_they_ask(browser: Any, live_server: str) -> None:
+    """A refused move said "... (STR-MOVE-2)"; the words stay, the rule id moves to the tooltip."""
+    page = new_page(browser)
+    create_in_lobby(page, live_server, "random")
+    set_up_by_sample(page)
+    page.wait_for_selector("#board .piece.movable")
+    sq = int(page.get_attribute("#board .piece.red.movable", "data-sq"))
+    col, row = sq % 10, sq // 10
+    files = "ABCDEFGHJK"
+    diagonal = f"{files[col]}{row + 1}-{files[col + 1 if col < 9 else col - 1]}{row + 2}"
+    page.fill("#move-input", diagonal)
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "not a move along a row or column" in page.inner_text("#toast")
+    assert "STR-" not in page.inner_text("#toast") and "STR-MOVE-2" in str(page.get_attribute("#toast", "title"))
+    assert not page.errors

@@ -7,7 +7,7 @@ import {
   faceText, parseSquare as admiralParse, pretty, squareName as admiralSquare,
 } from "../../../src/fogofwar/frontends/web/admiral_board.js";
 import {
-  capitalize, describeOutcome, parseSquare, rankSymbol, squareName,
+  capitalize, describeOutcome, parseSquare, plainWords, rankSymbol, squareName,
 } from "../../../src/fogofwar/frontends/web/common.js";
 import { CELL, edgeLabels, MARGIN, squareCentre, squareOrigin } from "../../../src/fogofwar/frontends/web/grid_board.js";
 import { shortName, symbolOf } from "../../../src/fogofwar/frontends/web/lotr_board.js";
@@ -84,4 +84,12 @@ test("the board's edge labels read as the seat sees the board", () => {
   assert.deepEqual(edgeLabels("ABCDEFGH", 0), { files: [..."ABCDEFGH"], rows: ["8", "7", "6", "5", "4", "3", "2", "1"] });
   assert.deepEqual(edgeLabels("ABCDEFGHIK", 1).files, [..."KIHGFEDCBA"]);
   assert.deepEqual(edgeLabels("ABCDEFGHIK", 1).rows[0], "1");
+});
+
+test("rule ids leave the words people read and are kept apart (on demand)", () => {
+  assert.deepEqual(plainWords("C5 is a lake (STR-BOARD-1)"), { text: "C5 is a lake", ids: ["STR-BOARD-1"] });
+  assert.deepEqual(plainWords("Kirishima moves (ADM-MOVE-2, ADM-MOVE-4)."), { text: "Kirishima moves.", ids: ["ADM-MOVE-2", "ADM-MOVE-4"] });
+  assert.deepEqual(plainWords("SOLO-ADM-3: squadron attacks Yamato (SOLO-ATK-1)"), { text: "squadron attacks Yamato", ids: ["SOLO-ADM-3", "SOLO-ATK-1"] });
+  assert.deepEqual(plainWords("a setup (see the docs) with no rule"), { text: "a setup (see the docs) with no rule", ids: [] });
+  assert.equal(plainWords("the back-and-forth rule (LOTR-CHOICE-BACK-AND-FORTH) forbids it").text, "the back-and-forth rule forbids it");
 });

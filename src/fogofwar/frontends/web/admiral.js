@@ -4,7 +4,7 @@
 // reasoning, and the legal decisions listed with the engine's words. A click on a unit or a square
 // (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
 // The board is drawn by admiral_board.js, as in the replay viewer.
-import { $, api, $button, capitalize, el, squareOf } from "./common.js";
+import { $, api, $button, capitalize, el, plainEl, plainWords, squareOf } from "./common.js";
 import {
   admiralTitle, airLine, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
 } from "./admiral_board.js";
@@ -232,7 +232,7 @@ function renderPanels(ctx) {
     ? `Initiative: ${capitalize(SEATS[init.winner])} won (${init.admirals[0]} vs ${init.admirals[1]} ★)${first}`
     : "";
   $("report-card").hidden = !view.report.length;
-  $("report").replaceChildren(...view.report.map((line) => el("li", {}, line)));
+  $("report").replaceChildren(...view.report.map((line) => plainEl(line, "li")));
   const air = view.air.filter((s) => s.alive);
   $("air-card").hidden = !air.length && !view.strike;
   const lines = air.map((s) => el("li", {}, `${airLine(s)}${s.held ? " (held)" : ""}`));
@@ -241,7 +241,10 @@ function renderPanels(ctx) {
   const notes = msg.explanations || [];
   $("explain-card").hidden = !notes.length;
   const box = $("explain");
-  box.replaceChildren(...notes.slice(-30).map((n) => el("li", {}, el("span", { class: "rule" }, n.rule), " ", n.turn ? `turn ${n.turn}: ` : "", n.text)));
+  box.replaceChildren(...notes.slice(-30).map((n) => {
+    const { text, ids } = plainWords(n.text); // the rule ids on demand (a tooltip), the words in the line
+    return el("li", { title: `Rules: ${[n.rule, ...ids].filter(Boolean).join(", ")}` }, n.turn ? `Turn ${n.turn}: ` : "", text);
+  }));
   box.scrollTop = box.scrollHeight;
   $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
   $("fleet-1").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 0 : 1));

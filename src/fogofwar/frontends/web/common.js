@@ -153,3 +153,23 @@ export function describeOutcome(outcome, perspective, name = (s) => capitalize(S
   const mine = perspective === outcome.winner ? " — you win!" : perspective === 1 - outcome.winner ? " — you lose" : "";
   return `${who} wins${mine} (${outcome.reason})`;
 }
+
+
+const RULE_ID = "(?:STR|LOTR|ADM|SOLO)-[A-Z0-9]+(?:-[A-Z0-9]+)*";
+const RULE_IDS_IN_BRACKETS = new RegExp(`\\s*\\((?:\\s*(?:${RULE_ID}|see|and|,|;|/))+\\s*\\)`, "g");
+const RULE_IDS = new RegExp(`\\b${RULE_ID}\\b`, "g");
+const LEADING_RULE_IDS = new RegExp(`^${RULE_ID}(?:\\s*,\\s*${RULE_ID})*:\\s*`);
+
+/** A server text for people: the rule ids the engines cite ("C5 is a lake (STR-BOARD-1)") taken out of
+ * the words, and kept apart for whoever asks (a tooltip). */
+export function plainWords(text) {
+  const ids = [...new Set(String(text).match(RULE_IDS) || [])];
+  const words = String(text).replace(LEADING_RULE_IDS, "").replace(RULE_IDS_IN_BRACKETS, "").replace(/\s+([.,;:])/g, "$1").trim();
+  return { text: words, ids };
+}
+
+/** A span (or the given tag) with the plain words of a server text, its rule ids in the tooltip. */
+export function plainEl(text, tag = "span", attrs = {}) {
+  const { text: words, ids } = plainWords(text);
+  return el(tag, ids.length ? { ...attrs, title: `Rules: ${ids.join(", ")}` } : attrs, words);
+}

@@ -7,7 +7,7 @@
 //
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
-import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, saveGame, storedGame } from "./common.js";
+import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, saveGame, storedGame } from "./common.js";
 
 
 export function startLive(opts) {
@@ -391,7 +391,9 @@ export function showMoves(items) {
 let toastTimer = null;
 export function toast(text, ok = false) {
   const t = $("toast");
-  t.textContent = text;
+  const { text: words, ids } = plainWords(text); // rule ids on demand: in the tooltip
+  t.textContent = words;
+  t.title = ids.length ? `Rules: ${ids.join(", ")}` : "";
   t.className = ok ? "info" : "";
   t.hidden = false;
   clearTimeout(toastTimer);

@@ -13,7 +13,7 @@
 // the board itself when told (onChange). The board must mark each square with a [data-sq]
 // element on top (board.js does), so the same editor serves any game with a setup on this
 // kind of board (LOTR too).
-import { el, squareName } from "./common.js";
+import { el, plainWords, squareName } from "./common.js";
 import { svg as svgNode } from "./svg.js";
 
 const DRAG_THRESHOLD = 6; // pixels the pointer must travel before a press becomes a drag
@@ -138,7 +138,9 @@ export class SetupEditor {
 
   say(text, kind = "") {
     if (!this.status) return;
-    this.status.textContent = text;
+    const { text: words, ids } = plainWords(text); // a server verdict's rule ids go to the tooltip
+    this.status.textContent = words;
+    this.status.title = ids.length ? `Rules: ${ids.join(", ")}` : "";
     this.status.className = `setup-status small ${kind}`;
   }
 
