@@ -123,3 +123,33 @@ def test_players_read_no_rule_ids_unless_they_ask(browser: Any, live_server: str
     assert "not a move along a row or column" in page.inner_text("#toast")
     assert "STR-" not in page.inner_text("#toast") and "STR-MOVE-2" in str(page.get_attribute("#toast", "title"))
     assert not page.errors
+
+
+def test_the_pages_speak_italian_to_an_italian_browser(browser: Any, live_server: str, screenshots: Path) -> None:
+    """The rulebooks of LOTR and Admiral are Italian: a browser that asks for Italian gets the lobby and the game
+    pages in Italian, with the rulebooks' terms (Re Stregone, Poteri Speciali); the header switches language."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="it-IT", bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server + "/")
+    page.wait_for_selector("#variant option", state="attached")
+    assert page.inner_text("main h2") == "Nuova partita" and page.inner_text("#create-button") == "Crea la partita"
+    assert page.evaluate("document.documentElement.lang") == "it"
+    page.screenshot(path=str(screenshots / "lobby-it.png"))
+    body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
+    created = page.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    page.wait_for_selector("#setup:not([hidden])")
+    assert "Gioco 2, Poteri Speciali" in page.inner_text("#title")
+    assert page.locator("#setup-tray .tray-piece .name", has_text="Re Stregone").count() == 1
+    assert "Tocca a te" in page.inner_text("#turn-text")
+    page.screenshot(path=str(screenshots / "lotr-it.png"))
+    page.select_option("#lang", "en")  # the player's choice outlasts the browser's
+    page.wait_for_selector("#setup-tray .tray-piece .name:has-text('Witch-king')")
+    page.goto(live_server + "/")
+    page.wait_for_selector("#variant option", state="attached")
+    assert page.inner_text("main h2") == "New game"
+    assert not errors
+    context.close()

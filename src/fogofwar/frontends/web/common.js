@@ -1,6 +1,7 @@
 // @ts-check
 // Shared by the lobby and the game page: the REST helper, seat tokens kept in this browser,
 // rank names and symbols, square names. No build step: plain ES modules.
+import { t } from "./i18n.js";
 
 export const SEAT_NAMES = ["red", "blue"];
 export const FILES = "ABCDEFGHIK"; // no J, as in ISF notation
@@ -31,7 +32,7 @@ export function rankSymbol(rank) {
 }
 
 export function rankLabel(rank) {
-  return `${rank} (${rankSymbol(rank)})`;
+  return `${t(rank)} (${rankSymbol(rank)})`;
 }
 
 export function capitalize(text) {
@@ -138,20 +139,20 @@ export function el(tag, attrs = {}, ...children) {
 
 export function timeAgo(seconds) {
   const d = Math.max(0, Date.now() / 1000 - seconds);
-  if (d < 60) return "just now";
-  if (d < 3600) return `${Math.floor(d / 60)} min ago`;
-  if (d < 86400) return `${Math.floor(d / 3600)} h ago`;
+  if (d < 60) return t("just now");
+  if (d < 3600) return t("{n} min ago", { n: Math.floor(d / 60) });
+  if (d < 86400) return t("{n} h ago", { n: Math.floor(d / 3600) });
   return new Date(seconds * 1000).toLocaleDateString();
 }
 
 /** A result in words: 'Red wins — you win! (flag captured)'. perspective: the seat reading it (null: nobody's);
  * name(seat): how a seat is called, Stratego's Red and Blue unless given. */
-export function describeOutcome(outcome, perspective, name = (s) => capitalize(SEAT_NAMES[s])) {
+export function describeOutcome(outcome, perspective, name = (s) => capitalize(t(SEAT_NAMES[s]))) {
   if (!outcome) return "";
-  if (outcome.winner === null || outcome.winner === undefined) return `Draw: ${outcome.reason}`;
+  if (outcome.winner === null || outcome.winner === undefined) return t("Draw: {reason}", { reason: outcome.reason });
   const who = name(outcome.winner);
-  const mine = perspective === outcome.winner ? " — you win!" : perspective === 1 - outcome.winner ? " — you lose" : "";
-  return `${who} wins${mine} (${outcome.reason})`;
+  const mine = perspective === outcome.winner ? t(" — you win!") : perspective === 1 - outcome.winner ? t(" — you lose") : "";
+  return t("{who} wins{mine} ({reason})", { who, mine, reason: outcome.reason });
 }
 
 

@@ -6,6 +6,7 @@
 // server pushes back; it never decides a rule on its own.
 import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
 import { drawBoard } from "./board.js";
+import { t } from "./i18n.js";
 import { showMoves, shuffle, startLive, toast } from "./live.js";
 import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
@@ -23,7 +24,7 @@ const editor = new SetupEditor({
   svg: $("board"),
   tray: $("setup-tray"),
   status: $("setup-status"),
-  label: (rank) => ({ sym: rankSymbol(rank), name: rank }),
+  label: (rank) => ({ sym: rankSymbol(rank), name: t(rank) }),
   order: RANK_ORDER,
   sideClass: () => SEAT_NAMES[ctx?.shown ?? 0],
   onChange: () => {
@@ -59,10 +60,10 @@ function renderPanels(msg) {
     $(`left-label-${owner}`).hidden = !roster;
     const left = roster ? RANK_ORDER.filter((r) => roster[r]).map((r) => ({ r, n: roster[r] - chips.filter((c) => c === r).length })) : [];
     $(`left-${owner}`).replaceChildren(...left.filter(({ n }) => n > 0).map(({ r, n }) => el("span",
-      { class: `chip ${SEAT_NAMES[owner]}`, title: `${r}: ${n} in play` }, rankSymbol(r), el("span", { class: "count" }, `×${n}`))));
+      { class: `chip ${SEAT_NAMES[owner]}`, title: t("{rank}: {n} in play", { rank: t(r), n }) }, rankSymbol(r), el("span", { class: "count" }, `×${n}`))));
   }
   showMoves(msg.moves.map((m) => el("li", { class: SEAT_NAMES[m.player] }, ...moveLine(m))));
-  $button("notation-button").textContent = notation() === "classic" ? "Ranks: 1 = marshal" : "Ranks: 10 = marshal";
+  $button("notation-button").textContent = t(notation() === "classic" ? "Ranks: 1 = marshal" : "Ranks: 10 = marshal");
 }
 
 function moveLine(m) {
@@ -70,16 +71,17 @@ function moveLine(m) {
   if (m.result) {
     parts.push(" ", battleText(m));
   } else if (m.attacker) {
-    parts.push(" ", el("span", { class: "battle" }, `(${m.attacker})`));
+    parts.push(" ", el("span", { class: "battle" }, `(${t(m.attacker)})`));
   }
   return parts;
 }
 
 function describeMove(m, me) {
-  const who = me === null || ctx.hotseat ? capitalize(SEAT_NAMES[m.player]) : m.player === me ? "You" : capitalize(SEAT_NAMES[m.player]);
+  const seat = capitalize(t(SEAT_NAMES[m.player]));
+  const who = me === null || ctx.hotseat ? seat : m.player === me ? t("You") : seat;
   if (!m.result) {
-    const scout = m.attacker ? ` — a ${rankLabel(m.attacker)}, shown by its long move` : "";
-    return [`${who} moved ${m.from}–${m.to}${scout}.`];
+    const scout = m.attacker ? t(" — a {rank}, shown by its long move", { rank: rankLabel(m.attacker) }) : "";
+    return [t("{who} moved {from}–{to}{scout}.", { who, from: m.from, to: m.to, scout })];
   }
   return describeAttack(m, who, m.player);
 }
@@ -87,7 +89,9 @@ function describeMove(m, me) {
 function renderSetup(msg) {
   const setup = msg.setup;
   editor.configure(`${ctx.gameId}:${msg.seat}`, { area: setup.area, roster: setup.roster });
-  $("setup-symbols").textContent = "1 marshal … 9 scout, S spy, B bomb, F flag";
+  // The symbols as the board shows them now (the notation button switches 1 = marshal and 10 = marshal).
+  $("setup-symbols").textContent = ["marshal", "scout", "spy", "bomb", "flag"]
+    .map((r, i) => `${rankSymbol(r)} ${t(r)}${i === 0 ? " …" : ","}`).join(" ").replace(/,$/, "");
   $button("setup-random").disabled = !setup.random;
   const sample = $select("setup-sample");
   if (sample.dataset.filled !== "1") {
@@ -104,7 +108,7 @@ function renderSetup(msg) {
     if (saved.includes(keep)) select.value = keep;
   }
   select.disabled = $button("setup-load").disabled = $button("setup-delete").disabled = saved.length === 0;
-  if (!saved.length) select.replaceChildren(el("option", { value: "" }, "no saved setups"));
+  if (!saved.length) select.replaceChildren(el("option", { value: "" }, t("no saved setups")));
   $button("setup-save").disabled = editor.placed() === 0;
   $button("setup-confirm").disabled = editor.placed() === 0 || ctx.waiting;
 }
@@ -201,7 +205,7 @@ async function previewSetup(spec) {
     checkGen++;
     editor.load(res.placement);
     const left = editor.leftCount();
-    sayVerdict(res.string || "", left ? `Loaded; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
+    sayVerdict(res.string || "", left ? t("Loaded; {n} pieces left in the tray.", { n: left }) : t("Ready: confirm to play."), "good");
   } catch (err) {
     editor.say(err.message, "bad");
     toast(err.message);
@@ -216,7 +220,7 @@ let statusStale = false; // the placement moved away from the checked one since 
 function checkSetupSoon() {
   if (JSON.stringify(editor.placement()) !== checked) statusStale = true;
   const left = editor.leftCount();
-  if (left) editor.say(`${left} ${left === 1 ? "piece" : "pieces"} left in the tray.`);
+  if (left) editor.say(t(left === 1 ? "{n} piece left in the tray." : "{n} pieces left in the tray.", { n: left }));
   clearTimeout(checkTimer);
   checkTimer = setTimeout(checkSetup, 150);
 }
@@ -245,7 +249,7 @@ async function checkSetup() {
   const gen = ++checkGen;
   const left = editor.leftCount();
   if (!editor.placed()) {
-    sayVerdict("", `${left} pieces in the tray.`, "");
+    sayVerdict("", t("{n} pieces in the tray.", { n: left }), "");
     return;
   }
   try {
@@ -254,10 +258,10 @@ async function checkSetup() {
       body: { game: msg.game.game, variant: msg.game.variant, seat: msg.seat, setup: placement },
     });
     if (gen !== checkGen) return;
-    sayVerdict(res.string || "", left ? `Legal so far; ${left} pieces left in the tray.` : "Ready: confirm to play.", "good");
+    sayVerdict(res.string || "", left ? t("Legal so far; {n} pieces left in the tray.", { n: left }) : t("Ready: confirm to play."), "good");
   } catch (err) {
     if (gen !== checkGen) return;
-    sayVerdict($textarea("setup-string").value, left ? `${left} pieces left in the tray.` : err.message, left ? "" : "bad");
+    sayVerdict($textarea("setup-string").value, left ? t("{n} pieces left in the tray.", { n: left }) : err.message, left ? "" : "bad");
   }
 }
 
@@ -279,7 +283,7 @@ $button("setup-clear").addEventListener("click", () => {
 $button("setup-preview").addEventListener("click", () => {
   const text = $textarea("setup-string").value.trim();
   if (text) previewSetup(text);
-  else toast("Type a setup string first, or pick Random or Sample.");
+  else toast(t("Type a setup string first, or pick Random or Sample."));
 });
 $textarea("setup-string").addEventListener("keydown", (e) => {
   if (e.key === "Enter") {
@@ -295,7 +299,7 @@ $button("setup-save").addEventListener("click", () => {
   $input("setup-save-name").value = "";
   live.render();
   $select("setup-saved").value = name;
-  toast(`Saved "${name}" in this browser.`, true);
+  toast(t("Saved \"{name}\" in this browser.", { name }), true);
 });
 $button("setup-load").addEventListener("click", () => {
   const msg = setupMsg();
@@ -306,7 +310,7 @@ $button("setup-load").addEventListener("click", () => {
 $button("setup-delete").addEventListener("click", () => {
   const msg = setupMsg();
   const name = $select("setup-saved").value;
-  if (!msg || !name || !confirm(`Delete the saved setup "${name}"?`)) return;
+  if (!msg || !name || !confirm(t("Delete the saved setup \"{name}\"?", { name }))) return;
   deleteSetup(msg.game.game, msg.game.variant, name);
   live.render();
 });
@@ -317,7 +321,7 @@ $button("setup-confirm").addEventListener("click", () => {
   checkGen++;
   if (ctx.send({ type: "setup", setup: editor.placement() })) {
     $button("setup-confirm").disabled = true;
-    editor.say("Sent…");
+    editor.say(t("Sent…"));
   }
 });
 
@@ -333,21 +337,21 @@ const live = startLive({
   typedMoves: true,
   seatClass: (s) => SEAT_NAMES[s],
   words: {
-    name: (s) => SEAT_NAMES[s], // "Waiting for blue…"
-    yourSetup: () => "Set up your army",
-    seatSetup: (s) => `${capitalize(SEAT_NAMES[s])}: set up your army`,
-    toPlay: (s) => `${capitalize(SEAT_NAMES[s])} to move`,
-    yourTurn: () => "Your move",
-    secret: "these pieces",
-    screen: "board",
+    name: (s) => t(SEAT_NAMES[s]), // "Waiting for blue…"
+    yourSetup: () => t("Set up your army"),
+    seatSetup: (s) => t("{seat}: set up your army", { seat: capitalize(t(SEAT_NAMES[s])) }),
+    toPlay: (s) => t("{seat} to move", { seat: capitalize(t(SEAT_NAMES[s])) }),
+    yourTurn: () => t("Your move"),
+    secret: t("these pieces"),
+    screen: t("board"),
   },
-  title: (g) => `Stratego ${g.variant}`,
-  progress: (msg) => `Move ${msg.game.move_count}${msg.game.options.max_moves ? ` of at most ${msg.game.options.max_moves}` : ""}`,
+  title: (g) => `Stratego ${t(g.variant)}`,
+  progress: (msg) => t("Move {n}", { n: msg.game.move_count }) + (msg.game.options.max_moves ? t(" of at most {cap}", { cap: msg.game.options.max_moves }) : ""),
   resultNote: (msg) => {
     const setups = msg.setups ? Object.entries(msg.setups).filter(([, s]) => s) : [];
     return [
-      `${msg.game.move_count} moves. Every piece is shown now; dashed ones stayed hidden to the end.`,
-      ...setups.map(([s, t]) => el("div", { class: "setup-line" }, `${capitalize(SEAT_NAMES[s])}'s setup: `, el("code", {}, t))),
+      t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+      ...setups.map(([s, text]) => el("div", { class: "setup-line" }, t("{seat}'s setup: ", { seat: capitalize(t(SEAT_NAMES[s])) }), el("code", {}, text))),
     ];
   },
   replay: true,

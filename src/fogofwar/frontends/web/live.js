@@ -8,23 +8,24 @@
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
 import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, saveGame, storedGame } from "./common.js";
+import { t } from "./i18n.js";
 
 
 export function startLive(opts) {
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const seatNames = opts.seatNames; // e.g. ["evil", "good"]
-  const label = (s) => capitalize(seatNames[s] ?? "");
+  const label = (s) => capitalize(t(seatNames[s] ?? ""));
   const seatClass = opts.seatClass || ((s) => `s${s}`); // a seat's colour (its dots)
-  const verb = opts.setupVerb || "set up";
+  const verb = t(opts.setupVerb || "set up");
   // What the page says of the seats: LOTR's and Admiral's words, unless a page has its own (opts.words).
   const words = {
     name: label, // a seat in mid-sentence
-    yourSetup: () => `Your turn to ${verb}`,
+    yourSetup: () => t("Your turn to {verb}", { verb }),
     seatSetup: (s) => `${label(s)}: ${verb}`,
-    toPlay: (s) => `${label(s)} to play`,
-    yourTurn: () => "Your turn",
-    secret: "this screen", // what the other player must not see behind the curtain
-    screen: "screen", // "I am Evil: show my screen"
+    toPlay: (s) => t("{seat} to play", { seat: label(s) }),
+    yourTurn: () => t("Your turn"),
+    secret: t("this screen"), // what the other player must not see behind the curtain
+    screen: t("screen"), // "I am Evil: show my screen"
     ...opts.words,
   };
   let stored = storedGame(gameId);
@@ -34,6 +35,7 @@ export function startLive(opts) {
   let curtainUp = false;
   let curtainSeat = null;
   let waiting = false;
+  let gameGone = false; // the link leads to no game: no more reconnecting
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -85,7 +87,7 @@ export function startLive(opts) {
 
     send(msg) {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        toast("Not connected: the page reconnects by itself, try again in a moment.");
+        toast(t("Not connected: the page reconnects by itself, try again in a moment."));
         return false;
       }
       this.ws.send(JSON.stringify({ ...msg, id: `${this.seat}-${++this.counter}` }));
@@ -107,7 +109,7 @@ export function startLive(opts) {
           this.stopped = true;
           delete stored.seats[this.seat];
           saveGame(gameId, stored);
-          toast(`Your seat token was refused: ${msg.message}`);
+          toast(t("Your seat token was refused: {message}", { message: msg.message }));
           start();
           return;
         }
@@ -124,18 +126,19 @@ export function startLive(opts) {
 
   // A link to no game (mistyped, or from another server): say so once, stop reconnecting, lead back.
   function gone(message) {
+    gameGone = true;
     for (const c of conns.values()) {
       c.stopped = true;
       clearInterval(c.keepAlive);
       if (c.ws) c.ws.close();
     }
-    $("title").textContent = "No such game";
-    $("conn").textContent = "no game";
+    $("title").textContent = t("No such game");
+    $("conn").textContent = t("no game");
     $("conn").classList.remove("online");
     for (const card of document.querySelectorAll(".panel .card")) /** @type {HTMLElement} */ (card).hidden = true;
     $("board-wrap").hidden = true;
-    $("result-text").textContent = "No such game";
-    $("result-sub").textContent = `This link leads to no game (${message}): it may be mistyped, or the game was on another server.`;
+    $("result-text").textContent = t("No such game");
+    $("result-sub").textContent = t("This link leads to no game ({message}): it may be mistyped, or the game was on another server.", { message });
     $("replay-link").hidden = true;
     $("record-link").hidden = true;
     $("gravon-link").hidden = true;
@@ -143,10 +146,10 @@ export function startLive(opts) {
   }
 
   function updateConnection() {
-    if ($("conn").textContent === "no game") return;
+    if (gameGone) return;
     const all = [...conns.values()];
     const online = all.length > 0 && all.every((c) => c.ws && c.ws.readyState === WebSocket.OPEN);
-    $("conn").textContent = online ? "online" : "reconnecting…";
+    $("conn").textContent = t(online ? "online" : "reconnecting…");
     $("conn").classList.toggle("online", online);
   }
 
@@ -215,9 +218,9 @@ export function startLive(opts) {
       } else if (curtain) {
         curtainUp = true;
         curtainSeat = next;
-        $("curtain-text").textContent = `${label(next)}'s turn`;
-        $("curtain-sub").textContent = `Pass the device to ${label(next)}: the other player must not see ${words.secret}.`;
-        $button("curtain-button").textContent = `I am ${label(next)}: show my ${words.screen}`;
+        $("curtain-text").textContent = t("{seat}'s turn", { seat: label(next) });
+        $("curtain-sub").textContent = t("Pass the device to {seat}: the other player must not see {secret}.", { seat: label(next), secret: words.secret });
+        $button("curtain-button").textContent = t("I am {seat}: show my {screen}", { seat: label(next), screen: words.screen });
         $button("curtain-button").onclick = () => {
           curtainUp = false;
           shown = curtainSeat;
@@ -239,7 +242,7 @@ export function startLive(opts) {
     opts.render(context(msg));
   }
 
-  const you = (msg, s) => (msg.seat === s && !isHotseat() ? " (you)" : ""); // after a seat's name
+  const you = (msg, s) => (msg.seat === s && !isHotseat() ? t(" (you)") : ""); // after a seat's name
 
   function context(msg) {
     return {
@@ -261,9 +264,18 @@ export function startLive(opts) {
     };
   }
 
+  // The server's names for unnamed players ("Evil", "Club (computer)") in the page's language; a name a person
+  // typed stays as typed.
+  function playerName(name) {
+    if (!name) return t("open seat");
+    const computer = /^(.*) \(computer\)$/.exec(name);
+    if (computer) return `${t(computer[1])} (${t("computer")})`;
+    return seatNames.some((s) => capitalize(s) === name) ? capitalize(t(name.toLowerCase())) : name;
+  }
+
   function renderHeader(msg) {
     const g = msg.game;
-    const mode = g.mode === "agent" ? `vs ${g.players[g.agent_seat] || "the computer"}` : g.mode === "hotseat" ? "hot-seat" : "invite game";
+    const mode = g.mode === "agent" ? t("vs {player}", { player: playerName(g.players[g.agent_seat]) || t("the computer") }) : t(g.mode === "hotseat" ? "hot-seat" : "invite game");
     $("title").textContent = `${opts.title(g)} · ${mode} · ${g.id}`;
     document.title = `fogofwar — ${opts.title(g)}`;
   }
@@ -275,32 +287,32 @@ export function startLive(opts) {
     let text;
     const dotOf = (s) => (s === null || s === undefined ? "dot" : `dot ${seatClass(s)}`);
     if (curtainUp) {
-      text = `${label(curtainSeat)}'s turn: pass the device`;
+      text = t("{seat}'s turn: pass the device", { seat: label(curtainSeat) });
       dot.className = dotOf(curtainSeat);
     } else if (g.status === "over") {
-      text = "Game over";
+      text = t("Game over");
       dot.className = dotOf(g.outcome ? g.outcome.winner : null);
     } else if (g.status === "setup") {
       const mine = msg.setup;
-      if (me === null) text = "The players are setting up";
+      if (me === null) text = t("The players are setting up");
       else if (mine && !mine.done) text = isHotseat() ? words.seatSetup(me) : words.yourSetup();
-      else text = `Waiting for ${words.name(1 - me)} to ${verb}…`;
+      else text = t("Waiting for {seat} to {verb}…", { seat: words.name(1 - me), verb });
       dot.className = dotOf(me);
     } else {
       const mover = g.to_move;
       dot.className = dotOf(mover);
-      if (mover === null) text = "Rolling the dice…";
+      if (mover === null) text = t("Rolling the dice…");
       else if (me === null) text = words.toPlay(mover);
       else if (mover === me) text = isHotseat() ? words.toPlay(me) : words.yourTurn();
-      else if (g.agent_seat === mover) text = `${label(mover)} (computer) is thinking…`;
-      else text = `Waiting for ${words.name(mover)}…`;
+      else if (g.agent_seat === mover) text = t("{seat} (computer) is thinking…", { seat: label(mover) });
+      else text = t("Waiting for {seat}…", { seat: words.name(mover) });
       if (opts.statusDetail) text += opts.statusDetail(msg);
     }
     $("turn-text").textContent = text;
     $("players").replaceChildren(
-      el("span", { class: dotOf(0) }), `${g.players[0] || "open seat"}${you(msg, 0)}`, "  vs  ",
-      el("span", { class: dotOf(1) }), `${g.players[1] || "open seat"}${you(msg, 1)}`,
-      el("div", { class: "small" }, opts.progress ? opts.progress(msg) : `Move ${g.move_count}`),
+      el("span", { class: dotOf(0) }), `${playerName(g.players[0])}${you(msg, 0)}`, `  ${t("vs")}  `,
+      el("span", { class: dotOf(1) }), `${playerName(g.players[1])}${you(msg, 1)}`,
+      el("div", { class: "small" }, opts.progress ? opts.progress(msg) : t("Move {n}", { n: g.move_count })),
     );
   }
 
@@ -317,7 +329,7 @@ export function startLive(opts) {
       const path = `/api/games/${encodeURIComponent(gameId)}`;
       const gravon = Boolean(opts.gravon && opts.gravon(g));
       $link("record-link").href = `${path}/record`;
-      $link("record-link").textContent = gravon ? "Record (JSON)" : "Download record";
+      $link("record-link").textContent = t(gravon ? "Record (JSON)" : "Download record");
       $link("record-link").classList.toggle("primary", !opts.replay);
       $link("replay-link").hidden = !opts.replay;
       $link("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
@@ -349,16 +361,16 @@ export function startLive(opts) {
   });
   $button("resign-button").addEventListener("click", () => {
     if (shown === null) return;
-    if (confirm(`Resign this game as ${words.name(shown)}?`)) conns.get(shown).send({ type: "resign" });
+    if (confirm(t("Resign this game as {seat}?", { seat: words.name(shown) }))) conns.get(shown).send({ type: "resign" });
   });
   for (const [button, input] of [["invite-copy", "invite-link"], ["seat-link-copy", "seat-link"]]) {
     $(button).addEventListener("click", async () => {
       $input(input).select();
       try {
         await navigator.clipboard.writeText($input(input).value);
-        toast("Copied.", true);
+        toast(t("Copied."), true);
       } catch {
-        toast("Select the link and copy it by hand.");
+        toast(t("Select the link and copy it by hand."));
       }
     });
   }
@@ -390,14 +402,14 @@ export function showMoves(items) {
 
 let toastTimer = null;
 export function toast(text, ok = false) {
-  const t = $("toast");
+  const box = $("toast");
   const { text: words, ids } = plainWords(text); // rule ids on demand: in the tooltip
-  t.textContent = words;
-  t.title = ids.length ? `Rules: ${ids.join(", ")}` : "";
-  t.className = ok ? "info" : "";
-  t.hidden = false;
+  box.textContent = words;
+  box.title = ids.length ? `${t("Rules")}: ${ids.join(", ")}` : "";
+  box.className = ok ? "info" : "";
+  box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 4500);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 4500);
 }
 
 export function shuffle(items) {

@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
 // resume your games, watch others.
+import { N_, t } from "./i18n.js";
 import { $, allStoredGames, api, $button, capitalize, el, $form, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
 let games = {}; // game name -> its description from /api/meta
@@ -8,74 +9,74 @@ let levels = {}; // agent name -> its level from /api/meta: label, blurb, measur
 
 // The first seat moves (or deploys) first in every game.
 const SIDES = {
-  stratego: [["red", "Red (moves first)"], ["blue", "Blue"]],
-  lotr: [["evil", "Evil, grey (moves first)"], ["good", "Good, beige"]],
-  admiral: [["south", "South (deploys first)"], ["north", "North"]],
+  stratego: [["red", N_("Red (moves first)")], ["blue", N_("Blue")]],
+  lotr: [["evil", N_("Evil, grey (moves first)")], ["good", N_("Good, beige")]],
+  admiral: [["south", N_("South (deploys first)")], ["north", N_("North")]],
 };
 const DEFAULT_AGENT = { stratego: "heuristic", lotr: "heuristic", admiral: "stratego" };
 // The computer players by strength, as the lobby names them (the value sent stays the agent's name),
 // with a line on how each plays; the levels that are no agent of their own (novice, expert) are named by
 // their entry in /api/meta's levels only.
 const AGENT_LABELS = {
-  random: ["Beginner (random)", "plays random legal moves"],
-  heuristic: ["Club (heuristic)", "rules of thumb, with a memory of what it has seen"],
-  search: ["Strong (search)", "looks ahead over many guesses of your hidden army"],
-  stratego: ["Admiral Stratego", "the solo mode's computer admiral, under the solo rules"],
+  random: [N_("Beginner (random)"), N_("plays random legal moves")],
+  heuristic: [N_("Club (heuristic)"), N_("rules of thumb, with a memory of what it has seen")],
+  search: [N_("Strong (search)"), N_("looks ahead over many guesses of your hidden army")],
+  stratego: [N_("Admiral Stratego"), N_("the solo mode's computer admiral, under the solo rules")],
 };
 
 /** [label, line on how it plays] of a computer player. The levels' ratings are measured on classic
  * Stratego, so they show there only (LOTR's `search` is another player with the same name). */
 function agentLabel(a, game) {
   const level = levels[a];
-  if (!level) return AGENT_LABELS[a] || [a, ""];
+  if (!level) return (AGENT_LABELS[a] || [a, ""]).map((w) => t(w));
   const rated = game === "stratego" && level.elo !== null && level.elo !== undefined;
   const known = level.seconds !== null && level.seconds !== undefined;
-  const secs = !known ? "" : level.seconds < 0.1 ? "; under 0.1 s a move" : `; about ${level.seconds.toFixed(1)} s a move`;
-  return [rated ? `${level.label} · Elo ${level.elo}` : AGENT_LABELS[a]?.[0] || level.label,
-    rated ? `${level.blurb}${secs}` : AGENT_LABELS[a]?.[1] || level.blurb];
+  const secs = !known ? "" : level.seconds < 0.1 ? t("; under 0.1 s a move") : t("; about {s} s a move", { s: level.seconds.toFixed(1) });
+  return [rated ? `${t(level.label)} · Elo ${level.elo}` : t(AGENT_LABELS[a]?.[0] || level.label),
+    rated ? `${t(level.blurb)}${secs}` : t(AGENT_LABELS[a]?.[1] || level.blurb)];
 }
 
 function seatName(g, seat) {
   const names = games[g.game]?.seats || SEAT_NAMES;
-  return names[seat] ?? "";
+  return t(names[seat] ?? "");
 }
 
 function statusBadge(g) {
   if (g.status === "over") {
     const o = g.outcome || {};
-    const text = o.winner === null || o.winner === undefined ? "draw" : `${seatName(g, o.winner)} won`;
+    const text = o.winner === null || o.winner === undefined ? t("draw") : t("{seat} won", { seat: seatName(g, o.winner) });
     return el("span", { class: "badge" }, text);
   }
-  if (g.open_seats && g.open_seats.length) return el("span", { class: "badge setup" }, "waiting for a player");
-  if (g.status === "setup") return el("span", { class: "badge setup" }, "setup");
-  if (g.to_move === null || g.to_move === undefined) return el("span", { class: "badge play" }, "in play");
-  return el("span", { class: "badge play" }, `${seatName(g, g.to_move)} to move`);
+  if (g.open_seats && g.open_seats.length) return el("span", { class: "badge setup" }, t("waiting for a player"));
+  if (g.status === "setup") return el("span", { class: "badge setup" }, t("setup"));
+  if (g.to_move === null || g.to_move === undefined) return el("span", { class: "badge play" }, t("in play"));
+  return el("span", { class: "badge play" }, t("{seat} to move", { seat: seatName(g, g.to_move) }));
 }
 
 function gameLabel(g) {
-  const title = games[g.game]?.title || capitalize(g.game);
+  const title = t(games[g.game]?.title || capitalize(g.game));
   const variant = games[g.game]?.variants?.find((v) => v.name === g.variant);
-  if (g.game === "stratego") return capitalize(g.variant || g.game);
-  return `${title} — ${variant ? variant.title : g.variant || ""}`;
+  if (g.game === "stratego") return t(capitalize(g.variant || g.game));
+  return `${title} — ${variant ? t(variant.title) : g.variant || ""}`;
 }
 
 function players(g) {
   return el("span", {},
-    el("span", { class: "dot red" }), g.players[0] || "open seat", " vs ",
-    el("span", { class: "dot blue" }), g.players[1] || "open seat");
+    el("span", { class: "dot red" }), g.players[0] || t("open seat"), ` ${t("vs")} `,
+    el("span", { class: "dot blue" }), g.players[1] || t("open seat"));
 }
 
 /** A finished game's replay (every game's replay viewer steps through it); nothing for a game still on. */
 function replayLink(g, cls) {
   if (g.status !== "over") return null;
-  return el("a", { class: cls, href: `/replay/${encodeURIComponent(g.id)}`, title: "Step through the whole game" }, "Replay");
+  return el("a", { class: cls, href: `/replay/${encodeURIComponent(g.id)}`, title: t("Step through the whole game") }, t("Replay"));
 }
 
 async function loadMeta() {
   const meta = await api("/api/meta");
   games = Object.fromEntries(meta.games.map((g) => [g.name, g]));
   for (const level of meta.levels || []) levels[level.name] = level;
-  $select("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, g.title || capitalize(g.name))));
+  $select("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, t(g.title || capitalize(g.name)))));
   $select("game").value = "stratego";
   $select("game").addEventListener("change", chooseGame);
   chooseGame();
@@ -86,13 +87,13 @@ function chooseGame() {
   const game = games[name];
   const variant = $select("variant");
   variant.replaceChildren(...game.variants.map((v) => {
-    const label = name === "stratego" ? `Stratego ${v.name} — ${v.army_size} pieces` : v.title;
+    const label = name === "stratego" ? t("Stratego {variant} — {n} pieces", { variant: t(v.name), n: v.army_size }) : t(v.title);
     const option = el("option", { value: v.name }, label);
-    option.title = v.title;
+    option.title = t(v.title);
     return option;
   }));
   variant.value = name === "admiral" ? game.default_variant : "classic";
-  $("variant-label").textContent = name === "admiral" ? "Terrain" : name === "lotr" ? "Rulebook game" : "Variant";
+  $("variant-label").textContent = t(name === "admiral" ? "Terrain" : name === "lotr" ? "Rulebook game" : "Variant");
   const agent = $select("agent");
   const keep = agent.value;
   agent.replaceChildren(...game.agents.map((a) => {
@@ -103,7 +104,7 @@ function chooseGame() {
   }));
   agent.value = game.agents.includes(keep) && name === agent.dataset.game ? keep : DEFAULT_AGENT[name] || game.agents[0];
   agent.dataset.game = name;
-  $select("color").replaceChildren(...[...SIDES[name], ["random", "Random"]].map(([v, t]) => el("option", { value: v }, t)));
+  $select("color").replaceChildren(...[...SIDES[name], ["random", N_("Random")]].map(([v, words]) => el("option", { value: v }, t(words))));
   for (const block of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-game]"))) {
     block.hidden = block.dataset.game !== name;
   }
@@ -176,14 +177,14 @@ async function loadLists() {
       }
     }
     const seats = Object.keys(mine[id].seats || {}).map(Number);
-    const you = seats.length === 2 ? "both (hot-seat)" : seatName(g, seats[0]);
-    const opp = seats.length === 2 ? "—" : g.players[1 - seats[0]] || "open seat";
+    const you = seats.length === 2 ? t("both (hot-seat)") : seatName(g, seats[0]);
+    const opp = seats.length === 2 ? "—" : g.players[1 - seats[0]] || t("open seat");
     mineBody.append(el("tr", {},
       el("td", {}, gameLabel(g)),
       el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${SEAT_NAMES[seats[0]]}` }) : null, you) : "—"),
       el("td", {}, opp),
       el("td", {}, statusBadge(g)),
-      el("td", { class: "links" }, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, g.status === "over" ? "View" : "Resume"),
+      el("td", { class: "links" }, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, t(g.status === "over" ? "View" : "Resume")),
         replayLink(g, "button"))));
   }
   $("mine").hidden = mineBody.children.length === 0;
@@ -198,14 +199,14 @@ async function loadLists() {
       el("td", {}, statusBadge(g)),
       el("td", {}, String(g.move_count)),
       el("td", { class: "muted" }, timeAgo(g.updated_at)),
-      el("td", { class: "links" }, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, mine[g.id] ? "open" : "watch"),
+      el("td", { class: "links" }, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, t(mine[g.id] ? "open" : "watch")),
         replayLink(g, "replay-link"))));
   }
-  if (!games.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No games yet: create one.")));
+  if (!games.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, t("No games yet: create one."))));
 }
 
 $form("create").addEventListener("submit", create);
 loadMeta()
-  .catch((err) => { $("create-error").textContent = `cannot reach the server: ${err.message}`; })
+  .catch((err) => { $("create-error").textContent = t("cannot reach the server: {error}", { error: err.message }); })
   .then(() => loadLists().catch(() => {}));
 setInterval(() => loadLists().catch(() => {}), 15000);

@@ -5,6 +5,7 @@
 // listed choices). Everything legal comes from the server; this page only shows it and sends a choice.
 // The board is drawn by lotr_board.js, as in the replay viewer.
 import { $, api, $button, capitalize, el, parseSquare, squareName, squareOf } from "./common.js";
+import { N_, t } from "./i18n.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 import {
   battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
@@ -102,32 +103,32 @@ function renderAct(ctx, bySquare) {
     }
   }
   if (msg.view.pending) {
-    $("act-piece").replaceChildren(el("div", { class: "small" }, `Your Uruk-Hai on ${msg.view.pending.square} won: attack again from there, or stop.`));
+    $("act-piece").replaceChildren(el("div", { class: "small" }, t("Your Uruk-Hai on {square} won: attack again from there, or stop.", { square: msg.view.pending.square })));
   } else if (cell && cell.kind) {
     const k = info[cell.owner].get(cell.kind);
-    const powers = k && k.powers.length ? ` · powers: ${k.powers.map((p) => meta.powers[p] || p).join(", ")}` : "";
-    $("act-piece").replaceChildren(el("b", {}, `${cell.name} (${cell.rank})`), ` on ${squareName(selected)}`, el("span", { class: "muted small" }, powers));
+    const powers = k && k.powers.length ? ` · ${t("powers")}: ${k.powers.map((p) => meta.powers[p] || p).join(", ")}` : "";
+    $("act-piece").replaceChildren(el("b", {}, `${t(cell.name)} (${cell.rank})`), ` ${t("on {square}", { square: squareName(selected) })}`, el("span", { class: "muted small" }, powers));
   } else {
-    $("act-piece").replaceChildren(el("span", { class: "muted small" }, "Click one of your pieces that can act (outlined), then a highlighted square."));
+    $("act-piece").replaceChildren(el("span", { class: "muted small" }, t("Click one of your pieces that can act (outlined), then a highlighted square.")));
   }
   const buttons = modes.map((m) => el("button", {
     class: m === mode ? "mode primary" : "mode",
     "data-mode": m,
     onclick: () => { mode = m; landing = null; ctx.rerender(); },
-  }, m === "move" ? "Move / attack" : meta.powers[m] || m));
-  if (stop) buttons.push(el("button", { class: "danger", id: "stop-button", onclick: () => ctx.send({ type: "action", action: stop.id }) }, "Stop attacking"));
+  }, m === "move" ? t("Move / attack") : meta.powers[m] || m));
+  if (stop) buttons.push(el("button", { class: "danger", id: "stop-button", onclick: () => ctx.send({ type: "action", action: stop.id }) }, t("Stop attacking")));
   $("act-modes").replaceChildren(...buttons);
   // The help names the markers targetsOf draws (games.css: .target.move, .attack, .power, .target).
   const help = {
-    move: "Click a green dot to move there, or an enemy ringed in red to attack it.",
-    fly: "Fly: click a purple dot to land there (over pieces and the zones).",
-    sense_enemy: "Detect Enemy: click an enemy ringed in lavender, up to two squares away.",
-    long_bow: "Longbow: click an enemy ringed in lavender, up to two squares along a line.",
-    swift_steed: "Swift Steed: click a purple dot two steps away (an enemy ringed in red: an attack on the way).",
-    rage: "Rage: click the purple dot to step to; every enemy around is struck.",
-    dwarf_axe: landing === null ? "Dwarven Axe: click the purple dot Gimli steps to, then pick the pieces to strike." : `Dwarven Axe from ${squareName(landing)}: pick 1-3 pieces to strike (ringed in lavender).`,
+    move: N_("Click a green dot to move there, or an enemy ringed in red to attack it."),
+    fly: N_("Fly: click a purple dot to land there (over pieces and the zones)."),
+    sense_enemy: N_("Detect Enemy: click an enemy ringed in lavender, up to two squares away."),
+    long_bow: N_("Longbow: click an enemy ringed in lavender, up to two squares along a line."),
+    swift_steed: N_("Swift Steed: click a purple dot two steps away (an enemy ringed in red: an attack on the way)."),
+    rage: N_("Rage: click the purple dot to step to; every enemy around is struck."),
+    dwarf_axe: landing === null ? N_("Dwarven Axe: click the purple dot Gimli steps to, then pick the pieces to strike.") : t("Dwarven Axe from {square}: pick 1-3 pieces to strike (ringed in lavender).", { square: squareName(landing) }),
   }[mode] || "";
-  $("act-help").textContent = list ? help : "";
+  $("act-help").textContent = list ? t(help) : "";
   const choices = list ? modeActions(list) : [];
   const shownChoices = mode === "dwarf_axe" && landing === null ? [] : choices.slice(0, 60);
   $("act-choices").replaceChildren(...shownChoices.map((a) => el("button", {
@@ -180,21 +181,23 @@ function onBoardClick(ctx, sq, bySquare) {
 
 // --- panels -----------------------------------------------------------------------------------------
 function describeLast(m, ctx) {
-  const who = ctx.seat === null || ctx.hotseat ? capitalize(SEATS[m.player]) : m.player === ctx.seat ? "You" : capitalize(SEATS[m.player]);
+  const seat = capitalize(t(SEATS[m.player]));
+  const who = ctx.seat === null || ctx.hotseat ? seat : m.player === ctx.seat ? t("You") : seat;
   const out = [];
   if (m.stop) {
-    out.push(el("div", {}, `${who} stopped the Uruk-Hai's attacks.`));
+    out.push(el("div", {}, t("{who} stopped the Uruk-Hai's attacks.", { who })));
   } else if (m.power && m.power !== "repeat_attack") {
     const name = meta.powers[m.power] || m.power;
-    const by = m.attacker ? `${charName(m.player, m.attacker)} (${m.attacker_rank})` : "a piece";
-    out.push(el("div", {}, `${who} used ${name}: ${by} from ${m.from}${m.to ? ` to ${m.to}` : ""}.`));
+    const by = m.attacker ? `${charName(m.player, m.attacker)} (${m.attacker_rank})` : t("a piece");
+    const to = m.to ? t(" to {square}", { square: m.to }) : "";
+    out.push(el("div", {}, t("{who} used {power}: {by} from {from}{to}.", { who, power: name, by, from: m.from, to })));
     out.push(...strikeLines(m, charName));
   } else if (m.defender) {
-    out.push(el("div", {}, `${who} attacked ${m.from}×${m.to}${m.power === "repeat_attack" ? " (again)" : ""}:`));
+    out.push(el("div", {}, t("{who} attacked {from}×{to}:", { who, from: m.from, to: `${m.to}${m.power === "repeat_attack" ? t(" (again)") : ""}` })));
     out.push(...battleLines(m, charName));
   } else {
-    const run = m.attacker ? ` — ${charName(m.player, m.attacker)}, shown by its long move` : "";
-    out.push(el("div", {}, `${who} moved ${m.from}–${m.to}${run}.`));
+    const run = m.attacker ? t(" — {name}, shown by its long move", { name: charName(m.player, m.attacker) }) : "";
+    out.push(el("div", {}, t("{who} moved {from}–{to}{scout}.", { who, from: m.from, to: m.to, scout: run })));
   }
   out.push(...ringNews(m));
   return out;
@@ -205,9 +208,9 @@ function moveLine(m) {
   if (m.defender) {
     parts.push(" ", battleTag(m));
   } else if (m.targets) {
-    parts.push(" ", el("span", { class: "battle" }, m.targets.map((t) => `${symbolOf(t.defender_rank)} ${RESULT_WORDS[t.result] || t.result}`).join(", ")));
+    parts.push(" ", el("span", { class: "battle" }, m.targets.map((hit) => `${symbolOf(hit.defender_rank)} ${t(RESULT_WORDS[hit.result] || hit.result)}`).join(", ")));
   }
-  if (m.ring) parts.push(" ", el("span", { class: "ring-news" }, m.ring === "destroyed" ? "Ring destroyed" : "Ring taken"));
+  if (m.ring) parts.push(" ", el("span", { class: "ring-news" }, t(m.ring === "destroyed" ? "Ring destroyed" : "Ring taken")));
   return parts;
 }
 
@@ -224,9 +227,9 @@ function renderPanels(ctx) {
   const final = ctx.over && msg.final ? msg.final : null;
   for (const owner of [0, 1]) {
     const lost = (final || view).captured[owner];
-    $(`captured-label-${owner}`).textContent = `${capitalize(SEATS[owner])} lost ${view.captured_count[owner]}`;
+    $(`captured-label-${owner}`).textContent = t("{seat} lost {n}", { seat: capitalize(t(SEATS[owner])), n: view.captured_count[owner] });
     const chips = lost === null
-      ? [el("span", { class: "muted small" }, `kept hidden (${view.captured_mode})`)]
+      ? [el("span", { class: "muted small" }, t("kept hidden ({mode})", { mode: t(view.captured_mode) }))]
       : lost.map((key) => {
         const k = info[owner].get(key);
         return el("span", { class: `chip named s${owner}`, title: k ? `${k.name} (${k.rank})` : key }, k ? k.symbol : "?",
@@ -238,7 +241,7 @@ function renderPanels(ctx) {
     $(`left-label-${owner}`).hidden = !known;
     const left = known ? [...info[owner].values()].map((k) => [k, k.count - lost.filter((key) => key === k.key).length]) : [];
     $(`left-${owner}`).replaceChildren(...left.filter(([, n]) => n > 0).map(([k, n]) => el("span",
-      { class: `chip named s${owner}`, title: `${k.name} (${k.rank}): ${n} in play` }, k.symbol, el("span", { class: "name" }, k.name),
+      { class: `chip named s${owner}`, title: t("{rank}: {n} in play", { rank: `${k.name} (${k.rank})`, n }) }, k.symbol, el("span", { class: "name" }, k.name),
       el("span", { class: "count" }, `×${n}`))));
   }
   showMoves(msg.moves.map((m) => el("li", { class: `s${m.player}` }, ...moveLine(m))));
@@ -255,7 +258,7 @@ function renderSetup(ctx) {
   editor.order = order;
   editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
   $button("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
-  if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say("Ready: confirm to play.", "good");
+  if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say(t("Ready: confirm to play."), "good");
   return true;
 }
 
@@ -270,12 +273,12 @@ $button("setup-random").addEventListener("click", () => {
   const kept = editor.placed() > 0 && editor.leftCount() > 0;
   if (!kept) editor.clear();
   editor.fillRest(shuffle);
-  editor.say(kept ? "The rest placed at random: drag pieces to change it, then confirm." : "A random army: drag pieces to change it, then confirm.", "good");
+  editor.say(t(kept ? "The rest placed at random: drag pieces to change it, then confirm." : "A random army: drag pieces to change it, then confirm."), "good");
 });
 $button("setup-clear").addEventListener("click", () => editor.clear());
 $button("setup-confirm").addEventListener("click", () => {
   if (!lastCtx || editor.leftCount() > 0) return;
-  if (lastCtx.send({ type: "setup", setup: editor.placement() })) editor.say("Sent…");
+  if (lastCtx.send({ type: "setup", setup: editor.placement() })) editor.say(t("Sent…"));
 });
 
 // --- the page ---------------------------------------------------------------------------------------
@@ -346,25 +349,27 @@ async function main() {
   const all = await api("/api/meta");
   meta = all.games.find((g) => g.name === "lotr");
   zones = new Set(meta.zones.map(parseSquare));
+  // The characters' and powers' names in the page's language (the Italian rulebook's: Re Stregone, Volare).
+  for (const key of Object.keys(meta.powers)) meta.powers[key] = t(meta.powers[key]);
   meta.armies.forEach((army, seat) => {
-    for (const k of army.kinds) info[seat].set(k.key, k);
+    for (const k of army.kinds) info[seat].set(k.key, { ...k, name: t(k.name) });
   });
   live = startLive({
     seatNames: SEATS,
     typedMoves: true,
-    title: (g) => `Stratego LOTR · ${GAME_TITLES[g.variant] || g.variant}`,
+    title: (g) => `Stratego LOTR · ${t(GAME_TITLES[g.variant] || g.variant)}`,
     progress: (msg) => {
       const g = msg.game;
-      const cap = g.options.max_moves ? ` of at most ${g.options.max_moves}` : "";
-      const mode = msg.view.captured_mode ? ` · captured pieces: ${msg.view.captured_mode}` : "";
-      return `Move ${g.move_count}${cap}${mode}`;
+      const cap = g.options.max_moves ? t(" of at most {cap}", { cap: g.options.max_moves }) : "";
+      const mode = msg.view.captured_mode ? ` · ${t("captured pieces")}: ${t(msg.view.captured_mode)}` : "";
+      return `${t("Move {n}", { n: g.move_count })}${cap}${mode}`;
     },
-    resultNote: (msg) => `${msg.game.move_count} moves. Every piece is shown now; dashed ones stayed hidden to the end.`,
+    resultNote: (msg) => t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
     replay: true,
     render,
   });
 }
 
 main().catch((err) => {
-  $("turn-text").textContent = `Cannot load the game: ${err.message}`;
+  $("turn-text").textContent = t("Cannot load the game: {error}", { error: err.message });
 });

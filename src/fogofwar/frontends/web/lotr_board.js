@@ -3,25 +3,26 @@
 // (and Mount Doom in Game 3), the characters, the marks of the last move. Pure drawing, no page state:
 // the game page (lotr.js) and the replay viewer (replay_lotr.js) both draw with it, the zones passed in.
 import { capitalize, el, squareName } from "./common.js";
+import { N_, t } from "./i18n.js";
 import { CELL, drawGrid, squareCentre, squareOrigin } from "./grid_board.js";
 import { svg, svgText } from "./svg.js";
 
 export const FILES = "ABCDEFGHIK";
 export const SEATS = ["evil", "good"];
-export const GAME_TITLES = { classic: "Game 1, Classic", powers: "Game 2, Special Powers", ring: "Game 3, Destroy the Ring" };
-export const RESULT_WORDS = { captured: "captured", survived: "survives", immune: "is immune", both_lost: "falls with the attacker" };
+export const GAME_TITLES = { classic: N_("Game 1, Classic"), powers: N_("Game 2, Special Powers"), ring: N_("Game 3, Destroy the Ring") };
+export const RESULT_WORDS = { captured: N_("captured"), survived: N_("survives"), immune: N_("is immune"), both_lost: N_("falls with the attacker") };
 
 // What became of the Ring (the Ring card's words).
-export const RING_STATUS = { carried: "Frodo still carries the Ring towards Mount Doom", destroyed: "The Ring has been destroyed", taken: "Evil holds the Ring" };
+export const RING_STATUS = { carried: N_("Frodo still carries the Ring towards Mount Doom"), destroyed: N_("The Ring has been destroyed"), taken: N_("Evil holds the Ring") };
 
 /** A battle in words, the same on the game page and in the replay viewer: the two characters and the verdict.
  * charName(seat, key): a character's name. */
 export function battleLines(m, charName) {
   const enemy = 1 - m.player;
-  const verdict = { attacker_won: "the attacker wins", defender_won: "the defender holds", both_lost: "both are captured", both_stayed: "both stay" }[m.result] || m.result;
+  const verdict = t({ attacker_won: N_("the attacker wins"), defender_won: N_("the defender holds"), both_lost: N_("both are captured"), both_stayed: N_("both stay") }[m.result] || m.result);
   return [
     el("div", { class: "big" },
-      el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  vs  `,
+      el("span", { class: `chip s${m.player}` }, symbolOf(m.attacker_rank)), ` ${charName(m.player, m.attacker)}  ${t("vs")}  `,
       el("span", { class: `chip s${enemy}` }, symbolOf(m.defender_rank)), ` ${charName(enemy, m.defender)}`),
     el("div", {}, `${capitalize(verdict)}.`),
   ];
@@ -30,22 +31,22 @@ export function battleLines(m, charName) {
 /** What a power struck, in lines: each target and what became of it, and the attacker if it fell too. */
 export function strikeLines(m, charName) {
   const enemy = 1 - m.player;
-  const out = (m.targets || []).map((t) => el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(t.defender_rank)),
-    ` ${charName(enemy, t.defender)} on ${t.square} ${RESULT_WORDS[t.result] || t.result}.`));
-  if (m.targets && m.attacker_survived === false) out.push(el("div", {}, `${charName(m.player, m.attacker)} fell too.`));
+  const out = (m.targets || []).map((hit) => el("div", { class: "hit-line" }, el("span", { class: `chip s${enemy}` }, symbolOf(hit.defender_rank)),
+    " ", t("{name} on {square} {result}.", { name: charName(enemy, hit.defender), square: hit.square, result: t(RESULT_WORDS[hit.result] || hit.result) })));
+  if (m.targets && m.attacker_survived === false) out.push(el("div", {}, t("{name} fell too.", { name: charName(m.player, m.attacker) })));
   return out;
 }
 
 /** A battle in the move list: '3 × 5: wins'. */
 export function battleTag(m) {
-  const verdict = { attacker_won: "wins", defender_won: "loses", both_lost: "both lost", both_stayed: "both stay" }[m.result];
+  const verdict = t({ attacker_won: N_("wins"), defender_won: N_("loses"), both_lost: N_("both lost"), both_stayed: N_("both stay") }[m.result]);
   return el("span", { class: "battle" }, `${symbolOf(m.attacker_rank)} × ${symbolOf(m.defender_rank)}: ${verdict}`);
 }
 
 /** The Ring's news of a move (destroyed or taken), in lines. */
 export function ringNews(m) {
-  if (m.ring === "destroyed") return [el("div", { class: "ring-news" }, `The Ring is destroyed on Mount Doom! ${m.removed ? m.removed.length : 0} Evil pieces are swept away.`)];
-  if (m.ring === "taken") return [el("div", { class: "ring-news" }, "Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank.")];
+  if (m.ring === "destroyed") return [el("div", { class: "ring-news" }, t("The Ring is destroyed on Mount Doom! {n} Evil pieces are swept away.", { n: m.removed ? m.removed.length : 0 }))];
+  if (m.ring === "taken") return [el("div", { class: "ring-news" }, t("Frodo is taken: Evil holds the Ring, and every Evil piece gains a rank."))];
   return [];
 }
 
@@ -77,17 +78,17 @@ function pieceNode(sq, cell, o) {
   g.append(svg("rect", { class: "body", x: 8, y: 8, width: 84, height: 84, rx: 14 }));
   if (known) {
     g.append(svgText({ class: "sym", x: 50, y: 42 }, symbolOf(cell.rank)));
-    g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(cell.name)));
+    g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(t(cell.name))));
   } else {
     g.append(svg("path", { class: "emblem", d: "M50 26 L74 50 L50 74 L26 50 Z" }));
   }
   if (cell.owner !== o.me && !known && cell.moved) g.append(svg("circle", { class: "moved-mark", cx: 78, cy: 22, r: 7 }));
   if (cell.owner === o.me && cell.revealed && !o.final) g.append(svg("circle", { class: "seen-mark", cx: 22, cy: 22, r: 8 }));
-  const side = capitalize(SEATS[cell.owner]);
-  const title = known ? `${side} ${cell.name} (${cell.rank})` : `${side} unknown piece${cell.moved ? ", has moved" : ""}`;
-  const t = svg("title");
-  t.textContent = `${squareName(sq)}: ${title}${cell.revealed && cell.owner === o.me ? ", known to the enemy" : ""}`;
-  g.append(t);
+  const side = capitalize(t(SEATS[cell.owner]));
+  const title = known ? `${side} ${t(cell.name)} (${cell.rank})` : `${side} ${t(cell.moved ? "unknown piece, has moved" : "unknown piece")}`;
+  const tip = svg("title");
+  tip.textContent = `${squareName(sq)}: ${title}${cell.revealed && cell.owner === o.me ? t(", known to the enemy") : ""}`;
+  g.append(tip);
   return g;
 }
 

@@ -14,6 +14,7 @@
 // element on top (board.js does), so the same editor serves any game with a setup on this
 // kind of board (LOTR too).
 import { el, plainWords, squareName } from "./common.js";
+import { t } from "./i18n.js";
 import { svg as svgNode } from "./svg.js";
 
 const DRAG_THRESHOLD = 6; // pixels the pointer must travel before a press becomes a drag
@@ -138,7 +139,7 @@ export class SetupEditor {
 
   say(text, kind = "") {
     if (!this.status) return;
-    const { text: words, ids } = plainWords(text); // a server verdict's rule ids go to the tooltip
+    const { text: words, ids } = plainWords(t(text)); // a server verdict's rule ids go to the tooltip
     this.status.textContent = words;
     this.status.title = ids.length ? `Rules: ${ids.join(", ")}` : "";
     this.status.className = `setup-status small ${kind}`;
@@ -171,7 +172,7 @@ export class SetupEditor {
   activate(sq) {
     if (!this.area.has(sq)) {
       this.sel = null;
-      this.say("That square is outside your setup area.", "bad");
+      this.say(t("That square is outside your setup area."), "bad");
       this.onChange();
       return;
     }
@@ -188,7 +189,7 @@ export class SetupEditor {
       this.sel = { sq };
       this.onChange();
     } else {
-      this.say("Pick a piece in the tray first, then the square to put it on.");
+      this.say(t("Pick a piece in the tray first, then the square to put it on."));
       this.onChange();
     }
   }
@@ -214,7 +215,7 @@ export class SetupEditor {
         type: "button",
         class: `tray-piece ${this.sideClass()}${picked ? " picked" : ""}`,
         "data-key": key,
-        title: `${name}: ${n} to place (drag it onto a square, or pick it and then a square)`,
+        title: t("{name}: {n} to place (drag it onto a square, or pick it and then a square)", { name, n }),
         "aria-pressed": picked ? "true" : "false",
         "aria-label": `${name}, ${n} left`,
       }, el("span", { class: "sym" }, sym), ...(this.names ? [el("span", { class: "name" }, name)] : []),
@@ -225,7 +226,7 @@ export class SetupEditor {
       });
       chips.push(chip);
     }
-    if (!chips.length) chips.push(el("span", { class: "muted small" }, "Every piece is on the board."));
+    if (!chips.length) chips.push(el("span", { class: "muted small" }, t("Every piece is on the board.")));
     this.tray.replaceChildren(...chips);
   }
 
@@ -283,7 +284,7 @@ export class SetupEditor {
     } else if (target !== null) {
       done = d.from.sq !== undefined ? this.swap(d.from.sq, target) : this.place(d.from.key, target);
       if (done) this.cursor = target;
-      else if (!this.area.has(target)) this.say("Drop pieces on the squares of your setup area.", "bad");
+      else if (!this.area.has(target)) this.say(t("Drop pieces on the squares of your setup area."), "bad");
     }
     this.sel = null;
     if (done) this.changed();
