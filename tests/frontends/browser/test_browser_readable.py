@@ -153,3 +153,62 @@ def test_the_pages_speak_italian_to_an_italian_browser(browser: Any, live_server
     assert page.inner_text("main h2") == "New game"
     assert not errors
     context.close()
+
+
+SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
+
+LAYOUT_PROBLEMS = """() => {
+  const out = [];
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth > width + 1) out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+  const scrolls = (e) => {
+    const s = getComputedStyle(e);
+    return ["auto", "scroll"].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+  };
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
+    if (shown && (r.right > width + 1 || r.left < -1) && !e.closest("header, #toast")) out.push(`${e.tagName}#${e.id}.${e.className} sticks out`);
+    if (scrolls(e)) {
+      for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (scrolls(up)) out.push(`${e.tagName}#${e.id} scrolls inside ${up.tagName}#${up.id}`);
+      }
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_game_page_fits_every_screen(browser: Any, live_server: str, screenshots: Path, size: str) -> None:
+    """No clipped or nested scrolling at 1280x800, 820x1180 and 390x844: the panel scrolled inside itself (Resign
+    and the move box dropping below the fold), the tablet left half the screen empty."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    body = {"variant": "classic", "opponent": "random", "color": "red", "options": {"max_moves": 400}}
+    created = page.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    set_up_by_sample(page)
+    for _ in range(14):  # enough moves for the move list to fill up
+        page.wait_for_selector("#board .piece.movable")
+        page.locator("#board .piece.movable").first.click(force=True)
+        page.locator("#board .cell-hit.target-hit").first.click()
+        page.wait_for_function("!document.querySelector('#board .piece.selected')")
+        page.wait_for_timeout(150)
+        if page.locator("#result:not([hidden])").count():
+            break
+    page.screenshot(path=str(screenshots / f"layout-{size}.png"), full_page=True)
+    assert page.evaluate(LAYOUT_PROBLEMS) == []
+    board = page.locator("#board-wrap").bounding_box()
+    assert board is not None
+    if height > width:  # upright: the board across the screen (it was beside the panel, half the tablet empty)
+        assert board["width"] >= 0.85 * width
+    else:
+        assert board["height"] >= 0.8 * (height - 52)
+    if size == "desktop":  # the controls stay in the first screen beside the board
+        for selector in ("#status-card", "#resign-button"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, selector
+    context.close()
