@@ -160,7 +160,8 @@ SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
 LAYOUT_PROBLEMS = """() => {
   const out = [];
   const width = window.innerWidth;
-  if (document.documentElement.scrollWidth > width + 1) out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+  const pageWidth = document.documentElement.scrollWidth;
+  if (pageWidth > width + 1) out.push(`the page is ${pageWidth}px wide`);
   const scrolls = (e) => {
     const s = getComputedStyle(e);
     return ["auto", "scroll"].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
@@ -168,7 +169,8 @@ LAYOUT_PROBLEMS = """() => {
   for (const e of document.querySelectorAll("body *")) {
     const r = e.getBoundingClientRect();
     const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
-    if (shown && (r.right > width + 1 || r.left < -1) && !e.closest("header, #toast")) out.push(`${e.tagName}#${e.id}.${e.className} sticks out`);
+    const out_of_view = r.right > width + 1 || r.left < -1;
+    if (shown && out_of_view && !e.closest("header, #toast")) out.push(`${e.tagName}#${e.id} sticks out`);
     if (scrolls(e)) {
       for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
         if (scrolls(up)) out.push(`${e.tagName}#${e.id} scrolls inside ${up.tagName}#${up.id}`);
