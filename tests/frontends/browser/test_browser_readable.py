@@ -214,3 +214,36 @@ def test_the_game_page_fits_every_screen(browser: Any, live_server: str, screens
             box = page.locator(selector).bounding_box()
             assert box is not None and box["y"] + box["height"] <= height, selector
     context.close()
+
+
+def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
+    """Setup had dragging; play had clicks only (Stratego and LOTR)."""
+    page = new_page(browser)
+    create_in_lobby(page, live_server, "random")
+    set_up_by_sample(page)
+    page.wait_for_selector("#board .piece.movable")
+    source = int(page.get_attribute("#board .piece.red.movable", "data-sq"))
+    page.locator(f'#board .piece[data-sq="{source}"]').click(force=True)  # a click shows the targets...
+    target = int(page.get_attribute("#board .cell-hit.target-hit", "data-sq"))
+    page.locator(f'#board .piece[data-sq="{source}"]').click(force=True)  # ...and a second click drops them
+    moves = page.locator("#move-list li").count()
+    drag(page, f'#board .piece[data-sq="{source}"]', square(target))
+    page.wait_for_function(f"document.querySelectorAll('#move-list li').length > {moves}")
+    assert page.locator(f'#board .piece.red[data-sq="{target}"]').count() == 1 or "×" in page.inner_text("#move-list")
+    lotr = new_page(browser)
+    body = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
+    created = lotr.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    lotr.wait_for_selector("#setup:not([hidden])")
+    lotr.click("#setup-random")
+    lotr.wait_for_selector("#setup-confirm:not([disabled])")
+    lotr.click("#setup-confirm")
+    lotr.wait_for_selector("#board .piece.movable")
+    source = int(lotr.get_attribute("#board .piece.s0.movable", "data-sq"))
+    lotr.locator(f'#board .piece[data-sq="{source}"]').click(force=True)
+    target = int(lotr.get_attribute("#board .cell-hit.target-hit", "data-sq"))
+    lotr.locator(f'#board .piece[data-sq="{source}"]').click(force=True)
+    drag(lotr, f'#board .piece[data-sq="{source}"]', square(target))
+    lotr.wait_for_function("document.querySelectorAll('#move-list li').length > 0")
+    assert not page.errors and not lotr.errors

@@ -6,12 +6,15 @@
 // server pushes back; it never decides a rule on its own.
 import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
 import { drawBoard } from "./board.js";
+import { enableDragMoves } from "./drag_moves.js";
 import { t } from "./i18n.js";
 import { showMoves, shuffle, startLive, toast } from "./live.js";
 import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
 let ctx = null; // what live.js put on screen last: the message, the seat shown, send() (see startLive)
+/** @type {Map<number, Map<number, number>>} */
+let playable = new Map(); // the moves on screen: from-square -> {to-square: action id}
 /** @type {Record<string, Record<string, number>>} */
 const rosters = {}; // variant -> {rank: pieces}, from /api/meta: what each army starts with
 api("/api/meta").then((meta) => {
@@ -153,6 +156,7 @@ function renderBoard(msg) {
       moves.get(from).set(a % 100, a);
     }
   }
+  playable = moves;
   if (selected !== null && !moves.has(selected)) selected = null;
   const targets = new Map();
   if (selected !== null) {
@@ -360,4 +364,19 @@ const live = startLive({
     if (msg.error === "bad_setup") editor.say(msg.message, "bad");
   },
   render,
+});
+
+// Drag a piece onto its target, as well as click it and then the target.
+enableDragMoves($("board"), {
+  canDrag: (sq) => playable.has(sq),
+  pick: (sq) => {
+    selected = sq;
+    ctx?.rerender();
+  },
+  isTarget: (from, to) => Boolean(playable.get(from)?.has(to)),
+  move: (from, to) => {
+    const action = playable.get(from)?.get(to);
+    selected = null;
+    if (action !== undefined && ctx) ctx.send({ type: "action", action });
+  },
 });

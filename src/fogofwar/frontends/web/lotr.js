@@ -11,6 +11,7 @@ import {
   battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
 } from "./lotr_board.js";
 import { SetupEditor } from "./setup_editor.js";
+import { enableDragMoves } from "./drag_moves.js";
 
 
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
@@ -20,6 +21,8 @@ let selected = null; // square number of the piece picked to act
 let mode = null; // "move" or a power key
 let landing = null; // the Dwarven Axe: the square Gimli steps to
 let live = null;
+let dragCtx = null; // the page on screen and its actions by square, for moves by dragging
+let dragActions = new Map();
 
 const editor = new SetupEditor({
   svg: $("board"),
@@ -326,6 +329,8 @@ function render(ctx) {
     o.struck = (last.targets || []).map((t) => parseSquare(t.square));
   }
   const bySquare = ctx.myTurn && !setting ? actionsBySquare(msg) : new Map();
+  dragCtx = ctx;
+  dragActions = bySquare;
   if (selected !== null && !bySquare.has(selected)) {
     selected = null;
     mode = null;
@@ -369,6 +374,23 @@ async function main() {
     render,
   });
 }
+
+// Drag a piece onto the square it moves to or attacks (the ordinary move; powers are chosen by click).
+const dragMoves = (from, to) => (dragActions.get(from) || []).filter((a) => modeOf(a) === "move" && clickSquare(a) === to);
+enableDragMoves($("board"), {
+  canDrag: (sq) => (dragActions.get(sq) || []).some((a) => modeOf(a) === "move"),
+  pick: (sq) => {
+    selected = sq;
+    mode = "move";
+    landing = null;
+    dragCtx?.rerender();
+  },
+  isTarget: (from, to) => dragMoves(from, to).length === 1,
+  move: (from, to) => {
+    const hit = dragMoves(from, to);
+    if (hit.length === 1 && dragCtx) play(dragCtx, hit[0]);
+  },
+});
 
 main().catch((err) => {
   $("turn-text").textContent = t("Cannot load the game: {error}", { error: err.message });
