@@ -65,6 +65,32 @@ def test_replay_check_verbose_lists_every_game(tmp_path: Path) -> None:
     assert "good.zip:a.xml: 5 moves, ok" in flat(result.output)
 
 
+def test_replay_counts_records_never_played_apart(tmp_path: Path) -> None:
+    empty = '<stratego><game type="classic"><field content=""/><result type="3" winner="1"/></game></stratego>'
+    path = write_zip(
+        tmp_path / "strados2014-3.zip",
+        {"barrage-2014.3-1.xml": gravon_xml(GOOD_MOVES, (1, 1)), "classic-2014.3-2.xml": empty},
+    )
+    result = runner.invoke(app, ["replay", "--check", "--verbose", str(path)])
+    assert result.exit_code == 0, result.output
+    out = flat(result.output)
+    assert "classic-2014.3-2.xml: not played (no setup and no move: the game was never played (result type 3))" in out
+    assert "barrage-2014.3-1.xml: 5 moves, ok (gravon-2013)" in out
+    assert "1 games not played (no setup and no move; not counted)" in out
+    assert "repetition rules: gravon-2013 1 games" in out
+    assert result.output.strip().splitlines()[-1] == "1 games, 5 moves, 0 violations"
+
+
+def test_replay_repetition_option(tmp_path: Path) -> None:
+    path = write_zip(tmp_path / "good.zip", {"a.xml": gravon_xml(GOOD_MOVES, (1, 1))})
+    result = runner.invoke(app, ["replay", "--check", "--repetition", "gravon-2004", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "repetition rules: gravon-2004 1 games" in flat(result.output)
+    result = runner.invoke(app, ["replay", "--check", "--repetition", "gravon-1999", str(path)])
+    assert result.exit_code == 2
+    assert "--repetition is auto or one of isf, gravon-2004, gravon-2013, not gravon-1999" in flat(result.output)
+
+
 def test_replay_check_bad_zip(tmp_path: Path) -> None:
     bad_moves = [("G1", "G2"), ("A:", "A9")]  # blue's bomb moves
     path = write_zip(

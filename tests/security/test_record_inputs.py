@@ -333,7 +333,7 @@ def test_other_compression_methods_and_encryption_are_refused(tmp_path: Path) ->
         (GOOD_XML.replace('winner="1"', 'winner="' + "1" * 5000 + '"'), ""),
         (GOOD_XML.replace('type="1"', 'type="' + "1" * 5000 + '"'), ""),
         (GOOD_XML.replace('winner="1"', 'winner="²"'), ""),
-        ("<stratego><game><field/></game></stratego>", "no <field content"),
+        ("<stratego><game><field/><move source='A1' target='A2'/></game></stratego>", "no <field content"),
         ("<stratego/>", "no <game> element"),
         ("\ufffe", "not well-formed XML"),
         ("<a>\ud800</a>", "not well-formed XML"),

@@ -151,36 +151,53 @@ def replay(
         DEFAULT_TWO_SQUARES
     ),
     more_squares: Annotated[bool, typer.Option("--more-squares/--no-more-squares")] = True,
+    repetition: Annotated[
+        str,
+        typer.Option(
+            "--repetition",
+            help="how the no-move ending counts the two-squares rule: auto (Gravon games: the reading of their "
+            "date), isf, gravon-2004 or gravon-2013",
+        ),
+    ] = "auto",
     verbose: Annotated[bool, typer.Option("--verbose", help="one line for every game, not only bad ones")] = False,
 ) -> None:
     """Replay recorded games through the rules engine; with --check, list what the rules contradict.
 
-    A file or game that cannot be read is reported as a violation, with its reason, and the batch goes on."""
+    A file or game that cannot be read is reported as a violation, with its reason, and the batch goes on.
+    A record with no setup and no move is a game never played: counted apart, not checked."""
+    from typing import cast, get_args
+
     from fogofwar.core.inputs import printable
+    from fogofwar.games.stratego.params import Repetition
     from fogofwar.tools.replay_check import Summary, check_files
 
     missing = [printable(str(f)) for f in files if not f.exists()]
     if missing:
         console.print(f"no such file: {', '.join(missing)}", style="red", markup=False)
         raise typer.Exit(2)
+    known = get_args(Repetition)
+    if repetition != "auto" and repetition not in known:
+        console.print(f"--repetition is auto or one of {', '.join(known)}, not {printable(repetition)}", style="red")
+        raise typer.Exit(2)
+    era = None if repetition == "auto" else cast(Repetition, repetition)
     summary = Summary()
-    for game in check_files(files, two_squares=two_squares, more_squares=more_squares):
+    for game in check_files(files, two_squares=two_squares, more_squares=more_squares, repetition=era):
         source = printable(game.source)
-        if game.skipped:
-            summary.skipped += 1
+        summary.add(game)
+        if game.skipped or game.not_played:
             if verbose:
-                console.print(f"{source}: skipped ({printable(game.skipped)})", markup=False)
+                why = "skipped" if game.skipped else "not played"
+                console.print(f"{source}: {why} ({printable(game.skipped or game.not_played)})", markup=False)
             continue
-        summary.games += 1
-        summary.unreadable += game.unreadable
-        summary.moves += game.moves
-        summary.violations += len(game.violations)
         for v in game.violations:
             console.print(f"{source}: {printable(v)}", markup=False)
         if verbose and not game.violations:
-            console.print(f"{source}: {game.moves} moves, ok", markup=False)
+            rules = f" ({game.repetition})" if game.repetition else ""
+            console.print(f"{source}: {game.moves} moves, ok{rules}", markup=False)
     if summary.notes():
         console.print(summary.notes(), markup=False)
+    if summary.rules():
+        console.print(summary.rules(), markup=False)
     console.print(summary.line(), markup=False)
     if check and summary.violations:
         raise typer.Exit(1)

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from fogofwar.core import IllegalActionError
+from fogofwar.core import IllegalActionError, Termination
+from fogofwar.core.protocol import InvalidArgumentError
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState, parse_action
 from fogofwar.grid.board import parse_square
@@ -335,3 +336,115 @@ def test_STR_REP_7_attacks_end_every_chase_and_are_never_refused() -> None:
     state.undo()
     state.undo()
     assert move("E9-E8") not in state.legal_actions()  # undo brings the old chase back
+
+
+# --- STR-REP-8: how the no-move ending counts the two-squares rule (the `repetition` option) ---------------
+
+# Red's only movable piece stands on A1 and can only go to B1 and back (A2 bomb, C1 flag, B2 bomb or
+# enemy); blue waits with a sergeant on K10. Red's third move in a row between A1 and B1 ends on B1.
+CORRIDOR = [("A1", RED, Rank.SERGEANT), ("A2", RED, Rank.BOMB), ("C1", RED, Rank.FLAG), ("B2", RED, Rank.BOMB),
+            ("C10", BLUE, Rank.FLAG), ("K10", BLUE, Rank.SERGEANT)]  # fmt: skip
+THREE_IN_A_ROW = ["A1-B1", "K10-K9", "B1-A1", "K9-K8", "A1-B1"]
+
+
+def corridor(*changes: tuple[str, int, Rank], drop: str = "", **options: Any) -> StrategoState:
+    """CORRIDOR with pieces added or replaced by square (and the one on `drop` taken off)."""
+    where = {s: (s, o, r) for s, o, r in CORRIDOR if s != drop}
+    where |= {s: (s, o, r) for s, o, r in changes}
+    return position(list(where.values()), **options)
+
+
+def assert_no_move_loss(state: StrategoState, loser: int, *fragments: str) -> None:
+    outcome = state.outcome()
+    assert outcome is not None, "the game should be over"
+    assert outcome.termination is Termination.NO_MOVES and outcome.winner == 1 - loser
+    for fragment in fragments:
+        assert fragment in outcome.reason, f"{fragment!r} not in {outcome.reason!r}"
+
+
+def test_STR_REP_8_the_default_is_isf_the_end_counts_as_moves_do() -> None:
+    assert StrategoGame().repetition == "isf" and StrategoGame().options["repetition"] == "isf"
+    for options in ({}, {"repetition": "gravon-2004"}):
+        state = corridor(**options)
+        play(state, *THREE_IN_A_ROW)
+        assert not state.is_terminal()
+        play(state, "K8-K7", "B1-A1")  # a fourth move: within the limit of 5
+
+
+def test_STR_REP_8_gravon_2013_the_end_counts_three_moves() -> None:
+    """Gravon 2013-2014 (classicfree-2014.2-1181): after its third move between A1 and B1 red's only move is
+    the fourth, which move validation (limit 5) allows; the no-move check counts three, and red loses at once."""
+    state = corridor(repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW[:4])
+    assert not state.is_terminal()
+    play(state, THREE_IN_A_ROW[4])
+    assert_no_move_loss(state, RED, "red has no legal move left", "gravon-2013", "STR-REP-8")
+    state.undo()  # the ending goes with the move
+    assert not state.is_terminal() and move("A1-B1") in state.legal_actions()
+
+
+def test_STR_REP_8_gravon_2013_moves_are_still_checked_at_two_squares() -> None:
+    """With another movable piece red is not stuck: the fourth and fifth moves are legal, the sixth is not."""
+    state = corridor(("K1", RED, Rank.SERGEANT), repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW, "K8-K7", "B1-A1", "K7-K8", "A1-B1", "K8-K9")
+    assert_refused(state, "B1-A1", "STR-REP-1", "more than 5 times")
+
+
+def test_STR_REP_8_gravon_2013_attacks_of_the_piece_at_three_do_not_count() -> None:
+    """classic-2014.10-2587: the piece's only other move is an attack; at the end of the game it counts as
+    no move, and red loses. Under the isf reading (even at limit 3) the attack is a move and red plays on."""
+    lieutenant = ("B2", BLUE, Rank.LIEUTENANT)
+    state = corridor(lieutenant, repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW)
+    assert_no_move_loss(state, RED, "an attack of that piece")
+    for limit in (3, 5):
+        state = corridor(lieutenant, two_squares=limit)
+        play(state, *THREE_IN_A_ROW)
+        assert not state.is_terminal()
+        play(state, "K8-K7", "B1xB2")
+
+
+def test_STR_REP_8_gravon_2013_another_square_is_a_way_out() -> None:
+    """classic-2014.10-2587, move 549: after three moves the piece may still go elsewhere; the game goes on."""
+    state = corridor(("B2", BLUE, Rank.LIEUTENANT), ("K1", RED, Rank.FLAG), drop="C1", repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW)
+    assert not state.is_terminal()
+    play(state, "K8-K7", "B1-C1")
+
+
+def test_STR_REP_8_gravon_2013_other_pieces_attacks_count() -> None:
+    """Only the attacks of the piece that made the series are left out: red's miner on E1 can still attack."""
+    state = corridor(("B2", BLUE, Rank.LIEUTENANT), ("E1", RED, Rank.MINER), ("D1", RED, Rank.BOMB),
+                     ("F1", RED, Rank.BOMB), ("E2", BLUE, Rank.SERGEANT), repetition="gravon-2013")  # fmt: skip
+    play(state, *THREE_IN_A_ROW)
+    assert not state.is_terminal()
+    play(state, "K8-K7", "E1xE2")
+
+
+def test_STR_REP_8_gravon_2013_the_side_to_move_is_checked_the_same_way() -> None:
+    """Red still has a scout after its third move; blue takes it, and red, to move, has no move left."""
+    state = corridor(("F4", RED, Rank.SCOUT), ("F5", BLUE, Rank.MARSHAL), repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW)
+    assert not state.is_terminal()
+    play(state, "F5xF4")
+    assert_no_move_loss(state, RED, "red has no legal move (", "gravon-2013")
+    isf = corridor(("F4", RED, Rank.SCOUT), ("F5", BLUE, Rank.MARSHAL))
+    play(isf, *THREE_IN_A_ROW, "F5xF4", "B1-A1")
+
+
+def test_STR_REP_8_no_two_squares_rule_no_end_count() -> None:
+    state = corridor(repetition="gravon-2013", two_squares=0)
+    play(state, *THREE_IN_A_ROW, "K8-K7", "B1-A1", "K7-K8", "A1-B1", "K8-K9", "B1-A1")
+    assert not state.is_terminal()
+
+
+def test_STR_REP_8_the_option_is_written_and_read_back() -> None:
+    state = corridor(repetition="gravon-2013")
+    play(state, *THREE_IN_A_ROW[:4])
+    data = state.to_json()
+    assert isinstance(data["options"], dict) and data["options"]["repetition"] == "gravon-2013"
+    again = StrategoState.from_json(data)
+    play(again, THREE_IN_A_ROW[4])
+    assert_no_move_loss(again, RED, "gravon-2013")
+    with pytest.raises(InvalidArgumentError, match="option repetition must be 'isf', 'gravon-2004' or 'gravon-2013'"):
+        StrategoGame(repetition="gravon-1999")  # type: ignore[arg-type]

@@ -949,7 +949,13 @@ def test_STR_REC_4_json_state_round_trip() -> None:
     state = position([*CORNERS, ("E4", RED, Rank.SCOUT), ("E9", BLUE, Rank.MAJOR)], to_move=BLUE, two_squares=3)
     play(state, "E9-E8", "E4xE8")
     data = state.to_json()
-    assert data["options"] == {"variant": "classic", "two_squares": 3, "more_squares": True, "max_moves": 0}
+    assert data["options"] == {
+        "variant": "classic",
+        "two_squares": 3,
+        "more_squares": True,
+        "max_moves": 0,
+        "repetition": "isf",
+    }
     assert data["actions"] == [move("E9-E8"), move("E4xE8")]
     assert ["E4", RED, "scout", False, False] in data["start"]["pieces"] and data["start"]["to_move"] == BLUE
     again = StrategoState.from_json(data)

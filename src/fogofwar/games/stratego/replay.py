@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from fogofwar.core.protocol import GameError, IllegalActionError, Termination
 from fogofwar.games.stratego.formats.gravon import RESULT_TYPES, VARIANT_OF_TYPE, GravonGame
+from fogofwar.games.stratego.params import Repetition
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.variants import get_variant
 from fogofwar.grid.board import PLAYER_NAMES
@@ -18,6 +19,10 @@ class ReplayReport:
     moves: int = 0
     violations: list[str] = field(default_factory=list)
     skipped: str = ""
+    not_played: str = ""
+    """Why the record is no game at all (no setup and no move), else empty."""
+    repetition: Repetition | None = None
+    """The reading of the repetition rules the game was replayed under (STR-REP-8)."""
     state: StrategoState | None = None
 
     @property
@@ -26,11 +31,21 @@ class ReplayReport:
 
 
 def replay_gravon(
-    record: GravonGame, two_squares: int = DEFAULT_TWO_SQUARES, more_squares: bool = True
+    record: GravonGame,
+    two_squares: int = DEFAULT_TWO_SQUARES,
+    more_squares: bool = True,
+    repetition: Repetition | None = None,
 ) -> ReplayReport:
-    """Check every move of a Gravon game and, for rule-decided endings, its result (STR-END-*)."""
+    """Check every move of a Gravon game and, for rule-decided endings, its result (STR-END-*).
+
+    `repetition` None: the reading Gravon applied at the game's date (`GravonGame.repetition`, STR-REP-8).
+    A record with no setup and no move is no game: it is reported `not_played`, and nothing is checked."""
     variant = VARIANT_OF_TYPE.get(record.game_type)
     report = ReplayReport(record.source, variant)
+    if not record.played:
+        kind = "" if record.result_type is None else f" (result type {record.result_type})"
+        report.not_played = f"no setup and no move: the game was never played{kind}"
+        return report
     if variant is None:
         report.skipped = f"game type {record.game_type!r} has rules fogofwar does not play"
         return report
@@ -46,7 +61,8 @@ def replay_gravon(
             check_setup(v, player, {sq: rank for sq, owner, rank in pieces if owner == player})
         except GameError as exc:
             report.violations.append(f"setup: {exc}")
-    game = StrategoGame(variant, two_squares=two_squares, more_squares=more_squares, max_moves=0)
+    report.repetition = era = record.repetition if repetition is None else repetition
+    game = StrategoGame(variant, two_squares=two_squares, more_squares=more_squares, max_moves=0, repetition=era)
     state = game.state_from_position([(sq, o, int(r)) for sq, o, r in pieces], to_move=0)
     report.state = state
     for i, (src, dst) in enumerate(squares, 1):

@@ -35,7 +35,13 @@ from fogofwar.core.protocol import (
     Termination,
 )
 from fogofwar.games.stratego.observation import CellView, MoveView, StrategoView
-from fogofwar.games.stratego.params import DEFAULT_TWO_SQUARES, StrategoParams
+from fogofwar.games.stratego.params import (
+    DEFAULT_REPETITION,
+    DEFAULT_TWO_SQUARES,
+    END_COUNTS,
+    Repetition,
+    StrategoParams,
+)
 from fogofwar.games.stratego.pieces import Rank, RankNotation, parse_rank
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import (
@@ -160,7 +166,8 @@ class MoveEvent:
 
 
 class StrategoGame(GameBase):
-    """Stratego with fixed options: variant, two-squares limit, more-squares rule, move cap."""
+    """Stratego with fixed options: variant, two-squares limit, more-squares rule, move cap, and how the
+    no-move ending counts the two-squares rule (`repetition`, STR-REP-8)."""
 
     name = "stratego"
     num_players = 2
@@ -172,10 +179,12 @@ class StrategoGame(GameBase):
         two_squares: int = DEFAULT_TWO_SQUARES,
         more_squares: bool = True,
         max_moves: int | None = None,
+        repetition: Repetition = DEFAULT_REPETITION,
     ) -> None:
         self.variant: Variant = get_variant(variant)
         self.two_squares = two_squares
         self.more_squares = more_squares
+        self.repetition: Repetition = repetition
         self.max_moves = self.variant.max_moves if max_moves is None else max_moves
         self.resolve(max_moves=self.max_moves)
 
@@ -216,6 +225,12 @@ class StrategoState(GridStateBase[MoveEvent, StrategoGame], game="stratego", sea
     def _set_rules(self, game: StrategoGame) -> None:
         self._variant = game.variant
         self._limit = game.two_squares
+        end = END_COUNTS[game.repetition]
+        # STR-REP-8: the limit at which the no-move check bars moves of its own (0: none beyond validation's),
+        # and whether it then bars that piece's attacks too. The rule switched off (0) is off here too.
+        self._end_limit = min(end.limit, self._limit) if end.limit and self._limit else 0
+        self._end_bars_attacks = end.bars_attacks and self._end_limit > 0
+        self._repetition = game.repetition
         self._more_squares = game.more_squares
         self._to_place: list[dict[int, int]] = [{int(r): n for r, n in self._variant.roster if n} for _ in range(2)]
         self._streak: list[Streak] = [NO_STREAK, NO_STREAK]
@@ -432,13 +447,51 @@ class StrategoState(GridStateBase[MoveEvent, StrategoGame], game="stratego", sea
         out.sort()
         return out
 
-    def _breaks_two_squares(self, p: int, src: int, dst: int) -> bool:
-        """STR-REP-1/2: the move would cross, once more, a boundary crossed by each of the last `limit` moves."""
+    def _breaks_two_squares(self, p: int, src: int, dst: int, limit: int | None = None) -> bool:
+        """STR-REP-1/2: the move would cross, once more, a boundary crossed by each of the last `limit` moves
+        (the game's limit unless another is given: the no-move check's, STR-REP-8)."""
+        limit = self._limit if limit is None else limit
         last_to, line, runs, longest = self._streak[p]
-        if not self._limit or longest < self._limit or src != last_to:
+        if not limit or longest < limit or src != last_to:
             return False
         seg_line, lo, hi = SEGMENTS[src * 100 + dst]
-        return seg_line == line and max(runs[lo : hi + 1]) >= self._limit
+        return seg_line == line and max(runs[lo : hi + 1]) >= limit
+
+    def _stuck(self, p: int, moves: list[int] | None = None) -> bool:
+        """STR-END-2 with STR-REP-8: whether player p has no move left as the no-move check counts. `moves`:
+        p's legal moves when already generated. Under a Gravon era the check may bar moves that move
+        validation allows: the move back from the era's limit on, and (gravon-2013) that piece's attacks."""
+        if moves is None:
+            moves = self._gen_moves(p)
+        if not moves:
+            return True
+        last_to, _, _, longest = self._streak[p]
+        limit = self._end_limit
+        if not limit or longest < limit:
+            return False
+        board = self._board
+        bars_attacks = self._end_bars_attacks
+        for m in moves:
+            src, dst = divmod(m, 100)
+            if not (bars_attacks and src == last_to and board[dst]) and not self._breaks_two_squares(
+                p, src, dst, limit
+            ):
+                return False
+        return True
+
+    def _no_move_reason(self, p: int) -> str:
+        """Why p has no move: say so when only the no-move check's own count of STR-REP-8 bars p's moves."""
+        if not self._gen_moves(p):
+            return ""
+        what = (
+            "neither the move back nor an attack of that piece counts"
+            if self._end_bars_attacks
+            else ("the move back counts as barred")
+        )
+        return (
+            f" ({self._repetition}: after {self._end_limit} moves in a row between the same squares, "
+            f"{what} at the end of the game, STR-REP-8)"
+        )
 
     def _breaks_more_squares(self, p: int, src: int, dst: int) -> bool:
         """STR-REP-4..7: a chasing move may not recreate a position of the current chase."""
@@ -553,8 +606,10 @@ class StrategoState(GridStateBase[MoveEvent, StrategoGame], game="stratego", sea
                 Termination.FLAG_CAPTURED, p, f"{PLAYER_NAMES[p]} captured the flag on {square_name(dst)}"
             )
             return
-        # The mover can surely step back to `src` unless its piece died or the two-squares rule bars it.
-        may_be_stuck = not attacker_alive or (self._limit > 0 and self._streak[p][3] >= self._limit)
+        # The mover can surely step back to `src` unless its piece died or the two-squares rule bars it
+        # (for the no-move check, from its own limit on: STR-REP-8).
+        threshold = self._end_limit or self._limit
+        may_be_stuck = not attacker_alive or (threshold > 0 and self._streak[p][3] >= threshold)
         self._finish_turn(mover=p, mover_may_be_stuck=may_be_stuck)
 
     def _finish_turn(self, mover: int, mover_may_be_stuck: bool = True) -> None:
@@ -567,13 +622,16 @@ class StrategoState(GridStateBase[MoveEvent, StrategoGame], game="stratego", sea
         nxt = self._player
         legal = self._gen_moves(nxt)
         self._legal = legal
-        mover_stuck = (mover_may_be_stuck or not legal) and not self._gen_moves(mover)
-        if not legal and mover_stuck:
+        next_stuck = self._stuck(nxt, legal)
+        mover_stuck = (mover_may_be_stuck or next_stuck) and self._stuck(mover)
+        if next_stuck and mover_stuck:
             self._outcome = Outcome(Termination.NO_MOVES_EITHER, None, "neither player can move")
-        elif not legal:
-            self._outcome = Outcome(Termination.NO_MOVES, mover, f"{PLAYER_NAMES[nxt]} has no legal move")
+        elif next_stuck:
+            why = self._no_move_reason(nxt)
+            self._outcome = Outcome(Termination.NO_MOVES, mover, f"{PLAYER_NAMES[nxt]} has no legal move{why}")
         elif mover_stuck:
-            self._outcome = Outcome(Termination.NO_MOVES, nxt, f"{PLAYER_NAMES[mover]} has no legal move left")
+            why = self._no_move_reason(mover)
+            self._outcome = Outcome(Termination.NO_MOVES, nxt, f"{PLAYER_NAMES[mover]} has no legal move left{why}")
         else:
             self._outcome = self._move_cap()
 

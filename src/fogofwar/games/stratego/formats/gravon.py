@@ -20,6 +20,7 @@ why, so that a batch can report it and go on.
 from __future__ import annotations
 
 import os
+import re
 import struct
 import zipfile
 import zlib
@@ -33,6 +34,7 @@ from xml.sax.saxutils import escape, quoteattr
 from fogofwar.core.protocol import GameError, IllegalActionError, Outcome, RecordError, Termination
 from fogofwar.core.records import GameRecord
 from fogofwar.core.state_json import start_of
+from fogofwar.games.stratego.params import Repetition
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.variants import get_variant
@@ -130,6 +132,23 @@ class GravonGame:
         """The starting position as (square, owner, rank) triples; `RecordError` on a bad field."""
         return parse_field(self.field, self.source)
 
+    @property
+    def played(self) -> bool:
+        """False for a record with no setup at all and no move: a game that ended (forfeited, abandoned)
+        before anybody placed a piece. Its field is missing, empty or holds no piece (STR-REC-2)."""
+        return bool(self.moves) or any(ch not in "A_" for ch in self.field)
+
+    @property
+    def date(self) -> tuple[int, int] | None:
+        """(year, month) the game was played, from its file name (`classic-2014.5-408.xml`) or, failing that,
+        its monthly archive's (`strados2013-10.zip`); None when neither says."""
+        return gravon_date(self.source)
+
+    @property
+    def repetition(self) -> Repetition:
+        """The reading of the repetition rules that Gravon applied when the game was played (STR-REP-8)."""
+        return gravon_repetition(self.date)
+
     def move_squares(self) -> list[tuple[int, int]]:
         out = []
         for i, (src, dst) in enumerate(self.moves, 1):
@@ -138,6 +157,49 @@ class GravonGame:
             except Exception as exc:
                 raise RecordError(f"{self.source}: move {i} {src}-{dst}: {exc}") from exc
         return out
+
+
+_GAME_DATE = re.compile(r"-(\d{4})\.(\d{1,2})-\d+\.xml$", re.IGNORECASE)
+"""A game's file in a StraDoS2 archive: type-YEAR.MONTH-NUMBER.xml."""
+_ARCHIVE_DATE = re.compile(r"strados(\d{4})-(\d{1,2})\.zip", re.IGNORECASE)
+"""A monthly StraDoS2 archive: stradosYEAR-MONTH.zip."""
+
+GRAVON_ERAS: tuple[tuple[tuple[int, int], Repetition], ...] = (
+    ((2013, 1), "gravon-2013"),
+    ((0, 1), "gravon-2004"),
+)
+"""From which month on Gravon applied each reading of the repetition rules, latest first (docs: decision (e)).
+The games seen date from 2004-11 to 2006-07 (gravon-2004) and from 2013-10 to 2014-10 (gravon-2013); the
+switch lies somewhere in 2006-08..2013-09 and is set at 2013-01 by assumption."""
+
+
+def gravon_date(source: str) -> tuple[int, int] | None:
+    """(year, month) from a Gravon game's source name ("archive.zip:member.xml" or a file name), or None.
+
+    >>> gravon_date("disputed.zip:classic-2014.5-408.xml"), gravon_date("strados2013-10.zip:x.xml")
+    ((2014, 5), (2013, 10))
+    >>> gravon_date("game.xml") is None
+    True
+    """
+    archive, _, member = source.rpartition(":") if ":" in source else ("", "", source)
+    match = _GAME_DATE.search(member)
+    if match is None:
+        match = _ARCHIVE_DATE.search(archive or member)
+    if match is None:
+        return None
+    year, month = int(match.group(1)), int(match.group(2))
+    return (year, month) if 1 <= month <= 12 else None
+
+
+def gravon_repetition(date: tuple[int, int] | None) -> Repetition:
+    """The reading of the repetition rules of a Gravon game of that (year, month); "isf" when undated.
+
+    >>> gravon_repetition((2005, 3)), gravon_repetition((2012, 12)), gravon_repetition((2014, 2))
+    ('gravon-2004', 'gravon-2004', 'gravon-2013')
+    """
+    if date is None:
+        return "isf"
+    return next(era for start, era in GRAVON_ERAS if date >= start)
 
 
 def parse_field(field: str, source: str = "field") -> list[tuple[int, int, Rank]]:
@@ -251,10 +313,13 @@ class _GameReader:
         """The game read (call after the last `feed`); `UnreadableGame` if it lacks what Gravon files have."""
         if self._game_depth == 0:
             raise UnreadableGame(self.source, "no <game> element")
-        if self._field is None or self._field.get("content") is None:
-            raise UnreadableGame(self.source, "no <field content=...> element")
         if self._bad_move:
             raise UnreadableGame(self.source, self._bad_move)
+        field = None if self._field is None else self._field.get("content")
+        if field is None:
+            if self._moves:
+                raise UnreadableGame(self.source, "no <field content=...> element")
+            field = ""  # no setup and no move: a game never played (`GravonGame.played`), not a damaged file
         players = [*self._players, "", ""]
         result_type = winner = None
         if self._result is not None:
@@ -264,7 +329,7 @@ class _GameReader:
         return GravonGame(
             self.source,
             self._game_type.strip(),
-            self._field["content"],
+            field,
             tuple(self._moves),
             (players[0], players[1]),
             result_type,
@@ -474,17 +539,23 @@ def gravon_from_record(record: GameRecord) -> GravonGame:
 
 
 def record_from_gravon(
-    game: GravonGame, two_squares: int = DEFAULT_TWO_SQUARES, more_squares: bool = True
+    game: GravonGame,
+    two_squares: int = DEFAULT_TWO_SQUARES,
+    more_squares: bool = True,
+    repetition: Repetition | None = None,
 ) -> GameRecord:
     """Replay a Gravon game through the rules engine into a project record; `RecordError` names the first
     thing the rules refuse (an unknown game type, a bad setup, an illegal move by number, a wrong result).
 
-    Gravon games have no move cap (max_moves=0). Results the rules do not decide (3 forfeit or resignation,
+    Gravon games have no move cap (max_moves=0). `repetition` None: the reading of the game's date
+    (`GravonGame.repetition`, STR-REP-8). Results the rules do not decide (3 forfeit or resignation,
     4 agreed draw, 10-14 the clock or a player leaving) end the game from outside the board."""
     variant = VARIANT_OF_TYPE.get(game.game_type)
     if variant is None:
         known = ", ".join(sorted(VARIANT_OF_TYPE))
         raise RecordError(f"{game.source}: Gravon game type {game.game_type!r} is not played here (known: {known})")
+    if not game.played:
+        raise RecordError(f"{game.source}: the game was never played (no setup and no move)")
     pieces = game.pieces()
     squares = game.move_squares()
     v = get_variant(variant)
@@ -493,7 +564,8 @@ def record_from_gravon(
             check_setup(v, player, {sq: rank for sq, owner, rank in pieces if owner == player})
         except GameError as exc:
             raise RecordError(f"{game.source}: the setup of {PLAYER_NAMES[player]} is not legal: {exc}") from None
-    sgame = StrategoGame(variant, two_squares=two_squares, more_squares=more_squares, max_moves=0)
+    era = game.repetition if repetition is None else repetition
+    sgame = StrategoGame(variant, two_squares=two_squares, more_squares=more_squares, max_moves=0, repetition=era)
     state = sgame.state_from_position([(sq, o, int(r)) for sq, o, r in pieces], to_move=0)
     for i, (src, dst) in enumerate(squares, 1):
         try:
