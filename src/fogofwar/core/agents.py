@@ -138,8 +138,8 @@ def register_agent(
     may register one name (`heuristic`): the agent then becomes the game's own when a game starts.
 
     `example` is the spec the conformance test plays it with (by default its name); None for an agent that
-    cannot play without something outside (a bot program it talks to). `title` is what people read
-    (`agent_title`)."""
+    cannot play without something outside (a bot program it talks to) or is made to break the rules (a test's).
+    `title` is what people read (`agent_title`)."""
     _AGENTS.setdefault(name, {})[game] = factory
     _EXAMPLES[(name, game)] = name if example == "" else example
     if title:
