@@ -247,3 +247,35 @@ def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
     drag(lotr, f'#board .piece[data-sq="{source}"]', square(target))
     lotr.wait_for_function("document.querySelectorAll('#move-list li').length > 0")
     assert not page.errors and not lotr.errors
+
+
+COUNT_ANIMATIONS = """
+window.__animations = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__animations.push(this.getAttribute("data-sq"));
+  return animate.call(this, frames, options);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moves_are_animated_unless_the_player_asks_for_less_motion(browser: Any, live_server: str, motion: str) -> None:
+    """Pieces jumped and captured ones vanished; now the mover glides (220 ms) and the fallen fade, never for
+    reduced motion."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True, reduced_motion=motion)
+    context.add_init_script(COUNT_ANIMATIONS)
+    page = context.new_page()
+    create_in_lobby(page, live_server, "random")
+    set_up_by_sample(page)
+    page.wait_for_selector("#board .piece.movable")
+    page.locator("#board .piece.movable").first.click(force=True)
+    target = page.get_attribute("#board .cell-hit.target-hit", "data-sq")
+    page.locator("#board .cell-hit.target-hit").first.click()
+    page.wait_for_function("document.querySelectorAll('#move-list li').length >= 2")  # ours and the reply
+    animated = page.evaluate("window.__animations")
+    if motion == "reduce":
+        assert animated == []
+    else:
+        assert target in animated  # our piece glided to its square (and then the reply's)
+    context.close()

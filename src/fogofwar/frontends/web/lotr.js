@@ -12,6 +12,7 @@ import {
 } from "./lotr_board.js";
 import { SetupEditor } from "./setup_editor.js";
 import { enableDragMoves } from "./drag_moves.js";
+import { animateMove, pieceCopy } from "./animate.js";
 
 
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
@@ -341,8 +342,15 @@ function render(ctx) {
   o.movable = new Set(bySquare.keys());
   o.clickable = new Set([...bySquare.keys(), ...o.targets.keys(), ...(setting ? o.area : [])]);
   o.board = board;
+  // What the last move took off the board, as drawn before: it fades out where it stood (animate.js).
+  const moved = last && !setting && last.from && last.to && !(last.targets && last.targets.length) ? last : null;
+  const fell = moved ? ({ attacker_won: [moved.to], defender_won: [moved.from], both_lost: [moved.from, moved.to] }[moved.result] || []) : [];
+  const fallen = fell.map((sq) => pieceCopy(root, parseSquare(sq))).filter((p) => p !== null);
   drawLotrBoard(root, o);
   editor.decorate();
+  const arrives = !moved?.result || moved.result === "attacker_won";
+  const move = moved && { from: parseSquare(moved.from), to: parseSquare(moved.to), arrives };
+  animateMove(root, `${msg.game.id}:${msg.seat}:${msg.game.move_count}`, move, fallen);
   renderAct(ctx, bySquare);
   root.onclick = setting ? null : (event) => {
     const sq = squareOf(event);

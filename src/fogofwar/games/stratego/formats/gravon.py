@@ -135,8 +135,10 @@ class GravonGame:
     @property
     def played(self) -> bool:
         """False for a record with no setup at all and no move: a game that ended (forfeited, abandoned)
-        before anybody placed a piece. Its field is missing, empty or holds no piece (STR-REC-2)."""
-        return bool(self.moves) or any(ch not in "A_" for ch in self.field)
+        before anybody placed a piece. Its field is missing, empty or a whole board with no piece (STR-REC-2); a
+        field of another length is a damaged record, said so by the field check."""
+        empty = self.field == "" or (len(self.field) == 100 and all(ch in "A_" for ch in self.field))
+        return bool(self.moves) or not empty
 
     @property
     def date(self) -> tuple[int, int] | None:
