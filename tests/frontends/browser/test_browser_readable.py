@@ -279,3 +279,23 @@ def test_moves_are_animated_unless_the_player_asks_for_less_motion(browser: Any,
     else:
         assert target in animated  # our piece glided to its square (and then the reply's)
     context.close()
+
+
+def test_lotr_characters_can_be_told_apart_on_a_phone(browser: Any, live_server: str, screenshots: Path) -> None:
+    """At 390x844 the names on LOTR's pieces were too small to read: the board shows two big letters instead."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
+    created = page.request.post(live_server + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click("#setup-random")
+    page.wait_for_selector("#board.compact .piece .initials")
+    king = page.locator("#board .piece[data-kind=witch_king] .initials")
+    assert king.text_content() == "WK" and king.is_visible()
+    assert page.locator("#board .piece[data-kind=witch_king] .name").is_hidden()
+    box = king.bounding_box()
+    assert box is not None and box["height"] >= 9  # readable letters, not 4-pixel names
+    page.screenshot(path=str(screenshots / "lotr-phone.png"))
+    context.close()

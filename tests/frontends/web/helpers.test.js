@@ -10,7 +10,7 @@ import {
   capitalize, describeOutcome, parseSquare, plainWords, rankSymbol, squareName,
 } from "../../../src/fogofwar/frontends/web/common.js";
 import { CELL, edgeLabels, MARGIN, squareCentre, squareOrigin } from "../../../src/fogofwar/frontends/web/grid_board.js";
-import { shortName, symbolOf } from "../../../src/fogofwar/frontends/web/lotr_board.js";
+import { initials, shortName, symbolOf } from "../../../src/fogofwar/frontends/web/lotr_board.js";
 
 test("Stratego square names read back, with no J file (ISF notation)", () => {
   for (let sq = 0; sq < 100; sq++) assert.equal(parseSquare(squareName(sq)), sq);
@@ -92,4 +92,12 @@ test("rule ids leave the words people read and are kept apart (on demand)", () =
   assert.deepEqual(plainWords("SOLO-ADM-3: squadron attacks Yamato (SOLO-ATK-1)"), { text: "squadron attacks Yamato", ids: ["SOLO-ADM-3", "SOLO-ATK-1"] });
   assert.deepEqual(plainWords("a setup (see the docs) with no rule"), { text: "a setup (see the docs) with no rule", ids: [] });
   assert.equal(plainWords("the back-and-forth rule (LOTR-CHOICE-BACK-AND-FORTH) forbids it").text, "the back-and-forth rule forbids it");
+});
+
+test("LOTR characters get two letters that tell them apart on a small board", () => {
+  assert.equal(initials("Witch-king"), "WK");
+  assert.equal(initials("Knight of Rohan"), "KR");
+  assert.equal(initials("Re Stregone"), "RS");
+  assert.equal(initials("Cavaliere sul Mannaro"), "CM");
+  assert.equal(initials("Aragorn"), "Ar");
 });

@@ -347,6 +347,7 @@ function render(ctx) {
   const fell = moved ? ({ attacker_won: [moved.to], defender_won: [moved.from], both_lost: [moved.from, moved.to] }[moved.result] || []) : [];
   const fallen = fell.map((sq) => pieceCopy(root, parseSquare(sq))).filter((p) => p !== null);
   drawLotrBoard(root, o);
+  root.classList.toggle("compact", root.getBoundingClientRect().width < 600); // names give way to initials
   editor.decorate();
   const arrives = !moved?.result || moved.result === "attacker_won";
   const move = moved && { from: parseSquare(moved.from), to: parseSquare(moved.to), arrives };

@@ -54,6 +54,15 @@ export function symbolOf(rank) {
   return { flag: "F", spy: "S", fortress: "B" }[rank] ?? rank;
 }
 
+/** Two letters that tell characters apart where a name cannot be read (a phone's board): 'Witch-king' -> 'WK',
+ * 'Knight of Rohan' -> 'KR', 'Re Stregone' -> 'RS', 'Aragorn' -> 'Ar'. */
+export function initials(name) {
+  const words = name.split(/[\s-]+/).filter((w) => w && !["of", "the", "di", "del", "dell'", "della", "sul", "dei"].includes(w.toLowerCase()));
+  if (words.length >= 2) return (words[0][0] + words[1][0]).toUpperCase();
+  const word = words[0] || name;
+  return word.slice(0, 2);
+}
+
 /** A name that fits on a piece: 'Knights of Rohan' -> 'Knights'. */
 export function shortName(name) {
   if (name.length <= 11) return name;
@@ -79,6 +88,7 @@ function pieceNode(sq, cell, o) {
   if (known) {
     g.append(svgText({ class: "sym", x: 50, y: 42 }, symbolOf(cell.rank)));
     g.append(svgText({ class: "name", x: 50, y: 80 }, shortName(t(cell.name))));
+    g.append(svgText({ class: "initials", x: 50, y: 74 }, initials(t(cell.name)))); // for small boards (.compact)
   } else {
     g.append(svg("path", { class: "emblem", d: "M50 26 L74 50 L50 74 L26 50 Z" }));
   }
