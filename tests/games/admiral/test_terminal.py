@@ -103,19 +103,22 @@ def test_hotseat_passes_the_keyboard_while_secrets_are_shown() -> None:
 
 def test_solo_mode_against_admiral_stratego() -> None:  # SOLO-EXP-1, SOLO-SET-1/2, SOLO-INIT-1
     console, out = make_console()
-    lines = ["list", *["1"] * 5, "1", *["pass"] * 8, *["1"] * 20, "resign"]
+    lines = ["list", *["1"] * 5, "1", *["pass"] * 8, "rules", *["1"] * 20, "resign"]
     code = run_admiral_terminal_game(seed=6, console=console, read=scripted(lines), solo=True, opponent="stratego")
     text = out.getvalue()
     assert code == 0
     assert "you against Admiral Stratego" in text and "Solo mode: you play South" in text
     # the person deploys from the right-hand corner (H1), then Stratego's deck is dealt from A8
     assert "  1 Washington@H1" in text and "South (you): Washington@H1" in text
-    assert "Admiral Stratego's deck (SOLO-SET-2) deals: " in text and "@A8" in text
+    assert "Admiral Stratego's deck deals: " in text and "@A8" in text
     assert "Initiative:" not in text  # no roll: Stratego wins it and moves second
     # each of Stratego's units gets its die, then its go and the reasons, with rule ids
-    assert "Dice rolled (Admiral Stratego's die (SOLO-DICE-2)): " in text
+    assert "Dice rolled (Admiral Stratego's die): " in text
     assert "North (computer): hold:" in text or "North (computer): move:" in text
-    assert "  why [SOLO-TAB-" in text and "slowest first, SOLO-MOVE-1" in text
+    # its reasons in words; the ids of the solo rules once the person asks for them ('rules')
+    before, _, after = text.partition("Rule ids are shown from now on")
+    assert "  why: Shokaku (slowest first) rolls admiral" in before and "SOLO-" not in before
+    assert "  why [SOLO-TAB-" in after and "slowest first, SOLO-MOVE-1" in after
     assert "North dice: [admiral " in text and "=symbol]" in text
     assert "You lose (North wins): South resigned." in text
 

@@ -9,7 +9,8 @@ screen shows something the other seat may not know.
 
 `--solo` plays the solo mode: the person against "Admiral Stratego" (the agent `stratego`) under the solo
 rules at the computer's seat (`AdmiralGame(solo_seat=...)`, docs/rules/admiral-solo.md); after each of its
-decisions the program prints the rule (a SOLO-... id) and the reason the agent gives.
+decisions the program prints the reason the agent gives (and the rule it follows, a SOLO-... id, once the
+person asks for rule ids with `rules`).
 
 A decision is typed in the engine's notation (`move:Fletcher>C3/movement`, `Fletcher@C1`, `pass`, ...) or
 picked by number from `list`. Exit codes of `run_admiral_terminal_game`: 0 the game was played to its end
@@ -247,7 +248,8 @@ class AdmiralTerminal(ConsoleSession):
                 f"Solo mode: you play {PLAYER_NAMES[self.humans[0]]} against Admiral Stratego. You deploy first, "
                 "from your right-hand corner along your edge row; Stratego's cards are dealt from a shuffled "
                 "deck; Stratego always wins the initiative and moves second; its units act slowest first, each "
-                "with an Admiral die and one die rolled when it acts (docs/rules/admiral-solo.md)."
+                "with an Admiral die and one die rolled when it acts (docs/rules/admiral-solo.md). Its reasons "
+                "are shown after each of its decisions; 'rules' adds the ids of the solo rules they follow."
             )
         elif not self.hotseat:
             self.say(f"You play {PLAYER_NAMES[self.humans[0]]}; South deploys first.")
@@ -326,9 +328,11 @@ class AdmiralTerminal(ConsoleSession):
         self.show_explanations(seat)
 
     def show_explanations(self, seat: int) -> None:
-        """The agent's reasons for what it just did: rule id and text (`core.agents.take_explanations`)."""
+        """The agent's reasons for what it just did (`core.agents.take_explanations`), with the rule's id once
+        the person asked for rule ids (`rules`)."""
         for e in take_explanations(self.agent):
-            self.console.print(Text(f"  why [{e.rule}]: {e.text}", style=SIDE_TEXT_STYLES[seat]))
+            rule = f" [{e.rule}]" if self.rule_ids else ""
+            self.tell(f"  why{rule}: {e.text}", style=SIDE_TEXT_STYLES[seat])
 
     def human_turn(self, seat: int) -> None:
         self.pass_keyboard(seat)
@@ -351,6 +355,8 @@ class AdmiralTerminal(ConsoleSession):
                 return
             elif word in ("quit", "exit"):
                 raise _Abandon("you quit")
+            elif self.session_command(word):
+                continue
             elif line.isdigit():
                 n = int(line)
                 if not 1 <= n <= len(legal):
@@ -373,9 +379,9 @@ class AdmiralTerminal(ConsoleSession):
         self.state.apply(action)
         if hidden and seat not in self.humans:
             what = "deploys a unit" if text and "@" in text and ":" not in text else "makes a secret decision"
-            self.console.print(Text(f"{PLAYER_NAMES[seat]} {what}.", style=SIDE_TEXT_STYLES[seat]))
+            self.tell(f"{PLAYER_NAMES[seat]} {what}.", style=SIDE_TEXT_STYLES[seat])
         else:
-            self.console.print(Text(f"{self.who(seat)}: {text}", style=SIDE_TEXT_STYLES[seat]))
+            self.tell(f"{self.who(seat)}: {text}", style=SIDE_TEXT_STYLES[seat])
 
     # -- hot seat
     def pass_keyboard(self, seat: int) -> None:
@@ -439,8 +445,9 @@ class AdmiralTerminal(ConsoleSession):
                     "  deploy Fletcher@C1, move:Fletcher>C3/movement, repair:Fletcher/movement,artillery,",
                     "  fire:Washington.main>Yamato/artillery, torpedo:Fletcher>Yukikaze/torpedo, pass, commit,",
                     "  first:South, enter:done, critical:movement (docs/rules/admiral.md has the rules).",
-                    "Commands: list (numbered legal actions; 'list Fletcher' filters), board, help, resign,",
-                    "  quit (leave the game unfinished). Dice are rolled by the program.",
+                    "Commands: list (numbered legal actions; 'list Fletcher' filters), board, help, rules (show the",
+                    "  rule ids in the messages from now on; 'rules off' hides them), why (the last refusal with its",
+                    "  rule ids), resign, quit (leave the game unfinished). Dice are rolled by the program.",
                 ]
             )
         )
