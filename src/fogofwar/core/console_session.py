@@ -147,6 +147,7 @@ class ConsoleSession:
         """Whether messages show the rules' ids (the `rules` command); off: plain words."""
         self.last_refusal = ""
         """The engine's whole reason for the last refusal (the `why` command shows it with its rule ids)."""
+        self._refusal_notation = False
 
     @property
     def seed_text(self) -> str:
@@ -170,9 +171,15 @@ class ConsoleSession:
     def say(self, text: str, style: str | None = None) -> None:
         self.tell(text, style)
 
-    def error(self, text: str) -> None:
-        self.last_refusal = text
-        self.tell(text, "bold red")
+    def error(self, text: str, notation: bool = False) -> None:
+        """Say what was refused and why; `notation`: the reason shows the notation to type, so it is printed
+        as written (without rule ids, but not in the game's plain words)."""
+        self.last_refusal, self._refusal_notation = text, notation
+        if notation:
+            shown = text if self.rule_ids else strip_rule_ids(text)
+            self.console.print(Text(wrap_text(shown, self.console.width), style="bold red"), soft_wrap=False)
+        else:
+            self.tell(text, "bold red")
 
     def session_command(self, word: str) -> bool:
         """The commands every terminal game understands besides its own: `rules` (show the rules' ids in the
@@ -189,7 +196,7 @@ class ConsoleSession:
             if not self.last_refusal:
                 self.say("Nothing was refused yet: 'why' repeats the last refusal with the rules behind it.")
             else:
-                reason = self.plain_words(self.last_refusal)
+                reason = self.last_refusal if self._refusal_notation else self.plain_words(self.last_refusal)
                 tail = "" if RULE_ID.search(reason) else " (no rule id given)"
                 self.console.print(Text(wrap_text(f"Why: {reason}{tail}", self.console.width)), soft_wrap=False)
             return True
