@@ -3,10 +3,18 @@ game (a quit or Ctrl-C still saves the unfinished record), and saving the record
 
 The games (`fogofwar.games.stratego.ui.console` for Stratego and LOTR, `fogofwar.games.admiral.ui.console`) bring their
 screens and their turns; this class brings the plumbing so it is written once.
+
+Messages are written for players: every line is wrapped at word boundaries to the terminal's width (a long
+line keeps its indentation and continues two spaces further in), and the rule ids the engines put in their
+reasons ("C5 is a lake (STR-BOARD-1)") are left out unless the player asks for them: `rules` shows them from
+then on (`rules off` hides them again) and `why` repeats the last refusal with its rule ids
+(`ConsoleSession.session_command`). The engines' own texts, which programs read, are unchanged.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +45,65 @@ class PlaySettings:
     extras: Mapping[str, object] = field(default_factory=dict)
 
 
+RULE_ID = re.compile(r"\b(?:STR|LOTR|ADM|SOLO)-[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?:(?:/|\.\.)[0-9]+[a-z]?)*")
+"""A rule id of the rules documents (docs/rules): STR-BOARD-1, LOTR-MOVE-3, ADM-G03, ADM-AIR-12..14, SOLO-TAB."""
+_PARENS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _plain_parens(match: re.Match[str]) -> str:
+    """A parenthesis without the parts that name rules: '(turn 1, ADM-SETUP-6)' -> '(turn 1)'; nothing left,
+    no parenthesis ('C5 is a lake (STR-BOARD-1)' -> 'C5 is a lake')."""
+    whole, inner = match.group(0), match.group(1)
+    if not RULE_ID.search(inner):
+        return whole
+    kept = [part for part in re.split(r"\s*[,;]\s*", inner) if part and not RULE_ID.search(part)]
+    if not kept:
+        return ""
+    return f"{whole[: whole.index('(')]}({', '.join(kept)})"
+
+
+def strip_rule_ids(text: str) -> str:
+    """`text` without the rule ids the engines write for programs and rule lawyers, in plain words.
+
+    >>> strip_rule_ids("C5 is a lake (STR-BOARD-1)")
+    'C5 is a lake'
+    >>> strip_rule_ids("only scouts move more than one square (STR-MOVE-3); A1-A10 is 9 squares")
+    'only scouts move more than one square; A1-A10 is 9 squares'
+    >>> strip_rule_ids("Stratego holds (a move of 0 squares, SOLO-MOVE-2), slowest first, SOLO-MOVE-1")
+    'Stratego holds (a move of 0 squares), slowest first'
+    """
+    if not RULE_ID.search(text):
+        return text
+    for _ in range(3):  # inner parentheses first: "(Admiral Stratego's die (SOLO-DICE-2))"
+        text = _PARENS.sub(_plain_parens, text)
+    text = re.sub(r"^" + RULE_ID.pattern + r":?\s*", "", text)  # "ADM-AIR-9: ..."
+    text = re.sub(r"(?:[,;] *| +)?" + RULE_ID.pattern + r"(?::(?= ))?", "", text)
+    text = re.sub(r" +(?=[.,;:)])", "", text)
+    return re.sub(r"\(\s*\)|\[\s*\]", "", text)
+
+
+def wrap_text(text: str, width: int) -> str:
+    """`text` wrapped at word boundaries to `width` columns, line by line: a long line keeps its own
+    indentation and goes on two spaces further in; words are never split unless one is wider than a line.
+
+    >>> print(wrap_text("  Pieces step one square up, down, left or right", 24))
+      Pieces step one square
+        up, down, left or
+        right
+    """
+    width = max(width, 20)
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width or not line.strip():
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        lines += textwrap.wrap(
+            line, width, subsequent_indent=indent + "  ", break_on_hyphens=False, drop_whitespace=True
+        ) or [line]
+    return "\n".join(lines)
+
+
 TerminalRunner = Callable[[PlaySettings], int]
 """A game's terminal: plays one game with these settings and returns the exit code (0 finished and saved,
 1 abandoned, 2 bad input, 130 interrupted)."""
@@ -54,7 +121,7 @@ def own_extras(settings: PlaySettings, title: str, defaults: Mapping[str, Any]) 
 
 def refuse(console: Console, text: str) -> int:
     """Say why a terminal game cannot start, and return the exit code for bad input (2)."""
-    console.print(Text.assemble(("error:", "bold red"), " ", text))
+    console.print(Text.assemble(("error:", "bold red"), " ", strip_rule_ids(text)), soft_wrap=False)
     return 2
 
 
@@ -76,21 +143,69 @@ class ConsoleSession:
         draw from a fresh 256-bit secret nobody sees (`fogofwar.core.randomness.play_streams`)."""
         self.save = save
         self._read = read or input
+        self.rule_ids = False
+        """Whether messages show the rules' ids (the `rules` command); off: plain words."""
+        self.last_refusal = ""
+        """The engine's whole reason for the last refusal (the `why` command shows it with its rule ids)."""
+        self._refusal_notation = False
 
     @property
     def seed_text(self) -> str:
         """' Seed N.' for a seeded game, else nothing: an unseeded game has no seed to show."""
         return f" Seed {self.seed}." if self.seed is not None else ""
 
-    def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, markup=False, highlight=False)
+    def words(self, text: str) -> str:
+        """A message as the player reads it: without rule ids unless asked for (`rules`), in the game's
+        plain words (`plain_words`)."""
+        return self.plain_words(text if self.rule_ids else strip_rule_ids(text))
 
-    def error(self, text: str) -> None:
-        self.console.print(Text(text, style="bold red"))
+    def plain_words(self, text: str) -> str:
+        """The game's hook: engine identifiers in a message turned into the game's words (Admiral: unit
+        and feature names); the text as it is by default."""
+        return text
+
+    def tell(self, text: str, style: str | None = None) -> None:
+        """Print a message (its own words, `words`), wrapped at word boundaries to the terminal's width."""
+        self.console.print(Text(wrap_text(self.words(text), self.console.width), style=style or ""), soft_wrap=False)
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.tell(text, style)
+
+    def error(self, text: str, notation: bool = False) -> None:
+        """Say what was refused and why; `notation`: the reason shows the notation to type, so it is printed
+        as written (without rule ids, but not in the game's plain words)."""
+        self.last_refusal, self._refusal_notation = text, notation
+        if notation:
+            shown = text if self.rule_ids else strip_rule_ids(text)
+            self.console.print(Text(wrap_text(shown, self.console.width), style="bold red"), soft_wrap=False)
+        else:
+            self.tell(text, "bold red")
+
+    def session_command(self, word: str) -> bool:
+        """The commands every terminal game understands besides its own: `rules` (show the rules' ids in the
+        messages from now on; `rules off` hides them) and `why` (the last refusal with its rule ids).
+        Returns whether `word` was one of them."""
+        if word in ("rules", "rules on", "rule ids", "rules off"):
+            self.rule_ids = word != "rules off"
+            if self.rule_ids:
+                self.say("Rule ids are shown from now on (docs/rules has the rules); 'rules off' hides them.")
+            else:
+                self.say("Rule ids are hidden again; 'rules' shows them.")
+            return True
+        if word == "why":
+            if not self.last_refusal:
+                self.say("Nothing was refused yet: 'why' repeats the last refusal with the rules behind it.")
+            else:
+                reason = self.last_refusal if self._refusal_notation else self.plain_words(self.last_refusal)
+                tail = "" if RULE_ID.search(reason) else " (no rule id given)"
+                self.console.print(Text(wrap_text(f"Why: {reason}{tail}", self.console.width)), soft_wrap=False)
+            return True
+        return False
 
     def ask(self, prompt: str) -> str:
         """Read one line; the end of the input abandons the game."""
-        self.console.print(prompt, end="", markup=False, highlight=False)
+        shown = wrap_text(self.words(prompt).rstrip(), self.console.width) + (" " if prompt.endswith(" ") else "")
+        self.console.print(shown, end="", markup=False, highlight=False, soft_wrap=True)
         try:
             line = self._read()
         except EOFError:
@@ -161,7 +276,7 @@ class ConsoleSession:
             head = "You win"
         else:
             head = f"You lose ({self.seat_name(outcome.winner)} wins)"
-        self.console.print(Text(f"{head}: {outcome.reason}.", style="bold"))
+        self.tell(f"{head}: {outcome.reason}.", style="bold")
         self.show_final()
 
     def record_players(self) -> list[str]:

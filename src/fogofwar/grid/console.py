@@ -25,6 +25,13 @@ HIGHLIGHT_STYLE = "bold yellow"
 MOVE_PROMPT = "Your move (e.g. {example}), or: help, moves, resign, quit: "
 """What the terminal asks on the person's turn (the commands `read_move` understands)."""
 
+COMMANDS_HELP = (
+    "Commands: moves (your legal moves), board (draw it again), help, rules (show the rule ids in the messages "
+    "from now on; 'rules off' hides them), why (the last refusal with its rule ids), resign, quit (leave the "
+    "game unfinished)."
+)
+"""The commands of the move prompt (`GridTerminalGame.read_move`), for the help of each game."""
+
 HOTSEAT_INTRO = (
     "Two players at one keyboard; {first} moves first. Between the turns a 'pass the keyboard' screen "
     "hides the board: each player sees only what their own side may see.{seed}"
@@ -210,14 +217,14 @@ class GridTerminalGame(ConsoleSession):
         self.pass_screen(self.seat_name(seat), self.seat_name(self.human))
         self.human = seat
         for event, before in self.unseen[seat]:
-            self.console.print(Text(self.describe(event, before), style=self.side_styles[int(event["player"])]))
+            self.tell(self.describe(event, before), style=self.side_styles[int(event["player"])])
         self.unseen[seat].clear()
 
     def human_setup(self) -> None:
         """Ask for a setup until one is valid (or take the one given on the command line)."""
         asking = self.setup.strip().lower() == "ask"
         if self.hotseat:
-            self.console.print(Text(f"{self.seat_name(self.human).capitalize()}'s setup", style="bold"))
+            self.tell(f"{self.seat_name(self.human).capitalize()}'s setup", style="bold")
         if asking:
             self.console.print()
             self.say(self.setup_help())
@@ -228,6 +235,8 @@ class GridTerminalGame(ConsoleSession):
                 continue
             if asking and spec.lower() == "quit":
                 raise Abandon("quit during the setup")
+            if asking and self.session_command(spec.lower()):
+                continue
             if asking and not spec:
                 continue
             try:
@@ -268,6 +277,8 @@ class GridTerminalGame(ConsoleSession):
                 return
             elif word in ("quit", "exit"):
                 raise Abandon("you quit")
+            elif self.session_command(word):
+                continue
             else:
                 try:
                     action = self.parse_move(line)
@@ -288,7 +299,7 @@ class GridTerminalGame(ConsoleSession):
         event = self.state.observation(self.human).data["last_move"]
         if event is not None:
             mover = int(event["player"])
-            self.console.print(Text(self.describe(event, before), style=self.side_styles[mover]))
+            self.tell(self.describe(event, before), style=self.side_styles[mover])
             if waiting is not None:  # told to the other player once the keyboard is theirs
                 self.unseen[self.computer].append((self.state.observation(self.computer).data["last_move"], waiting))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 
 from rich.console import Console
@@ -10,13 +11,23 @@ from typer.testing import CliRunner
 
 from fogofwar.frontends.cli import app
 from fogofwar.games.admiral import AdmiralGame
-from fogofwar.games.admiral.ui.console import board_text, cards_table, run_admiral_terminal_game, short_names
+from fogofwar.games.admiral.rules import AdmiralState
+from fogofwar.games.admiral.ui.console import (
+    AdmiralTerminal,
+    AdmiralWords,
+    board_text,
+    cards_table,
+    run_admiral_terminal_game,
+    short_names,
+)
 from fogofwar.tools.bench import bench_admiral
 
+from .helpers import position
 
-def make_console() -> tuple[Console, io.StringIO]:
+
+def make_console(width: int = 140, soft_wrap: bool = False) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=140, color_system=None, force_terminal=False), out
+    return Console(file=out, width=width, soft_wrap=soft_wrap, color_system=None, force_terminal=False), out
 
 
 def scripted(lines: list[str]) -> Callable[[], str]:
@@ -47,8 +58,8 @@ def test_scripted_session_against_random() -> None:
     assert "Not playable: 'nonsense' is not an Admiral action" in text
     assert "No action numbered 0" in text
     assert "Not playable: A1 is already occupied" in text
-    assert "Legal actions (" in text and "  1 Washington@A1" in text
-    assert "South (you): Washington@A1" in text
+    assert "Legal actions (" in text and "Washington (battleship, to place):\n  deploy on: 1 A1   2 B1" in text
+    assert "South (you): Washington deploys on A1" in text
     # the face-down enemy fleet is hidden during the deployment; the computer's placements are not shown
     assert "(face down)" in text
     assert "North deploys a unit." in text
@@ -56,7 +67,7 @@ def test_scripted_session_against_random() -> None:
     # after the deployment: dice are rolled by the program and shown, the enemy's cards are in the table
     assert "Dice rolled (initiative)" in text and "Dice rolled (action dice)" in text
     assert "Initiative: South" in text
-    assert "Turn 1, phase movement" in text
+    assert "Turn 1, movement phase" in text
     assert "Kirishima" in text and "struct" in text
     assert "You lose (North wins): South resigned." in text
 
@@ -103,20 +114,25 @@ def test_hotseat_passes_the_keyboard_while_secrets_are_shown() -> None:
 
 def test_solo_mode_against_admiral_stratego() -> None:  # SOLO-EXP-1, SOLO-SET-1/2, SOLO-INIT-1
     console, out = make_console()
-    lines = ["list", *["1"] * 5, "1", *["pass"] * 8, *["1"] * 20, "resign"]
+    lines = ["list", *["1"] * 5, "1", *["pass"] * 8, "rules", *["1"] * 20, "resign"]
     code = run_admiral_terminal_game(seed=6, console=console, read=scripted(lines), solo=True, opponent="stratego")
     text = out.getvalue()
     assert code == 0
     assert "you against Admiral Stratego" in text and "Solo mode: you play South" in text
     # the person deploys from the right-hand corner (H1), then Stratego's deck is dealt from A8
-    assert "  1 Washington@H1" in text and "South (you): Washington@H1" in text
-    assert "Admiral Stratego's deck (SOLO-SET-2) deals: " in text and "@A8" in text
+    assert "Washington (battleship, to place):\n  deploy on: 1 H1\n" in text
+    assert "South (you): Washington deploys on H1" in text
+    assert "Admiral Stratego's deck deals: " in text and " on A8" in text
     assert "Initiative:" not in text  # no roll: Stratego wins it and moves second
     # each of Stratego's units gets its die, then its go and the reasons, with rule ids
-    assert "Dice rolled (Admiral Stratego's die (SOLO-DICE-2)): " in text
-    assert "North (computer): hold:" in text or "North (computer): move:" in text
-    assert "  why [SOLO-TAB-" in text and "slowest first, SOLO-MOVE-1" in text
-    assert "North dice: [admiral " in text and "=symbol]" in text
+    assert "Dice rolled (Admiral Stratego's die): " in text
+    assert "North (computer): I-19 is placed submerged on A8" in text
+    assert "North (computer): Shokaku moves to C7 (admiral die)" in text
+    # its reasons in words; the ids of the solo rules once the person asks for them ('rules')
+    before, _, after = text.partition("Rule ids are shown from now on")
+    assert "  why: Shokaku (slowest first) rolls admiral" in before and "SOLO-" not in before
+    assert "  why [SOLO-TAB-" in after and "slowest first, SOLO-MOVE-1" in after
+    assert "North dice: [admiral for Kirishima, value to come] [admiral for Kirishima as its symbol]" in text
     assert "You lose (North wins): South resigned." in text
 
 
@@ -176,3 +192,106 @@ def test_bench_admiral() -> None:
     out = runner.invoke(app, ["bench", "--game", "admiral", "--seconds", "0", "--max-turns", "2"])
     assert out.exit_code == 0, out.output
     assert "turn cap 2" in out.output and "games/s" in out.output
+
+
+def hotseat_session(state: AdmiralState, lines: list[str]) -> str:
+    """Two people at the keyboard play on from a crafted position; what the terminal printed."""
+    console, out = make_console(160)
+    session = AdmiralTerminal(console, state.game, (0, 1), None, seed=1, read=scripted(lines))
+    session.state = state
+    session.play_through(session.turns)
+    return out.getvalue()
+
+
+def test_the_words_the_prompt_offers_play_whatever_their_notation() -> None:
+    """The air phase offers 'pass' (its notation is air:pass): typed, it plays; so do done and commit."""
+    state = position({"Enterprise": "A1", "Washington": "H1"}, {"Kirishima": "D6", "Yamato": "H8"}, [["admiral"], []])
+    text = hotseat_session(state, ["pass", "pass", "pass", "done", "commit", "quit"])
+    # pass, pass, then pass in the air phase: none is refused; 'done' is no choice in the attack phase
+    refused = [line for line in text.splitlines() if line.startswith("Not playable")]
+    assert refused == [
+        "Not playable: 'done' is not one of the choices now (give your units their attack orders (artillery, "
+        "torpedoes, depth charges, special features); or commit)."
+    ]
+    assert (
+        "Turn 2, air attack phase, South acts first: South to decide: an air attack by one of your carriers; or pass."
+        in text
+    )
+    assert "South: your decision (pass, a number from 'list'" in text
+    assert "South: makes no air attack" in text
+    assert "South: commits its attack orders" in text
+
+
+def test_the_list_is_grouped_by_unit_and_its_numbers_play() -> None:
+    """139 legal moves: 'list' is an overview by unit (one line each); 'list Helena' numbers Helena's moves, by
+    destination, with the die each spends; the number typed plays that move."""
+    south = {"Washington": "A1", "Enterprise": "B1", "Helena": "C1", "Fletcher": "D1"}
+    south["Wahoo"] = {"square": "F3", "submerged": True}
+    state = position(south, {"Yamato": "H8"}, [["movement", "movement+depth_charge", "admiral", "artillery"], []])
+    legal = len(state.legal_actions())
+    assert legal > 100
+    text = hotseat_session(state, ["list", "list Helena", "12", "quit"])
+    overview = text.split("South: your decision")[1].split("\n")[1:-1]
+    assert overview[0] == f"Legal actions ({legal}): type a number (or the notation, see help)."
+    assert "Or: 1 pass: decline to move (your movement results are lost)" in overview
+    assert "Helena (light cruiser, C1): 12 choices (to B2, C2, D2, C3)" in overview
+    assert len(overview) < 12
+    helena = text.split("South: your decision")[2]
+    assert "Helena (light cruiser, C1):\n" in helena
+    assert "  to C2: 11 admiral die   12 movement die   13 movement + depth charge die\n" in helena
+    assert "Washington" not in helena
+    assert "South: Helena moves to C2 (movement die)" in text
+
+
+def test_engine_identifiers_are_shown_as_names() -> None:
+    words = AdmiralWords(AdmiralGame())
+    assert words.text("critical marker on Helena's battery:main") == "critical marker on Helena's main battery"
+    assert words.text("Enterprise.armoured_fighters") == "Enterprise's Armoured Fighters"
+    assert words.text("anti-aircraft fire destroys Enterprise's torpedo_bomber") == (
+        "anti-aircraft fire destroys Enterprise's torpedo bomber"
+    )
+    assert words.text("Helena@D3; Helena.main > Kirishima (artillery+anti_aircraft)") == (
+        "Helena on D3; Helena's main battery at Kirishima (artillery + anti-aircraft)"
+    )
+    assert (
+        words.text("South has no unused artillery+anti_aircraft die")
+        == "South has no unused artillery + anti-aircraft die"
+    )
+    example = "write e.g. 'Fletcher@C1' or fire:Washington.main>Yamato/artillery"
+    assert words.text(example) == example  # notation quoted to be typed stays as it is
+    said = {
+        "move:Wahoo:surface>C2/movement": "Wahoo surfaces, then moves to C2 (movement die)",
+        "move:Fletcher>C3:smoke-v/admiral": "Fletcher moves to C3 laying smoke, along the column first (admiral die)",
+        "fire:Helena.main>Kirishima/artillery": "Helena's main battery fires at Kirishima (artillery die)",
+        "squadron:torpedo_bomber>Kirishima@D5": "sends a torpedo bomber against Kirishima from D5",
+        "activate:Enterprise.armoured_fighters": "activates Armoured Fighters on Enterprise",
+        "repair:Helena/movement,artillery": "Helena repairs (movement and artillery dice)",
+        "Helena@D3": "Helena deploys on D3",
+        "air:pass": "makes no air attack",
+    }
+    for notation, sentence in said.items():
+        assert words.action(notation, 0).sentence == sentence
+    assert (
+        words.action("critical:battery:main", 1, "Helena").sentence
+        == "puts the critical marker on Helena's main battery"
+    )
+    assert words.action("critical:battery:main", 1, "Helena").item == "main battery"
+
+
+def test_a_session_shows_names_wraps_its_lines_and_still_reads_the_notation() -> None:
+    """Through deployment, an air attack, a critical marker and the attack orders: no engine identifier reaches
+    the screen (Washington@A1, torpedo_bomber, battery:main, Helena.main, air:done), every line fits an
+    80-column console that soft-wraps like the command line's, and the notation typed still plays."""
+    console, out = make_console(80, soft_wrap=True)
+    lines = ["Washington@A1", "1", "1", "1", "1", "first:South", "list", "1", *["1"] * 40, "list", "resign"]
+    assert run_admiral_terminal_game(seed=5, console=console, read=scripted(lines)) == 0
+    text = out.getvalue()
+    assert "South (you): Washington deploys on A1" in text and "South (you): chooses South to act first" in text
+    assert "South (you): sends a bomber against Kirishima" in text
+    assert "South (you): puts the critical marker on Kirishima's movement" in text
+    assert "In the air: South's bomber from Enterprise, attacking Kirishima at G6" in text
+    identifier = re.compile(r"@[A-H][1-8]|[a-z]_[a-z]|battery:|\b[a-z]+:[A-Za-z]|\b[A-Z][a-z-]+\.[a-z]")
+    for line in text.splitlines():
+        shown = next((line.removesuffix(a) for a in lines if line.endswith(f": {a}")), line)  # what was typed
+        assert not identifier.search(shown), line
+        assert len(shown.rstrip()) <= 80, line

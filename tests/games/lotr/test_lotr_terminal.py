@@ -74,7 +74,7 @@ def board_cells(text: str) -> list[dict[int, list[str]]]:
 
 def test_scripted_powers_session_bad_input_a_power_and_resignation(monkeypatch: pytest.MonkeyPatch) -> None:
     console, out = make_console()
-    lines = ["Z9-Z10", "A1-A2", "fly A2-A5", "C4-C5", "detect A7", "moves", "help", "fly A3-A5", "resign"]
+    lines = ["Z9-Z10", "A1-A2", "fly A2-A5", "C4-C5", "why", "detect A7", "moves", "help", "fly A3-A5", "resign"]
     monkeypatch.setattr(builtins, "input", scripted(lines))
     code = run_lotr_terminal_game(
         variant="lotr-powers", opponent="heuristic", color="evil", setup=EVIL_SETUP, seed=4, console=console
@@ -83,9 +83,12 @@ def test_scripted_powers_session_bad_input_a_power_and_resignation(monkeypatch: 
     assert code == 0
     assert "Game 2, Special Powers" in text
     assert "'Z9' is not a square" in text
-    assert "A2 holds evil's own piece (LOTR-MOVE-3)" in text
-    assert "the Berserker on A2 has no power Fly (LOTR-CHOICE-POWERS)" in text
-    assert "C5 is in a Forbidden Zone (LOTR-MOVE-4)" in text
+    # the engine's reasons in plain words; their rule ids only on demand ('why')
+    assert "Not a legal move: A2 holds evil's own piece\n" in text
+    assert "Not a legal move: the Berserker on A2 has no power Fly\n" in text
+    assert "Not a legal move: C5 is in a Forbidden Zone\n" in text
+    assert "Why: Not a legal move: C5 is in a Forbidden Zone (LOTR-MOVE-4)\n" in text
+    assert text.count("(LOTR-") == 1
     assert "no piece can use Detect Enemy on A7 now" in text
     assert "Your legal moves" in text and "powers: fly A3-A5" in text
     assert "fly E4-E8" in text and "[Witch-king]" in text  # the help lists the powers of the army

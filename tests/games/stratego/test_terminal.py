@@ -310,3 +310,95 @@ def test_hotseat_game_passes_the_keyboard_and_each_seat_sees_only_its_own_army(t
     assert re.search(r"Pass the keyboard to blue ─*\n.*\nRed moved", game)
     record = GameRecord.load(save)
     assert record.players == ["human", "human"] and record.replay().is_terminal()
+
+
+def test_refusals_are_plain_words_and_rule_ids_come_on_demand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's reasons carry rule ids for programs ('H5 is a lake (STR-BOARD-1)'); the terminal says them
+    in plain words, `why` repeats the last one with its rule ids, `rules` shows them from then on."""
+    console, out = make_console()
+    # red's barrage sample: 9...1..2.9/... (the general on H4, below the lake on H5)
+    lines = ["H4-H5", "why", "rules", "H4-H5", "rules off", "H4-H5", "quit"]
+    monkeypatch.setattr(builtins, "input", scripted(lines))
+    assert run_terminal_game(variant="barrage", opponent="random", setup="sample", seed=7, console=console) == 1
+    text = out.getvalue()
+    refusals = [line for line in text.splitlines() if line.startswith(("Not a legal move", "Why"))]
+    assert refusals == [
+        "Not a legal move: H5 is a lake",
+        "Why: Not a legal move: H5 is a lake (STR-BOARD-1)",
+        "Not a legal move: H5 is a lake (STR-BOARD-1)",
+        "Not a legal move: H5 is a lake",
+    ]
+    assert "Rule ids are shown from now on" in text and "Rule ids are hidden again" in text
+    assert "rules (show the rule ids in the messages" in run_help(["help", "quit"])
+
+
+def run_help(lines: list[str], notation: str = "classic", width: int = 400) -> str:
+    """What a classic game at the terminal prints for `lines` (its own help among them)."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, force_terminal=False)
+    run_terminal_game(
+        variant="barrage", setup="sample", seed=1, notation=notation, console=console, read=scripted(lines)
+    )
+    return out.getvalue()
+
+
+def test_tmux_narrow_pane_wraps_the_help_between_words() -> None:
+    """Through the real command (its console soft-wraps) in a pane 52 columns wide: the help arrives wrapped
+    at word boundaries, so no word is cut in two at the pane's edge."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (apt-get install -y tmux)")
+    socket_dir = Path(tempfile.mkdtemp(prefix="fw-tmux-"))
+    tmux = Tmux(socket_dir / "sock")
+    python = shlex.quote(sys.executable)
+    command = (  # without the COLUMNS and LINES the test runner's readline may have put in the environment
+        f"unset COLUMNS LINES; cd {shlex.quote(str(ROOT))} && {python} -m fogofwar.frontends.cli play "
+        "--variant barrage --setup sample --seed 3; echo EXIT=$?; sleep 30"
+    )
+    tmux("new-session", "-d", "-s", "narrow", "-x", "52", "-y", "60", command)
+    try:
+        tmux.wait_for("narrow", lambda p: p.rstrip().endswith("quit:"))
+        tmux("send-keys", "-t", "narrow", "help", "Enter")
+        pane = tmux.wait_for("narrow", lambda p: "game unfinished)." in p and p.rstrip().endswith("quit:"))
+        help_part = pane[pane.rindex("Moves: the square") :]
+        assert max(len(line.rstrip()) for line in help_part.splitlines()) <= 52
+        words = set(help_part.split())
+        assert [w for w in help_text_words() if w not in words] == []
+        tmux("send-keys", "-t", "narrow", "quit", "Enter")
+        tmux.wait_for("narrow", lambda p: "EXIT=1" in p)
+    finally:
+        tmux("kill-server", check=False)
+        shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+def test_the_help_says_which_number_is_stronger_in_the_notation_in_use() -> None:
+    classic = run_help(["help", "quit"])
+    assert "the higher rank wins" not in classic
+    assert "the stronger rank wins, which is the lower number (1 = marshal, the strongest; 9 = scout" in classic
+    assert "Ranks, strongest first: 1 marshal, 2 general," in classic
+    assert "You moved" not in classic and "Your setup" in classic
+    modern = run_help(["help", "quit"], notation="modern")
+    assert "the stronger rank wins, which is the higher number (10 = marshal, the strongest; 2 = scout" in modern
+    assert "Ranks, strongest first: 10 marshal, 9 general," in modern
+
+
+def test_long_lines_wrap_at_word_boundaries_to_the_terminal_width() -> None:
+    """The command line's console soft-wraps (the terminal would cut words anywhere): every message, the help
+    and the legend are wrapped by the game at word boundaries to the console's width."""
+    width = 60
+    out = io.StringIO()
+    console = Console(file=out, width=width, soft_wrap=True, color_system=None, force_terminal=False)
+    answers = ["help", "H4-H5", "moves", "quit"]
+    run_terminal_game(variant="barrage", setup="sample", seed=1, console=console, read=scripted(answers))
+    text = out.getvalue()
+    for line in text.splitlines():
+        shown = next((line.removesuffix(a) for a in answers if line.endswith(f": {a}")), line)
+        assert len(shown.rstrip()) <= width, line
+    words = set(text.split())
+    for word in help_text_words():
+        assert word in words, f"{word!r} was cut"
+
+
+def help_text_words() -> list[str]:
+    from fogofwar.games.stratego.ui.console import help_text
+
+    return help_text("classic").split()

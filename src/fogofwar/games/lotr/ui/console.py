@@ -46,7 +46,7 @@ from fogofwar.games.lotr.rules import (
 )
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
 from fogofwar.grid.board import NUM_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import MOVE_PROMPT, GridTerminalGame, grid_board_text
+from fogofwar.grid.console import COMMANDS_HELP, MOVE_PROMPT, GridTerminalGame, grid_board_text
 
 SIDE_STYLES = ("bold white on grey30", "bold black on wheat1")
 """Evil's grey pieces, Good's beige pieces (LOTR-ARMY-1)."""
@@ -381,9 +381,9 @@ class LotrTerminalGame(GridTerminalGame):
         return "\n".join(
             [
                 f"Set up the Forces of {self.me.capitalize()}: {roster_words(army, g)}.",
-                "A setup string is 4 rows separated by '/', the front row (nearest the enemy) first, each",
-                "  row 10 pieces separated by spaces, left to right as you see the board from your chair;",
-                "  a piece is its short name (above) or its key (gandalf, orc, ...).",
+                "A setup string is 4 rows separated by '/', the front row (nearest the enemy) first, each row 10 "
+                "pieces separated by spaces, left to right as you see the board from your chair; a piece is its "
+                "short name (above) or its key (gandalf, orc, ...).",
                 f"  Example: {example}",
                 "Or type random (anywhere), or auto (the Flag on the back row between Fortresses, ...).",
             ]
@@ -423,16 +423,16 @@ class LotrTerminalGame(GridTerminalGame):
     def help_text(self) -> str:
         g = self.game
         lines = [
-            "Moves: the square a piece stands on, then the square it goes to: B4-B5",
-            "  (also 'B4 B5' or 'b4b5'; 'B4xB5' for an attack, but the x is optional).",
-            "  Files are A-K (there is no J), rows 1-10: see the edges of the board.",
-            "Pieces step one square up, down, left or right; the Knights of Rohan and the Warg Riders (2)",
-            "  run any distance in a line (a run of more than one square shows them); Fortresses and the",
-            "  Flag never move; nobody enters a Forbidden Zone (~~~~~~). Moving onto an enemy attacks it:",
-            "  the higher rank wins, equal ranks both fall, the spy (Eowyn, Wormtongue) takes the 10 when",
-            "  it attacks, only the 3s (Soldiers of Gondor, Orcs) take Fortresses. Take the enemy Flag, or",
-            "  leave the enemy no move, to win. No piece moves between the same two squares on three turns",
-            "  in a row.",
+            "Moves: the square a piece stands on, then the square it goes to: B4-B5 (also 'B4 B5' or 'b4b5'; "
+            "'B4xB5' for an attack, but the x is optional). Files are A-K (there is no J), rows 1-10: see the "
+            "edges of the board.",
+            "Pieces step one square up, down, left or right; the Knights of Rohan and the Warg Riders (2) run any "
+            "distance in a line (a run of more than one square shows them); Fortresses and the Flag never move; "
+            "nobody enters a Forbidden Zone (~~~~~~).",
+            "Moving onto an enemy attacks it: the higher rank wins (10 is the strongest), equal ranks both fall, "
+            "the spy (Eowyn, Wormtongue) takes the 10 when it attacks, only the 3s (Soldiers of Gondor, Orcs) take "
+            "Fortresses. Take the enemy Flag, or leave the enemy no move, to win. No piece moves between the same "
+            "two squares on three turns in a row.",
         ]
         if g.mode != "classic":
             mine = {p for k in g.army(self.human).kinds for p in k.powers}
@@ -444,16 +444,15 @@ class LotrTerminalGame(GridTerminalGame):
         if g.mode == "ring":
             lines.append(
                 f"Game 3: Frodo may step onto Mount Doom ({square_name(g.doom)}) from "
-                f"{' or '.join(square_name(s) for s in g.doom_gates)}: the Ring is destroyed and Evil loses its"
+                f"{' or '.join(square_name(s) for s in g.doom_gates)}: the Ring is destroyed and Evil loses its "
+                "4-8s and every Fortress. Only the Witch-king and the Nazgul can capture Frodo."
             )
-            lines.append("  4-8s and every Fortress. Only the Witch-king and the Nazgul can capture Frodo.")
         lines += [
             f"Your army: {roster_words(g.army(self.human), g)}.",
             f"Enemy army: {roster_words(g.army(self.computer), g)}.",
             f"Board: {LEGEND}{DOOM_LEGEND if g.mode == 'ring' else ''}",
             "  In colour, your pieces the enemy has seen are underlined.",
-            "Commands: moves (your legal moves), board (draw it again), help, resign,",
-            "  quit (leave the game unfinished).",
+            COMMANDS_HELP,
         ]
         return "\n".join(lines)
 
@@ -484,7 +483,7 @@ class LotrTerminalGame(GridTerminalGame):
             }[str(ring["status"])]
             self.say(f"The Ring: {status} (Mount Doom is {ring['mount_doom']}).")
         turn = "your turn" if data["to_move"] == self.human else f"{self.them}'s turn"
-        self.console.print(Text(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold"))
+        self.tell(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold")
 
     def show_captured(self, data: LotrView) -> None:
         for owner in (self.human, self.computer):

@@ -32,7 +32,7 @@ from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, StrategoGame, Str
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import LAKES, PLAYER_NAMES, SETUP_SQUARES, SIZE, parse_square, square_name
-from fogofwar.grid.console import MOVE_PROMPT, CellData, GridTerminalGame, grid_board_text
+from fogofwar.grid.console import COMMANDS_HELP, MOVE_PROMPT, CellData, GridTerminalGame, grid_board_text
 
 SIDE_STYLES = ("bold white on red3", "bold white on blue3")
 SIDE_TEXT_STYLES = ("bold red", "bold blue")
@@ -169,26 +169,33 @@ def roster_words(variant: Variant, notation: RankNotation) -> str:
     return ", ".join(parts)
 
 
+def strength_words(notation: RankNotation) -> str:
+    """Which number is the stronger in `notation`: classic counts down from the marshal (1), modern up to it (10)."""
+    if notation == "modern":
+        return "the higher number (10 = marshal, the strongest; 2 = scout, the weakest)"
+    return "the lower number (1 = marshal, the strongest; 9 = scout, the weakest)"
+
+
 def help_text(notation: RankNotation) -> str:
+    """The help of the move prompt, true for `notation`: one paragraph a line (the terminal wraps them)."""
     ranks = [r for r in sorted(Rank, key=lambda r: -int(r)) if r not in (Rank.BOMB, Rank.FLAG)]
     table = ", ".join(f"{r.symbol(notation)} {r.name.lower()}" for r in ranks) + ", B bomb, F flag"
     return "\n".join(
         [
-            "Moves: the square a piece stands on, then the square it goes to: B4-B5",
-            "  (also 'B4 B5' or 'b4b5'; 'B4xB5' for an attack, but the x is optional).",
-            "  Files are A-K (there is no J), rows 1-10: see the edges of the board.",
-            "Pieces step one square up, down, left or right; scouts run any distance",
-            "  in a straight line; bombs and the flag never move; no piece enters a",
-            "  lake (~~~). Moving onto an enemy piece attacks it: the higher rank wins,",
-            "  equal ranks both fall, the spy beats the marshal only when it attacks,",
-            "  and only a miner defuses a bomb. Take the enemy flag, or leave the",
-            "  enemy no move, to win. A piece may not shuttle between the same two",
-            "  squares too many times in a row (two-squares rule).",
+            "Moves: the square a piece stands on, then the square it goes to: B4-B5 (also 'B4 B5' or 'b4b5'; "
+            "'B4xB5' for an attack, but the x is optional). Files are A-K (there is no J), rows 1-10: see the "
+            "edges of the board.",
+            "Pieces step one square up, down, left or right; scouts run any distance in a straight line; bombs "
+            "and the flag never move; no piece enters a lake (~~~).",
+            f"Moving onto an enemy piece attacks it: the stronger rank wins, which is {strength_words(notation)}; "
+            "equal ranks both fall, the spy beats the marshal only when it attacks, and only a miner defuses a "
+            "bomb.",
+            "Take the enemy flag, or leave the enemy no move, to win. A piece may not shuttle between the same two "
+            "squares too many times in a row (two-squares rule).",
             f"Ranks, strongest first: {table}.",
             f"Board: {LEGEND}",
             "  In colour, your pieces whose rank the enemy has seen are underlined.",
-            "Commands: moves (your legal moves), board (draw it again), help, resign,",
-            "  quit (leave the game unfinished).",
+            COMMANDS_HELP,
         ]
     )
 
@@ -199,10 +206,10 @@ def setup_help(variant: Variant, notation: RankNotation) -> str:
     lines = [
         f"Set up your army for {variant.title}:",
         f"  {roster_words(variant, notation)}.",
-        "A setup string is 4 rows separated by '/', the front row (nearest the",
-        "  enemy) first, each row 10 squares left to right as you see the board",
-        "  from your own chair: 1-9, S, B, F, or '.' for an empty square. Setup",
-        "  strings always use the classic ranks: 1 = marshal ... 9 = scout.",
+        "A setup string is 4 rows separated by '/', the front row (nearest the enemy) first, each row 10 squares "
+        "left to right as you see the board from your own chair: 1-9, S, B, F, or '.' for an empty square. Setup "
+        "strings always use the classic ranks: 1 = marshal ... 9 = scout"
+        + ("." if notation == "classic" else ", whatever the notation of the board (here 10 = marshal)."),
     ]
     if example:
         lines.append(f"  Example: {example}")
@@ -325,7 +332,7 @@ class TerminalGame(GridTerminalGame):
         self.say(LEGEND, style="dim")
         self.show_captured(data["captured"])
         turn = "your turn" if data["to_move"] == self.human else f"{self.them}'s turn"
-        self.console.print(Text(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold"))
+        self.tell(f"Move {int(data['move_count']) + 1}: {turn} ({self.me}).", style="bold")
 
     def show_captured(self, captured: Sequence[Sequence[str]]) -> None:
         for owner in (self.human, self.computer):
