@@ -10,7 +10,7 @@ import pytest
 
 from .test_browser_lotr_admiral import create
 from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
-from .test_browser_setup_replay import drag, rank_on, square
+from .test_browser_setup_replay import drag, finish_a_hotseat_game, rank_on, square
 
 pytestmark = pytest.mark.browser
 
@@ -299,3 +299,22 @@ def test_lotr_characters_can_be_told_apart_on_a_phone(browser: Any, live_server:
     assert box is not None and box["height"] >= 9  # readable letters, not 4-pixel names
     page.screenshot(path=str(screenshots / "lotr-phone.png"))
     context.close()
+
+
+def test_a_finished_game_and_its_replay_keep_what_matters_in_view(browser: Any, live_server: str) -> None:
+    """A finished game opened with its result card clipped; in a replay, clicking a move scrolled the controls
+    away. At 1280x800 the result and the replay controls stay in the first screen."""
+    page = new_page(browser)
+    gid = finish_a_hotseat_game(page, live_server, "lotr", "classic", {}, 60)
+    page.goto(f"{live_server}/game/{gid}")
+    page.wait_for_selector("#result:not([hidden])")
+    box = page.locator("#result").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800
+    page.goto(f"{live_server}/replay/{gid}")
+    page.wait_for_selector("#controls:not([hidden])")
+    rows = page.locator("#move-list li")
+    rows.nth(rows.count() - 1).click()
+    rows.nth(rows.count() // 2).click()
+    controls = page.locator("#controls").bounding_box()
+    assert controls is not None and controls["y"] >= 0 and controls["y"] + controls["height"] <= 800
+    assert not page.errors
