@@ -29,6 +29,14 @@ def new_page(browser: Any) -> Any:
     return page
 
 
+def open_seat(page: Any, base: str, body: dict[str, Any]) -> str:
+    """Create a game over the REST API (`body` as the lobby posts it) and open it at seat 0; its id."""
+    created = page.request.post(base + "/api/games", data=body).json()
+    gid, token = created["game"]["id"], created["seats"]["0"]
+    page.goto(f"{base}/game/{gid}#seat=0&token={token}")
+    return str(gid)
+
+
 def create_in_lobby(
     page: Any, base: str, opponent: str, variant: str = "barrage", max_moves: int | None = None
 ) -> None:

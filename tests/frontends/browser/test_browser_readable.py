@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .test_browser_lotr_admiral import create
-from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
+from .test_browser_play import create_in_lobby, new_page, open_seat, set_up_by_sample
 from .test_browser_setup_replay import drag, finish_a_hotseat_game, rank_on, square
 
 pytestmark = pytest.mark.browser
@@ -61,9 +61,7 @@ def test_random_fills_the_rest_and_keeps_what_was_placed(browser: Any, live_serv
     """Random threw away the pieces placed by hand (Stratego and LOTR)."""
     page = new_page(browser)
     body = {"variant": "barrage", "opponent": "random", "color": "red", "options": {"max_moves": 40}}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     page.wait_for_selector("#setup:not([hidden])")
     drag(page, '#setup-tray .tray-piece[data-key="flag"]', square(0))
     drag(page, '#setup-tray .tray-piece[data-key="bomb"]', square(1))
@@ -75,9 +73,7 @@ def test_random_fills_the_rest_and_keeps_what_was_placed(browser: Any, live_serv
     page.wait_for_function("document.querySelectorAll('#board .piece.red').length === 8")
     lotr = new_page(browser)
     body = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
-    created = lotr.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(lotr, live_server, body)
     lotr.wait_for_selector("#setup:not([hidden])")
     drag(lotr, '#setup-tray .tray-piece[data-key="flag"]', square(4))
     lotr.click("#setup-random")
@@ -90,17 +86,13 @@ def test_each_army_shows_what_it_still_has(browser: Any, live_server: str, scree
     """The terminal says what the enemy still has; the page only listed what was lost."""
     page = new_page(browser)
     body = {"variant": "barrage", "opponent": "random", "color": "red", "options": {"max_moves": 40}}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     page.wait_for_selector("#left-label-1:not([hidden])")
     assert page.locator("#left-1 .chip").count() == 7  # barrage: 8 pieces of 7 ranks
     assert "×2" in page.inner_text("#left-1")  # the two scouts
     lotr = new_page(browser)
     body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
-    created = lotr.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(lotr, live_server, body)
     lotr.wait_for_selector("#left-label-1:not([hidden])")
     assert "Gimli" in lotr.inner_text("#left-1") and "Witch-king" in lotr.inner_text("#left-0")
     lotr.screenshot(path=str(screenshots / "lotr-still-has.png"))
@@ -138,9 +130,7 @@ def test_the_pages_speak_italian_to_an_italian_browser(browser: Any, live_server
     assert page.evaluate("document.documentElement.lang") == "it"
     page.screenshot(path=str(screenshots / "lobby-it.png"))
     body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     page.wait_for_selector("#setup:not([hidden])")
     assert "Gioco 2, Poteri Speciali" in page.inner_text("#title")
     assert page.locator("#setup-tray .tray-piece .name", has_text="Re Stregone").count() == 1
@@ -189,9 +179,7 @@ def test_the_game_page_fits_every_screen(browser: Any, live_server: str, screens
     context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
     page = context.new_page()
     body = {"variant": "classic", "opponent": "random", "color": "red", "options": {"max_moves": 400}}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     set_up_by_sample(page)
     for _ in range(14):  # enough moves for the move list to fill up
         page.wait_for_selector("#board .piece.movable")
@@ -232,9 +220,7 @@ def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
     assert page.locator(f'#board .piece.red[data-sq="{target}"]').count() == 1 or "×" in page.inner_text("#move-list")
     lotr = new_page(browser)
     body = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
-    created = lotr.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    lotr.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(lotr, live_server, body)
     lotr.wait_for_selector("#setup:not([hidden])")
     lotr.click("#setup-random")
     lotr.wait_for_selector("#setup-confirm:not([disabled])")
@@ -286,9 +272,7 @@ def test_lotr_characters_can_be_told_apart_on_a_phone(browser: Any, live_server:
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page = context.new_page()
     body = {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     page.wait_for_selector("#setup:not([hidden])")
     page.click("#setup-random")
     page.wait_for_selector("#board.compact .piece .initials")

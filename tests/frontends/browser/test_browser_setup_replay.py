@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_play import new_page
+from .test_browser_play import new_page, open_seat
 
 pytestmark = pytest.mark.browser
 
@@ -47,9 +47,7 @@ def rank_on(page: Any, sq: int) -> str:
 def test_drag_and_drop_setup_editor(browser: Any, live_server: str, screenshots: Path) -> None:
     page = new_page(browser)
     body = {"variant": "barrage", "opponent": "random", "color": "red", "options": {"max_moves": 40}}
-    created = page.request.post(live_server + "/api/games", data=body).json()
-    gid, token = created["game"]["id"], created["seats"]["0"]
-    page.goto(f"{live_server}/game/{gid}#seat=0&token={token}")
+    open_seat(page, live_server, body)
     page.wait_for_selector("#setup:not([hidden])")
     tray = page.locator("#setup-tray .tray-piece")
     assert tray.count() == 7  # barrage: 8 pieces of 7 ranks, all in the tray to start with

@@ -74,6 +74,22 @@ def air(south: dict[str, Any], north: dict[str, Any], dice: Any, **kw: Any) -> A
     return position(south, north, dice=dice, **kw)
 
 
+def fighters_meet(dice: Any, guards: int = 1, raiders: Any = ((FIGHTER, 0),), **kw: Any) -> AdmiralState:
+    """Enterprise (South) strikes Shokaku (North), which `guards` of its fighters protect, with the `raiders`
+    ((squadron type, place) each); North acts first in the turn, so its launch comes first."""
+    state = air({"Enterprise": "A1", "Washington": "H1"}, {"Shokaku": "D6", "Yamato": "H8"}, dice, first_player=1, **kw)
+    state.apply(launch(state, "Shokaku"))
+    for _ in range(guards):
+        state.apply(protect(state, "Shokaku"))
+    state.apply(AIR_DONE)
+    to_air(state)
+    state.apply(strike(state, "Enterprise"))
+    for kind, place in raiders:
+        state.apply(squadron(state, kind, "Shokaku", place))
+    state.apply(AIR_DONE)
+    return state
+
+
 def test_combat_air_patrol_launch_in_the_movement_phase() -> None:  # ADM-AIR-1
     state = air({"Enterprise": "A1", "Washington": "C1"}, {"Yamato": "H8"}, [["admiral", "movement"], []])
     assert launch(state, "Enterprise") in state.legal_actions()
@@ -134,22 +150,9 @@ def test_the_defender_chooses_what_its_protecting_fighters_take_on() -> None:  #
     """Two fighters protect Shokaku against a fighter, a torpedo bomber and a bomber: the first must take on
     the attacking fighter; the second takes on the attack squadron North chooses (here the bomber), and the
     torpedo bomber goes on unopposed."""
-    state = air(
-        {"Enterprise": "A1", "Washington": "H1"},
-        {"Shokaku": "D6", "Yamato": "H8"},
-        [["admiral"], ["admiral"]],
-        first_player=1,
+    state = fighters_meet(
+        [["admiral"], ["admiral"]], guards=2, raiders=((FIGHTER, 0), (TORPEDO_BOMBER, 1), (BOMBER, 0))
     )
-    state.apply(launch(state, "Shokaku"))
-    state.apply(protect(state, "Shokaku"))
-    state.apply(protect(state, "Shokaku"))
-    state.apply(AIR_DONE)
-    to_air(state)
-    state.apply(strike(state, "Enterprise"))
-    state.apply(squadron(state, FIGHTER, "Shokaku"))
-    state.apply(squadron(state, TORPEDO_BOMBER, "Shokaku", 1))
-    state.apply(squadron(state, BOMBER, "Shokaku"))
-    state.apply(AIR_DONE)
     while state.phase == "air_react":
         state.apply(AIR_DONE)
     assert state.phase == "escort_pick" and state.current_player() == 1
@@ -269,19 +272,7 @@ def test_protecting_fighters_fight_first_and_take_fighters_first() -> None:  # A
 
 def test_fighter_duels() -> None:  # ADM-AIR-9
     def duel(rolls: list[int]) -> AdmiralState:
-        state = air(
-            {"Enterprise": "A1", "Washington": "H1"},
-            {"Shokaku": "D6", "Yamato": "H8"},
-            [["admiral"], ["admiral"]],
-            first_player=1,
-        )
-        state.apply(launch(state, "Shokaku"))
-        state.apply(protect(state, "Shokaku"))
-        state.apply(AIR_DONE)
-        to_air(state)
-        state.apply(strike(state, "Enterprise"))
-        state.apply(squadron(state, FIGHTER, "Shokaku"))
-        state.apply(AIR_DONE)
+        state = fighters_meet([["admiral"], ["admiral"]])
         roll(state, rolls)  # North's fighter first, then South's
         return state
 
@@ -305,39 +296,14 @@ def test_fighter_duels() -> None:  # ADM-AIR-9
 def test_fighter_duels_in_the_duel_paragraphs_order(rolls: list[int], south_wins: bool) -> None:  # ADM-DICE-6
     """`duel_order="paragraph"`: "un risultato Ammiraglio batte Movimento e Artiglieria, un risultato Movimento
     batte Artiglieria, un risultato Artiglieria/Contraerea batte ... Artiglieria" (North rolls first)."""
-    state = air(
-        {"Enterprise": "A1", "Washington": "H1"},
-        {"Shokaku": "D6", "Yamato": "H8"},
-        [["admiral"], ["admiral"]],
-        first_player=1,
-        readings={"duel_order": "paragraph"},
-    )
-    state.apply(launch(state, "Shokaku"))
-    state.apply(protect(state, "Shokaku"))
-    state.apply(AIR_DONE)
-    to_air(state)
-    state.apply(strike(state, "Enterprise"))
-    state.apply(squadron(state, FIGHTER, "Shokaku"))
-    state.apply(AIR_DONE)
+    state = fighters_meet([["admiral"], ["admiral"]], readings={"duel_order": "paragraph"})
     roll(state, rolls)
     assert (alive(state, 1, FIGHTER), alive(state, 0, FIGHTER)) == ((0, 1) if south_wins else (1, 0))
 
 
 def test_fighters_against_attack_squadrons() -> None:  # ADM-AIR-10
     def attacked(fighter_roll: int, kind: int) -> AdmiralState:
-        state = air(
-            {"Enterprise": "A1", "Washington": "H1"},
-            {"Shokaku": "D6", "Yamato": "H8"},
-            [["admiral"], ["admiral"]],
-            first_player=1,
-        )
-        state.apply(launch(state, "Shokaku"))
-        state.apply(protect(state, "Shokaku"))
-        state.apply(AIR_DONE)
-        to_air(state)
-        state.apply(strike(state, "Enterprise"))
-        state.apply(squadron(state, kind, "Shokaku", 0 if kind == BOMBER else 1))
-        state.apply(AIR_DONE)
+        state = fighters_meet([["admiral"], ["admiral"]], raiders=((kind, 0 if kind == BOMBER else 1),))
         roll(state, [fighter_roll])
         return state
 
@@ -413,19 +379,7 @@ def test_armoured_fighters_make_the_winner_roll_again() -> None:  # ADM-G03, ADM
     """Offered to the loser once the duel's dice are seen (ADM-AIR-15), never before the fight."""
 
     def duel(rerolled: int) -> AdmiralState:
-        state = air(
-            {"Enterprise": "A1", "Washington": "H1"},
-            {"Shokaku": "D6", "Yamato": "H8"},
-            [["admiral", "admiral"], ["admiral"]],
-            first_player=1,
-        )
-        state.apply(launch(state, "Shokaku"))
-        state.apply(protect(state, "Shokaku"))
-        state.apply(AIR_DONE)
-        to_air(state)
-        state.apply(strike(state, "Enterprise"))
-        state.apply(squadron(state, FIGHTER, "Shokaku"))
-        state.apply(AIR_DONE)
+        state = fighters_meet([["admiral", "admiral"], ["admiral"]])
         assert state.phase == "air_roll"  # no feature changes a roll before it is seen: the dice first
         roll(state, [ADMIRAL, MOVEMENT])  # South's fighter loses...
         assert state.phase == "air_react" and state.current_player() == 0  # ...and South may save it
@@ -438,37 +392,13 @@ def test_armoured_fighters_make_the_winner_roll_again() -> None:  # ADM-G03, ADM
     assert alive(saved, 0, FIGHTER) == 1 and alive(saved, 1, FIGHTER) == 1
     lost = duel(ADMIRAL)  # the new roll still wins
     assert alive(lost, 0, FIGHTER) == 0
-    won = air(
-        {"Enterprise": "A1", "Washington": "H1"},
-        {"Shokaku": "D6", "Yamato": "H8"},
-        [["admiral", "admiral"], ["admiral"]],
-        first_player=1,
-    )
-    won.apply(launch(won, "Shokaku"))
-    won.apply(protect(won, "Shokaku"))
-    won.apply(AIR_DONE)
-    to_air(won)
-    won.apply(strike(won, "Enterprise"))
-    won.apply(squadron(won, FIGHTER, "Shokaku"))
-    won.apply(AIR_DONE)
+    won = fighters_meet([["admiral", "admiral"], ["admiral"]])
     roll(won, [MOVEMENT, ADMIRAL])  # South's fighter wins: nothing to offer, no die spent
     assert alive(won, 1, FIGHTER) == 0 and len(won.dice(0)) == 2
 
 
 def test_superior_fighters_win_ties() -> None:  # ADM-G04
-    state = air(
-        {"Enterprise": "A1", "Washington": "H1"},
-        {"Shokaku": "D6", "Yamato": "H8"},
-        [["admiral"], ["admiral", "admiral"]],
-        first_player=1,
-    )
-    state.apply(launch(state, "Shokaku"))
-    state.apply(protect(state, "Shokaku"))
-    state.apply(AIR_DONE)
-    to_air(state)
-    state.apply(strike(state, "Enterprise"))
-    state.apply(squadron(state, FIGHTER, "Shokaku"))
-    state.apply(AIR_DONE)
+    state = fighters_meet([["admiral"], ["admiral", "admiral"]])
     roll(state, [MOVEMENT, MOVEMENT])  # a tie: North, the defender, may now have its Superior Fighters win it
     assert state.phase == "air_react" and state.current_player() == 1
     state.apply(activate(state, "Shokaku", "superior_fighters"))
@@ -477,19 +407,7 @@ def test_superior_fighters_win_ties() -> None:  # ADM-G04
 
 def test_a_feature_offered_after_the_dice_may_be_declined() -> None:  # ADM-AIR-15, ADM-G04
     """Declined, the tie stands (the escort is held off), the die is kept and the offer is not made again."""
-    state = air(
-        {"Enterprise": "A1", "Washington": "H1"},
-        {"Shokaku": "D6", "Yamato": "H8"},
-        [["admiral"], ["admiral", "admiral"]],
-        first_player=1,
-    )
-    state.apply(launch(state, "Shokaku"))
-    state.apply(protect(state, "Shokaku"))
-    state.apply(AIR_DONE)
-    to_air(state)
-    state.apply(strike(state, "Enterprise"))
-    state.apply(squadron(state, FIGHTER, "Shokaku"))
-    state.apply(AIR_DONE)
+    state = fighters_meet([["admiral"], ["admiral", "admiral"]])
     roll(state, [MOVEMENT, MOVEMENT])
     assert state.phase == "air_react" and state.current_player() == 1
     left = len(state.dice(1))

@@ -37,7 +37,7 @@ from fogofwar.core.console_session import Abandon, ConsoleSession, PlaySettings,
 from fogofwar.core.match import decide, forfeit, roll
 from fogofwar.core.protocol import CHANCE, GameError, IllegalActionError, NotationError, Termination
 from fogofwar.core.randomness import play_streams
-from fogofwar.games.admiral.data_model import BOARD_SIZE, Ruleset, Symbol, UnitCard
+from fogofwar.games.admiral.data_model import BOARD_SIZE, UNIT_CLASSES, Ruleset, Symbol, UnitCard
 from fogofwar.games.admiral.observation import AdmiralView, CellView, UnitView
 from fogofwar.games.admiral.rules import PLAYER_NAMES, AdmiralGame, AdmiralState
 from fogofwar.games.admiral.state_model import Phase
@@ -81,15 +81,6 @@ _Abandon = Abandon  # the name this module raises
 
 # --- words: what the engine's identifiers mean, for the player ----------------------------------------------
 
-CLASS_WORDS: Mapping[str, str] = {
-    "BB": "battleship",
-    "CA": "heavy cruiser",
-    "CL": "light cruiser",
-    "DD": "destroyer",
-    "CV": "aircraft carrier",
-    "SS": "submarine",
-}
-"""The unit classes in words (ADM-UNIT-3)."""
 SYMBOL_WORDS: Mapping[str, str] = {"anti_aircraft": "anti-aircraft", "depth_charge": "depth charge"}
 PHASE_WORDS: Mapping[str, str] = {
     "deploy": "deploy a unit on your edge rows",
@@ -237,7 +228,7 @@ class AdmiralWords:
 
     def unit_heading(self, name: str, where: str) -> str:
         card = self.units.get(name)
-        what = CLASS_WORDS.get(card.unit_class, card.unit_class) if card is not None else ""
+        what = UNIT_CLASSES.get(card.unit_class, card.unit_class) if card is not None else ""
         return f"{name} ({', '.join(x for x in (what, where) if x)})"
 
     # -- actions
