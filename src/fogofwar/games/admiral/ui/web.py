@@ -14,7 +14,9 @@ What is hidden in Admiral (ADM-GEN-5) and how the server keeps it so:
 A seat's view is its engine observation, unchanged. The spectators' view is what both observations
 show; the final view merges each fleet as its owner saw it. The move log is built by the server from
 its own events (the engine keeps no public history) and hides a committed assignment until both
-have committed, like the observation.
+have committed, like the observation. Each entry also says what its event did (the lines it added to the
+public report: hits, damage, sinkings, squadrons shot down) and where a moving unit came from, so that the
+page can tell the player in words what happened.
 """
 
 from __future__ import annotations
@@ -92,6 +94,49 @@ def _core_player(state: AdmiralState) -> int | None:
     core = getattr(state, "_core", None)
     player = getattr(core, "player", None)
     return player if isinstance(player, int) else None
+
+
+_FACTS = ("effects", "from", "unit", "row")
+"""What a log entry adds to the engine's notation, for the player's words: what the event did (the lines it added
+to the public report: hits, damage, sinkings, squadrons shot down), where each moving unit came from, and for a
+roll of the solo mode the unit it was rolled for and the table row it gave; for a critical marker, the unit it goes
+on."""
+
+
+def _what_it_did(st: AdmiralState, ev: Event) -> Entry:
+    """The facts of `_FACTS` for an action or chance event played on `st` (the state before it; left unchanged)."""
+    payload = ev.payload
+    actions = [int(a) for a in payload["actions"]] if "actions" in payload else [int(payload["action"])]
+    before = st.view(0)
+    after = st.clone()
+    origins: list[str | None] = []
+    for a in actions:
+        d = decode(a)
+        origin: str | None = None
+        p = after.current_player()
+        if d.kind == "move" and p in (0, 1):
+            mover = after.units(p)[d.slot]
+            origin = square_name(mover.square) if mover.where == "board" else None
+        origins.append(origin)
+        after.apply(a)
+    facts: Entry = {}
+    was, now = before["report"], after.view(0)["report"]
+    effects = now[len(was) :] if now[: len(was)] == was else now  # the report starts afresh each attack phase
+    if effects:
+        facts["effects"] = list(effects)
+    if any(origins):
+        facts["from"] = origins
+    pending = before["pending_critical"]
+    if st.phase == Phase.CRITICALS and pending is not None:
+        facts["unit"] = pending["unit"]  # the unit the critical marker goes on
+    solo = before["solo"]
+    if st.phase == Phase.SOLO_ROLL and solo is not None and solo["acting"] is not None:
+        facts["unit"] = solo["acting"]
+        solo_after = after.view(0)["solo"]
+        row = solo_after["rows"].get(solo["acting"]) if solo_after is not None else None
+        if row is not None:
+            facts["row"] = {"in_range": row["in_range"], "hold": row["hold"], "admiral": row["admiral"]}
+    return facts
 
 
 class AdmiralAdapter(AdapterDefaults):
@@ -335,9 +380,16 @@ class AdmiralAdapter(AdapterDefaults):
                 "kind": "roll",
                 "player": _core_player(st),
                 "faces": [t.removeprefix("roll:") for t in texts],
+                **_what_it_did(st, ev),
             }
         if ev.kind == "action":
-            return {**base, "kind": "action", "texts": texts, "secret": st.phase == Phase.ATTACK}
+            return {
+                **base,
+                "kind": "action",
+                "texts": texts,
+                "secret": st.phase == Phase.ATTACK,
+                **_what_it_did(st, ev),
+            }
         if ev.kind in ("resign", "forfeit"):
             return {**base, "kind": ev.kind, "reason": str(ev.payload.get("reason", ""))}
         return None
@@ -365,20 +417,24 @@ class AdmiralAdapter(AdapterDefaults):
                     and last["kind"] == "roll"
                     and (last["phase"], last["player"], last["turn"])
                     == (entry["phase"], entry["player"], entry["turn"])
+                    and last.get("unit") == entry.get("unit")
                 ):
                     last["faces"] = [*last["faces"], *entry["faces"]]
+                    if entry.get("effects"):
+                        last["effects"] = [*last.get("effects", []), *entry["effects"]]
                     continue
                 item = {k: entry[k] for k in ("seq", "turn", "phase", "player", "kind", "faces")}
+                item.update({k: entry[k] for k in _FACTS if k in entry})
             elif kind == "action":
                 item = {k: entry[k] for k in ("seq", "turn", "phase", "player", "kind")}
+                hidden = bool(entry.get("secret")) and self._hidden(st, entry)
                 if entry.get("secret"):
                     item["secret"] = True
-                    if self._hidden(st, entry):
-                        item["hidden"] = True
-                    else:
-                        item["texts"] = list(entry["texts"])
+                if hidden:
+                    item["hidden"] = True  # nothing of the orders, not even what they did
                 else:
                     item["texts"] = list(entry["texts"])
+                    item.update({k: entry[k] for k in _FACTS if k in entry})
             else:
                 item = dict(entry)
             out.append(item)
@@ -465,6 +521,7 @@ class AdmiralAdapter(AdapterDefaults):
                     "square": square,
                     "units": units,
                     "squares": squares,
+                    "from": where.get((p, actor)) if actor is not None else None,
                 }
             )
         return out
