@@ -2,7 +2,7 @@
 
 LOTR: a Game 2 army set up (random, then a piece dragged by clicks), a Fly power chosen and aimed,
 a few moves, a resignation. Admiral: a fleet deployed by hand and at random, a few turns of decisions
-picked from the listed legal actions (a unit filtered by a click, secret orders drafted, taken back and
+picked in the panel (a unit chosen by a click on its card, secret orders drafted, taken back and
 committed), the computer's reasoning shown, the game over. Screenshots go to artifacts/screenshots/.
 """
 
@@ -129,12 +129,19 @@ def _decide(page: Any) -> str:
     return str(page.inner_text("#decide-title"))
 
 
-def _click_a_decision(page: Any, avoid: tuple[str, ...] = ("pass", "commit")) -> None:
+def _click_a_decision(page: Any, avoid: tuple[str, ...] = ("pass", "commit", "end_movement")) -> None:
     buttons = page.locator("#action-groups button.act-button:visible")
     kinds = [buttons.nth(i).get_attribute("data-kind") for i in range(buttons.count())]
+    units = page.locator("#action-groups .unit-pick")
+    if all(k in avoid for k in kinds) and units.count():  # the other decisions are a unit's: choose one
+        units.first.click()
+        kinds = [buttons.nth(i).get_attribute("data-kind") for i in range(buttons.count())]
     closed = page.locator("#action-groups details:not([open]) summary")
     if all(k in avoid for k in kinds) and closed.count():  # the other decisions are in a folded group
         closed.first.click()
+        kinds = [buttons.nth(i).get_attribute("data-kind") for i in range(buttons.count())]
+    if all(k in avoid for k in kinds) and page.locator("#filter-clear").is_visible():
+        page.click("#filter-clear")  # the unit chosen had nothing else: back to the one-button decisions
         kinds = [buttons.nth(i).get_attribute("data-kind") for i in range(buttons.count())]
     pick = next((i for i, k in enumerate(kinds) if k not in avoid), 0)
     seq, draft = page.evaluate("[document.body.dataset.seq, document.body.dataset.draft]")
@@ -187,7 +194,7 @@ def test_a_few_turns_of_admiral_against_the_computer(browser: Any, live_server: 
             page.click("#filter-clear")
         if (
             "ATTACK ASSIGNMENT" in phase.upper()  # not the air phases ("Air attack", ...): they have no draft
-            and page.locator("#action-groups button[data-kind]:not([data-kind=commit])").count()
+            and page.locator("#action-groups .unit-pick, #action-groups [data-kind]:not([data-kind=commit])").count()
         ):
             # Secret orders: an order joins the draft, is taken back, given again, then committed.
             _click_a_decision(page)

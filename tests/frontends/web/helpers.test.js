@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import {
-  faceText, parseSquare as admiralParse, pretty, squareName as admiralSquare,
+  actionLine, faceText, parseSquare as admiralParse, squareName as admiralSquare,
 } from "../../../src/fogofwar/frontends/web/admiral_board.js";
 import {
   capitalize, describeOutcome, parseSquare, plainWords, rankSymbol, squareName,
@@ -50,7 +50,7 @@ test("an outcome reads from the player's side", () => {
 test("Admiral's engine words become the player's", () => {
   assert.equal(faceText("torpedo+anti_aircraft"), "T+AA");
   assert.equal(faceText("movement"), "M");
-  assert.equal(pretty("move:Fletcher>C3/movement"), "Fletcher → C3 · dice: movement");
+  assert.equal(actionLine("move:Fletcher>C3/movement", {}), "Fletcher moves to C3 (Movement die)");
 });
 
 test("LOTR names fit on a piece and specials get their letters", () => {

@@ -1,133 +1,308 @@
 // @ts-check
 // The game page of Admiral: the 8x8 battlefield with its terrain, both fleets' unit cards, the dice
-// pools, the phase and whose decision it is, the air war, the resolution report, the computer's
-// reasoning, and the legal decisions listed with the engine's words. A click on a unit or a square
-// (on the board or on a card) keeps only the decisions that involve it. The server rolls every die.
-// The board is drawn by admiral_board.js, as in the replay viewer.
+// pools, the phase and whose decision it is, the air war, the log of what happened (each order with what it
+// did), the computer's reasoning. The player decides on the board: a click on a unit shows what it may do
+// (green squares to move to, red rings on the enemies it may attack), a click on a square or an enemy offers
+// the dice that can pay for it. Everything is said in words (admiral_board.js turns the engine's notation
+// into them). The server rolls every die. The board is drawn by admiral_board.js, as in the replay viewer.
 import { $, api, $button, capitalize, el, plainEl, plainWords, squareOf } from "./common.js";
 import {
-  admiralTitle, airLine, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
+  actionLine, actionWords, admiralTitle, airLine, diceChips, drawAdmiralBoard, initiativeWords, keyWords, movementHelp,
+  orderWords, parseSquare, PHASES, pips, reportWords, rollWords, SEATS, squareName,
 } from "./admiral_board.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 
-// What a phase asks of the seat to decide (its title is PHASES's).
+// What a phase asks of the seat to decide (its title is PHASES's; the movement phase's is movementHelp's).
 const PHASE_HELP = {
-  deploy: "Place your surface units face down on your two home rows.",
+  deploy: "Place your surface units on the lit squares.",
   initiative: "The server rolls the initiative dice.",
-  choose_first: "Choose who acts first this turn.",
-  submarines: "Place a submarine, submerged, anywhere in your half of the board.",
+  choose_first: "You won the initiative: choose who acts first this turn.",
+  submarines: "Place a submarine, submerged, anywhere in your half of the board: click it, then a green square.",
   reserve: "Bring reserve units onto free squares of your last row, or be done.",
   action_dice: "The server rolls both pools.",
-  movement: "One go each in turn: move a unit (one Movement die per unit), repair, launch aircraft, or pass. Passing gives up your remaining Movement dice.",
-  reaction: "Answer the repair: Poor Damage Control, or decline.",
-  launch: "Pick the squadrons of the launch: a fighter to protect a ship, a squadron kept in the air, or done.",
-  air: "Attack with a carrier's squadrons, or pass.",
-  strike: "Send each squadron against a target, then done.",
-  air_react: "Spend Admiral dice on air features, or done.",
-  air_roll: "The server rolls the duels and the anti-aircraft fire.",
-  aa_pick: "Choose the attacking squadron a hit shoots down.",
+  reaction: "The enemy repairs a unit: answer with its Poor Damage Control (an Admiral die), or decline.",
+  launch: "Pick the squadrons of this launch one by one: a fighter to protect one of your ships, or a squadron kept in the air to attack later; then Done.",
+  air: "You may attack with a carrier's squadrons, or make no air attack.",
+  strike: "Send each squadron against an enemy unit: click the enemy, then the squadron; Done when all are sent.",
+  air_react: "An air attack is on: you may spend an Admiral die on a feature that helps, or be done.",
+  air_roll: "The server rolls the fighter duels and the anti-aircraft fire.",
+  aa_pick: "Your anti-aircraft fire hit: choose the attacking squadron it shoots down.",
   escort_pick: "Choose the attack squadron your next protecting fighter takes on.",
-  attack: "Assign Artillery, Torpedo and Depth-charge dice in secret, then commit. The other side sees your orders only once both have committed.",
-  criticals: "Choose the characteristic the critical marker goes on.",
-  solo_roll: "The server rolls for the automatic admiral.",
+  attack: "Give your Artillery, Torpedo and Depth-charge dice their targets in secret: click one of your units, then the red-ringed enemy to attack. Commit when you are done: the other side sees your orders only once both have committed.",
+  criticals: "Your attack scored a critical hit: choose the characteristic the marker goes on.",
+  solo_roll: "The server rolls for the computer's next unit.",
 };
-const KIND_LABELS = {
+// The decisions that are one button each, and what the button says.
+const SIMPLE = {
   commit: "Commit your orders", pass: "Pass", decline: "Decline", reserve_done: "Done entering", air_done: "Done",
-  air_pass: "No air attack", choose_first: "Who acts first", submarine: "Place a submarine", reserve: "Enter from reserve",
-  move: "Move", repair: "Repair", launch: "Launch aircraft", fire: "Artillery", torpedo: "Torpedoes",
-  depth_charge: "Depth charges", activate: "Special features", critical: "Critical marker", strike: "Air attack",
-  protect: "Fighter protects a ship", airborne: "Squadron kept in the air", squadron: "Send a squadron",
-  aa_pick: "Shoot down", escort_pick: "Intercept", hold: "Hold", deploy: "Deploy",
+  air_pass: "No air attack",
 };
-const KIND_ORDER = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass", "choose_first", "critical", "aa_pick",
-  "escort_pick", "move", "repair", "launch", "strike", "squadron", "protect", "airborne", "fire", "torpedo", "depth_charge",
-  "activate", "submarine", "reserve", "hold", "deploy"];
-const BIG_GROUP = 10;
-const SIMPLE = ["commit", "pass", "decline", "reserve_done", "air_done", "air_pass"];
+// What a unit may do, in the list of units with a decision.
+const KIND_WORDS = {
+  move: "move", repair: "repair", launch: "launch aircraft", strike: "air attack", hold: "hold", fire: "fire",
+  torpedo: "torpedo", depth_charge: "depth charges", activate: "special feature", protect: "fighter cover",
+  squadron: "air target", submarine: "place", reserve: "enter", deploy: "deploy",
+};
+const NEWS = 5; // at most this many entries under "since your last decision"
+const FEW = 4; // as many decisions of units as are listed at once; beyond, the player chooses the unit first
 
 let meta = null;
 let live = null;
 let lastCtx = null;
-let filter = { unit: null, square: null };
+/** The unit chosen on the board (or its card), and the square or enemy chosen for it. */
+let filter = { unit: null, square: null, target: null };
+/** `game:seat:turn` of the turn whose movement the player ended ("End my movement"): later goes pass (kept
+ * for the browser tab, so that a reload does not ask again). */
+const END_KEY = "fogofwar.admiral.endMovement";
+let endMovement = sessionStorage.getItem(END_KEY);
+/** The state (`seq:draft`) the page last sent a decision from: until the next state comes, that decision is on
+ * its way (the server's acknowledgement may come first), so nothing of the old state is offered again, and an
+ * automatic pass is sent once. A refusal clears it. */
+let sentKey = "";
+const stateKey = (msg) => `${msg.game.seq}:${(msg.draft || []).length}`;
 // The deployment being arranged: square -> unit name.
 let deployKey = null;
 let deployed = new Map();
 let picked = null; // {name} from the list or {sq} on the board
 
+const seatName = (p) => (p === null || p === undefined ? "" : capitalize(SEATS[p]));
+const noFilter = () => ({ unit: null, square: null, target: null });
+
 // --- decisions ------------------------------------------------------------------------------------------
-function matches(a) {
-  if (filter.unit && !a.units.includes(filter.unit)) return false;
-  if (filter.square && a.square !== filter.square && !a.squares.includes(filter.square)) return false;
-  return true;
+/** The legal actions in words, each with the unit it is chosen through (`key`: the acting unit, else the unit
+ * it is aimed at: the enemy a squadron attacks, the ship a fighter protects). */
+function annotate(msg) {
+  const phase = msg.view.phase;
+  const critical = msg.view.pending_critical ? msg.view.pending_critical.unit : null;
+  return (msg.actions || []).map((a) => {
+    const w = actionWords(a.text, meta, { from: a.from, phase, unit: critical });
+    return { ...a, what: capitalize(w.what), dice: w.dice, key: a.unit || a.target || null };
+  });
+}
+
+/** The cheaper dice first: a plain symbol before a double face, an Admiral die (the wild one) last. */
+function cost(a) {
+  return (a.dice.includes("Admiral") ? 2 : 0) + (a.dice.includes("+") ? 1 : 0);
+}
+
+function actButton(ctx, a, label) {
+  return el("button", {
+    class: ["commit", "pass"].includes(a.kind) ? "act-button primary" : "act-button",
+    "data-action": a.id, "data-kind": a.kind, title: a.dice ? `${a.what} (${a.dice})` : a.what,
+    onclick: () => decide(ctx, a),
+  }, label);
+}
+
+/** Decisions as rows: one per thing that happens, with a button for each way of paying for it. */
+function rows(ctx, list) {
+  const groups = new Map();
+  for (const a of list) {
+    if (!groups.has(a.what)) groups.set(a.what, []);
+    groups.get(a.what).push(a);
+  }
+  return [...groups].map(([what, acts]) => {
+    if (acts.length === 1 && !acts[0].dice) return el("div", { class: "decision-row" }, actButton(ctx, acts[0], what));
+    const sorted = [...acts].sort((x, y) => cost(x) - cost(y));
+    return el("div", { class: "decision-row" }, el("div", { class: "what" }, what),
+      el("div", { class: "pay" }, el("span", { class: "muted small" }, "pay with:"), ...sorted.map((a) => actButton(ctx, a, a.dice || "this"))));
+  });
+}
+
+function ownerOf(msg, name) {
+  for (const cell of msg.view.board) for (const u of cell.units) if (u.name === name) return u.owner;
+  return msg.view.fleets[msg.seat].to_place?.includes(name) || msg.view.fleets[msg.seat].reserve?.includes(name) ? msg.seat : null;
+}
+
+function squareOfUnit(msg, name) {
+  const sq = msg.view.board.findIndex((cell) => cell.units.some((u) => u.name === name));
+  return sq >= 0 ? sq : null;
+}
+
+function unitLabel(msg, name) {
+  const card = meta.cards[name];
+  const sq = squareOfUnit(msg, name);
+  const owner = ownerOf(msg, name);
+  const whose = owner !== null && owner !== msg.seat ? "enemy " : "";
+  return `${name} (${whose}${card ? card.class_name.toLowerCase() : "unit"}${sq !== null ? ` on ${squareName(sq)}` : ""})`;
+}
+
+/** Why the seat's pass is sent for it (it ended its movement, or passing is all it can do), or ''. */
+function autoPassReason(ctx) {
+  const msg = ctx.msg;
+  if (!ctx.myTurn || msg.view.phase !== "movement") return "";
+  const pass = (msg.actions || []).find((a) => a.kind === "pass");
+  if (!pass) return "";
+  if (endMovement === endKey(msg)) return "you ended your movement for this turn";
+  if (msg.view.fleets[msg.seat].forfeited && msg.actions.length === 1) return "you passed and have no Admiral die left to move with";
+  return "";
+}
+
+const endKey = (msg) => `${msg.game.id}:${msg.seat}:${msg.view.turn}`;
+
+function unusedAdmirals(fleet) {
+  return fleet.dice.filter((d) => !d.used && d.face.split("+").includes("admiral")).length;
+}
+
+/** The log's entries since the seat's last decision that others made (or the server rolled). */
+function sinceMyLast(msg) {
+  const moves = msg.moves;
+  let i = moves.length - 1;
+  while (i >= 0 && !(moves[i].kind === "action" && moves[i].player === msg.seat)) i--;
+  return moves.slice(i + 1).filter((m) => m.kind === "roll" || m.player !== msg.seat);
+}
+
+function renderNews(ctx) {
+  const msg = ctx.msg;
+  const news = msg.seat === null || msg.seat === undefined ? [] : sinceMyLast(msg);
+  const box = $("decide-news");
+  box.hidden = !news.length;
+  if (!news.length) return;
+  const shown = logEntries(news.slice(-NEWS)).map((g) => logItem(g, false, "div"));
+  const more = news.length > NEWS ? el("div", { class: "muted small" }, `… and ${news.length - NEWS} earlier, in the log below.`) : null;
+  box.replaceChildren(el("div", { class: "small muted" }, "Since your last decision:"), ...(more ? [more] : []), ...shown);
 }
 
 function renderDecide(ctx) {
   const msg = ctx.msg;
   const card = $("decide");
-  card.hidden = !ctx.myTurn || ctx.over;
+  const auto = autoPassReason(ctx);
+  const sent = sentKey === stateKey(msg);
+  card.hidden = !ctx.myTurn || ctx.over || Boolean(auto) || sent;
+  if (auto) {
+    const pass = msg.actions.find((a) => a.kind === "pass");
+    if (!sent) {
+      sentKey = stateKey(msg);
+      setTimeout(() => ctx.send({ type: "action", action: pass.id }), 0);
+    }
+    $("turn-text").textContent = `Passing for you: ${auto}.`;
+  }
   if (card.hidden) return [];
-  const phase = msg.view.phase;
+  const view = msg.view;
+  const phase = view.phase;
   const title = PHASES[phase] || phase;
-  const help = PHASE_HELP[phase] || "";
-  $("decide-title").textContent = ctx.hotseat ? `${capitalize(SEATS[msg.seat])}: ${title}` : `Your decision: ${title}`;
-  const extra = msg.view.pending_critical ? ` The marker goes on ${msg.view.pending_critical.unit}.` : "";
-  $("decide-help").textContent = help + extra;
-  const orders = msg.view.fleets[msg.seat].orders || [];
+  const fleet = view.fleets[msg.seat];
+  const all = annotate(msg);
+  let help = PHASE_HELP[phase] || "";
+  if (phase === "movement") {
+    const other = view.solo ? `${seatName(view.solo.seat)} (the computer)` : seatName(1 - msg.seat);
+    help = movementHelp({ forfeited: fleet.forfeited, admirals: unusedAdmirals(fleet), moves: all.some((a) => a.kind !== "pass"), other });
+  }
+  if (view.pending_critical) help += ` The marker goes on ${view.pending_critical.unit}.`;
+  if (phase === "attack" && !all.some((a) => ["fire", "torpedo", "depth_charge"].includes(a.kind))) {
+    help = "None of your units can reach an enemy with the dice you have. You may still turn on special features (an Admiral die each), then commit: the other side sees your orders only once both have committed.";
+  }
+  $("decide-title").textContent = ctx.hotseat ? `${seatName(msg.seat)}: ${title}` : `Your decision: ${title}`;
+  $("decide-help").textContent = help;
+  renderNews(ctx);
+  const orders = fleet.orders || [];
   $("draft").hidden = phase !== "attack";
-  $("draft-orders").replaceChildren(...(orders.length ? orders.map((t) => el("li", {}, t)) : [el("li", { class: "muted" }, "none yet")]));
+  $("draft-orders").replaceChildren(...(orders.length ? orders.map((t) => el("li", {}, orderWords(t, meta))) : [el("li", { class: "muted" }, "none yet")]));
   $button("undo-button").disabled = !(msg.draft && msg.draft.length);
-  const active = filter.unit || filter.square;
-  $("filter-line").hidden = !active;
-  $("filter-text").textContent = active ? `Only decisions for ${[filter.unit, filter.square].filter(Boolean).join(" on ")}` : "";
-  const shown = msg.actions.filter(matches);
-  const groups = new Map();
-  for (const a of shown) {
-    if (!groups.has(a.kind)) groups.set(a.kind, []);
-    groups.get(a.kind).push(a);
+  const keys = new Set(all.map((a) => a.key));
+  if (!filter.unit && keys.size === 1 && !keys.has(null) && ["submarines", "reserve"].includes(phase)) {
+    filter = { unit: [...keys][0], square: null, target: null }; // one unit to place: it is chosen already
   }
-  const kinds = [...groups.keys()].sort((x, y) => KIND_ORDER.indexOf(x) - KIND_ORDER.indexOf(y));
-  const nodes = [];
-  const simple = [];
-  for (const kind of kinds) {
-    const list = groups.get(kind);
-    if (list.length === 1 && SIMPLE.includes(kind)) {
-      const a = list[0];
-      simple.push(el("button", {
-        class: ["commit", "pass"].includes(kind) ? "act-button primary" : "act-button",
-        "data-action": a.id, "data-kind": kind, title: a.text, onclick: () => decide(ctx, a),
-      }, KIND_LABELS[kind]));
-      continue;
-    }
-    const buttons = list.map((a) => el("button", {
-      class: ["commit", "pass"].includes(kind) ? "act-button primary" : "act-button",
-      "data-action": a.id,
-      "data-kind": kind,
-      title: a.text,
-      onclick: () => decide(ctx, a),
-    }, pretty(a.text)));
-    const head = `${KIND_LABELS[kind] || kind} (${list.length})`;
-    if (list.length > BIG_GROUP && !active) {
-      nodes.push(el("details", { class: "action-group" }, el("summary", {}, head), el("div", { class: "action-list" }, ...buttons)));
-    } else {
-      nodes.push(el("div", { class: "action-group" }, el("h4", {}, head), el("div", { class: "action-list" }, ...buttons)));
-    }
-  }
-  if (simple.length) nodes.unshift(el("div", { class: "row simple-actions" }, ...simple));
-  if (!nodes.length) nodes.push(el("p", { class: "muted small" }, "No decision involves this: show all."));
-  if (!active && msg.actions.length > BIG_GROUP) {
-    nodes.unshift(el("p", { class: "muted small" }, "Click a unit (on the board or its card) or a square to see only its decisions."));
-  }
+  $("filter-line").hidden = !filter.unit;
+  $("filter-text").textContent = filter.unit ? unitLabel(msg, filter.unit) : "";
+  const nodes = filter.unit ? unitPanel(ctx, all) : overview(ctx, all);
   $("action-groups").replaceChildren(...nodes);
-  return shown;
+  return all.filter((a) => a.key === filter.unit);
+}
+
+/** No unit chosen: the one-button decisions, the units that have a decision, the decisions of no unit. */
+function overview(ctx, all) {
+  const msg = ctx.msg;
+  const nodes = [];
+  const simple = all.filter((a) => a.kind in SIMPLE);
+  const buttons = simple.map((a) => {
+    const label = a.kind === "pass" && msg.view.fleets[msg.seat].forfeited ? "Pass again" : SIMPLE[a.kind];
+    return actButton(ctx, a, label);
+  });
+  const pass = simple.find((a) => a.kind === "pass");
+  if (pass && msg.view.phase === "movement" && all.some((a) => a.kind !== "pass")) {
+    buttons.push(el("button", {
+      class: "act-button", "data-kind": "end_movement",
+      title: "Pass now, and at every later go of this movement phase (no move with an Admiral die)",
+      onclick: () => {
+        endMovement = endKey(msg);
+        sessionStorage.setItem(END_KEY, endMovement);
+        decide(ctx, pass);
+      },
+    }, "End my movement for this turn"));
+  }
+  if (buttons.length) nodes.push(el("div", { class: "row wrap simple-actions" }, ...buttons));
+  const keyed = all.filter((a) => a.key);
+  const units = [...new Set(keyed.map((a) => a.key))];
+  units.sort((x, y) => Number(ownerOf(msg, x) !== msg.seat) - Number(ownerOf(msg, y) !== msg.seat));
+  if (keyed.length <= FEW) {
+    nodes.push(...rows(ctx, keyed)); // a few: each says what it does, no need to choose the unit first
+  } else if (units.length) {
+    nodes.push(el("div", { class: "small muted" }, "Click a unit on the board (or here) to see what it can do:"));
+    nodes.push(el("div", { class: "unit-picks" }, ...units.map((name) => {
+      const kinds = [...new Set(keyed.filter((a) => a.key === name).map((a) => KIND_WORDS[a.kind] || a.kind))];
+      return el("button", { class: "unit-pick", "data-unit": name, onclick: () => select(ctx, name) },
+        el("span", {}, unitLabel(msg, name)), el("span", { class: "muted small" }, kinds.join(" · ")));
+    })));
+  }
+  const loose = all.filter((a) => !a.key && !(a.kind in SIMPLE));
+  if (loose.length) nodes.push(...rows(ctx, loose));
+  if (!nodes.length) nodes.push(el("p", { class: "muted small" }, "Nothing to decide."));
+  return nodes;
+}
+
+/** A unit chosen: what it may do; with a square or an enemy chosen too, the ways to do that. */
+function unitPanel(ctx, all) {
+  const msg = ctx.msg;
+  const mine = all.filter((a) => a.key === filter.unit);
+  const nodes = [];
+  if (filter.square || filter.target) {
+    const here = mine.filter((a) => (filter.square ? a.square === filter.square : a.target === filter.target));
+    nodes.push(...rows(ctx, here));
+    nodes.push(el("button", { class: "link-button", onclick: () => { filter = { ...filter, square: null, target: null }; ctx.rerender(); } }, `Other choices for ${filter.unit}`));
+    return nodes;
+  }
+  if (!mine.length) return [el("p", { class: "muted small" }, `${filter.unit} has nothing to decide now.`)];
+  const placed = mine.filter((a) => a.square);
+  const aimed = mine.filter((a) => !a.square && a.target && a.target !== filter.unit);
+  const other = mine.filter((a) => !placed.includes(a) && !aimed.includes(a));
+  const hints = [];
+  if (placed.length) hints.push(`Click a green square on the board to ${placed[0].kind === "move" ? "move it there" : "put it there"}.`);
+  if (aimed.length) hints.push("Click an enemy in a red ring to attack it.");
+  if (hints.length) nodes.push(el("p", { class: "small" }, hints.join(" ")));
+  nodes.push(...rows(ctx, other));
+  if (aimed.length) nodes.push(...rows(ctx, aimed));
+  if (placed.length) {
+    const squares = new Set(placed.map((a) => a.square)).size;
+    nodes.push(el("details", { class: "action-group" }, el("summary", {}, `Or choose from a list (${squares} square${squares === 1 ? "" : "s"})`),
+      el("div", { class: "action-list" }, ...rows(ctx, placed))));
+  }
+  return nodes;
+}
+
+function select(ctx, name) {
+  filter = filter.unit === name ? noFilter() : { unit: name, square: null, target: null };
+  ctx.rerender();
 }
 
 function decide(ctx, a) {
-  filter = { unit: null, square: null };
+  filter = noFilter();
+  sentKey = stateKey(ctx.msg);
   ctx.send({ type: "action", action: a.id });
 }
 
+/** A square or an enemy picked for the chosen unit: done at once when only one decision fits, else offered. */
+function pickFrom(ctx, list, next) {
+  if (list.length === 1) {
+    decide(ctx, list[0]);
+    return;
+  }
+  filter = next;
+  ctx.rerender();
+  $("decide").scrollIntoView({ block: "nearest" });
+}
+
 $button("filter-clear").addEventListener("click", () => {
-  filter = { unit: null, square: null };
+  filter = noFilter();
   if (live) live.render();
 });
 $button("undo-button").addEventListener("click", () => lastCtx && lastCtx.send({ type: "undo" }));
@@ -135,21 +310,85 @@ $button("undo-button").addEventListener("click", () => lastCtx && lastCtx.send({
 function clickSquare(ctx, sq) {
   const name = squareName(sq);
   const msg = ctx.msg;
-  if (filter.unit && msg.actions.some((a) => a.units.includes(filter.unit) && a.square === name)) {
-    filter = { unit: filter.unit, square: name };
-  } else {
-    const here = msg.view.board[sq].units;
-    const mine = here.filter((u) => u.owner === msg.seat);
-    const ordered = [...mine, ...here.filter((u) => u.owner !== msg.seat)];
-    if (ordered.length) {
-      const at = ordered.findIndex((u) => u.name === filter.unit);
-      const next = ordered[(at + 1) % ordered.length];
-      filter = { unit: next.name, square: null };
-    } else {
-      filter = filter.square === name ? { unit: null, square: null } : { unit: null, square: name };
+  const all = annotate(msg);
+  const here = msg.view.board[sq].units;
+  if (filter.unit) {
+    const mine = all.filter((a) => a.key === filter.unit);
+    const to = mine.filter((a) => a.square === name);
+    if (to.length) {
+      pickFrom(ctx, to, { unit: filter.unit, square: name, target: null });
+      return;
+    }
+    const at = mine.filter((a) => a.target && a.target !== filter.unit && here.some((u) => u.name === a.target));
+    if (at.length) {
+      pickFrom(ctx, at, { unit: filter.unit, square: null, target: at[0].target });
+      return;
     }
   }
+  const mineFirst = [...here.filter((u) => u.owner === msg.seat), ...here.filter((u) => u.owner !== msg.seat)];
+  const choosable = mineFirst.filter((u) => all.some((a) => a.key === u.name));
+  if (choosable.length) {
+    const at = choosable.findIndex((u) => u.name === filter.unit);
+    const next = at >= 0 && at + 1 >= choosable.length ? null : choosable[at + 1];
+    filter = next ? { unit: next.name, square: null, target: null } : noFilter();
+  } else {
+    filter = noFilter();
+  }
   ctx.rerender();
+}
+
+// --- the log --------------------------------------------------------------------------------------------
+/** The log's entries, with an air attack's or a launch's decisions (one entry each) joined into one. */
+function logEntries(moves) {
+  const out = [];
+  for (const m of moves) {
+    const last = out[out.length - 1];
+    const joins = last && m.kind === "action" && last.kind === "action" && !m.hidden && !last.hidden
+      && m.player === last.player && m.turn === last.turn
+      && ((m.phase === "strike" && ["air", "strike"].includes(last.phase)) || (m.phase === "launch" && ["movement", "launch"].includes(last.phase)));
+    if (joins) {
+      out[out.length - 1] = {
+        ...last, phase: m.phase, texts: [...(last.texts || []), ...(m.texts || [])],
+        from: [...(last.from || (last.texts || []).map(() => null)), ...(m.from || (m.texts || []).map(() => null))],
+        effects: [...(last.effects || []), ...(m.effects || [])],
+      };
+    } else {
+      out.push(m);
+    }
+  }
+  return out;
+}
+
+/** One entry of the log in words. */
+function logText(m) {
+  const who = seatName(m.player);
+  if (m.kind === "roll") return rollWords(m, who);
+  if (m.kind === "deploy") return `${who} deploys its fleet face down`;
+  if (m.kind === "resign") return `${who} resigns`;
+  if (m.kind === "forfeit") return `${who} forfeits${m.reason ? `: ${m.reason}` : ""}`;
+  if (m.hidden) return `${who} commits its attack orders (secret until both have committed)`;
+  const texts = m.texts || [];
+  const keep = texts.length > 1 ? texts.map((t) => t !== "air:done") : texts.map(() => true); // "done" ends a list
+  const words = [];
+  texts.forEach((t, i) => {
+    if (!keep[i]) return;
+    const line = actionLine(t, meta, { from: m.from ? m.from[i] : null, phase: m.phase, unit: m.unit });
+    const last = words[words.length - 1];
+    if (last && last.line === line) last.n += 1; // two fighters sent at one ship: one line, counted
+    else words.push({ line, n: 1 });
+  });
+  return `${who}: ${words.map((w) => (w.n > 1 ? `${w.line} (×${w.n})` : w.line)).join("; ")}`;
+}
+
+/** An entry with what it did (hits, damage, sinkings, squadrons shot down) below it. */
+function logItem(m, fresh, tag = "li") {
+  const text = plainWords(logText(m)).text;
+  const said = text.toLowerCase();
+  const effects = (m.effects || []).map((line) => reportWords(line, meta))
+    .filter((line) => !said.includes(plainWords(line).text.toLowerCase())) // a critical marker's line says it already
+    .map((line) => plainEl(line, "li"));
+  return el(tag, { class: `log-entry s${m.player ?? ""}${fresh ? " fresh" : ""}`, value: tag === "li" ? m.n : null },
+    el("span", {}, text), effects.length ? el("ul", { class: "effects" }, ...effects) : null);
 }
 
 // --- panels ---------------------------------------------------------------------------------------------
@@ -166,7 +405,7 @@ function unitCards(ctx, p) {
   for (const [key, label] of [["reserve", "reserve"], ["to_place", "to deploy"], ["sunk", "sunk"]]) {
     for (const n of fleet[key] || []) entries.push([n, label]);
   }
-  const head = el("h4", {}, el("span", { class: `dot s${p}` }), `${capitalize(SEATS[p])}${ctx.you(p)} — ${meta.factions[fleet.faction] || fleet.faction}`);
+  const head = el("h4", {}, el("span", { class: `dot s${p}` }), `${seatName(p)}${ctx.you(p)} — ${meta.factions[fleet.faction] || fleet.faction}`);
   if (!entries.length) return [head, el("p", { class: "muted small" }, `${fleet.units} units, deployed face down.`)];
   return [head, ...entries.map(([name, where]) => {
     const c = meta.cards[name];
@@ -177,44 +416,33 @@ function unitCards(ctx, p) {
     const structure = u ? u.structure : where === "sunk" ? 0 : c.structure;
     const bats = side.batteries.map((b) => `${b.name} ${b.coefficient}/r${b.range}${b.slots === 2 ? "×2" : ""}`).join(", ");
     const stats = [
-      `armour ${side.armour}`, `move ${side.movement}`, side.anti_aircraft ? `AA ${side.anti_aircraft}` : null,
+      `armour ${side.armour}`, `move ${side.movement}`, side.anti_aircraft ? `anti-aircraft ${side.anti_aircraft}` : null,
       c.torpedo_mounts ? `torpedoes ${u ? u.torpedoes : c.torpedo_mounts}/${c.torpedo_mounts}` : null,
       c.depth_charges ? `depth charges ${c.depth_charges}` : null, c.admiral ? "★ admiral" : null,
     ].filter(Boolean).join(" · ");
-    const air = u && u.squadrons ? Object.entries(u.squadrons).filter(([, n]) => n).map(([k, n]) => `${n} ${k.replace("_", " ")}`).join(", ") : "";
+    const air = u && u.squadrons ? Object.entries(u.squadrons).filter(([, n]) => n).map(([k, n]) => `${n} ${keyWords(k)}${n === 1 ? "" : "s"}`).join(", ") : "";
     const feats = [...c.green.map((k) => ["green", k]), ...c.red.map((k) => ["red", k])].map(([colour, k]) => el("span", {
       class: `feat ${colour}${active.has(`${name}.${k}`) ? " on" : ""}`,
       title: `${meta.rules[k]?.id || ""} ${meta.rules[k]?.summary || ""}`,
     }, meta.rules[k]?.name || k));
-    const crits = u && u.criticals.length ? el("div", { class: "critical" }, `Critical: ${u.criticals.map((x) => x[0].replace("battery:", "")).join(", ")}`) : null;
+    const crits = u && u.criticals.length ? el("div", { class: "critical" }, `Critical marker on: ${u.criticals.map((x) => keyWords(x[0], meta)).join(", ")}`) : null;
     const place = here ? `${squareName(here.sq)}${u.submerged ? " (submerged)" : ""}` : where;
     return el("div", {
       class: `ucard s${p}${where === "sunk" ? " sunk" : ""}${filter.unit === name ? " selected" : ""}`,
       "data-unit": name,
       onclick: () => {
-        filter = filter.unit === name ? { unit: null, square: null } : { unit: name, square: null };
+        filter = filter.unit === name ? noFilter() : { unit: name, square: null, target: null };
         ctx.rerender();
         if (!$("decide").hidden) $("decide").scrollIntoView({ block: "nearest" });
       },
     },
-    el("div", { class: "uhead" }, el("span", {}, `${name} · ${c.class}`), el("span", { class: "muted" }, place)),
+    el("div", { class: "uhead" }, el("span", {}, `${name} · ${c.class_name}`), el("span", { class: "muted" }, place)),
     el("div", {}, pips(structure, c.structure), " ", el("span", { class: "stats" }, stats)),
-    bats ? el("div", { class: "stats" }, `Guns: ${bats}`) : null,
+    bats ? el("div", { class: "stats" }, `Guns (coefficient/range): ${bats}`) : null,
     air ? el("div", { class: "stats" }, `Aboard: ${air}`) : null,
     crits,
     feats.length ? el("div", {}, ...feats) : null);
   })];
-}
-
-function logLine(m) {
-  const who = m.player === null || m.player === undefined ? "" : capitalize(SEATS[m.player]);
-  const phase = PHASES[m.phase] || m.phase;
-  if (m.kind === "roll") return `${who} rolls (${phase.toLowerCase()}): ${m.faces.map(faceText).join(" ")}`;
-  if (m.kind === "deploy") return `${who} deploys its fleet face down`;
-  if (m.kind === "resign") return `${who} resigns`;
-  if (m.kind === "forfeit") return `${who} forfeits${m.reason ? `: ${m.reason}` : ""}`;
-  if (m.hidden) return `${who} commits its attack orders (secret until both have committed)`;
-  return `${who}: ${(m.texts || []).map((t) => pretty(t)).join("; ")}`;
 }
 
 function renderPanels(ctx) {
@@ -223,20 +451,14 @@ function renderPanels(ctx) {
   for (const p of [0, 1]) {
     const fleet = view.fleets[p];
     const free = fleet.dice.filter((d) => !d.used).length;
-    $(`dice-label-${p}`).textContent = `${capitalize(SEATS[p])}${ctx.you(p)}: ${fleet.dice.length} dice, ${free} unused${fleet.forfeited ? ", movement given up" : ""}${fleet.committed ? ", orders committed" : ""}`;
+    $(`dice-label-${p}`).textContent = `${seatName(p)}${ctx.you(p)}: ${fleet.dice.length} dice, ${free} unused${fleet.forfeited ? ", passed: its Movement dice are given up" : ""}${fleet.committed ? ", orders committed" : ""}`;
     $(`dice-${p}`).replaceChildren(...diceChips(p, fleet.dice));
   }
-  const init = view.initiative;
-  const first = view.first_player !== null && view.first_player !== undefined ? ` · ${capitalize(SEATS[view.first_player])} acts first` : "";
-  $("initiative").textContent = init.winner !== null && init.winner !== undefined
-    ? `Initiative: ${capitalize(SEATS[init.winner])} won (${init.admirals[0]} vs ${init.admirals[1]} ★)${first}`
-    : "";
-  $("report-card").hidden = !view.report.length;
-  $("report").replaceChildren(...view.report.map((line) => plainEl(line, "li")));
+  $("initiative").textContent = initiativeWords(view, seatName);
   const air = view.air.filter((s) => s.alive);
   $("air-card").hidden = !air.length && !view.strike;
-  const lines = air.map((s) => el("li", {}, `${airLine(s)}${s.held ? " (held)" : ""}`));
-  if (view.strike) lines.unshift(el("li", {}, `${capitalize(SEATS[view.strike.attacker])}'s air attack from ${view.strike.carrier}${view.strike.target ? ` on ${view.strike.target}` : ""}`));
+  const lines = air.map((s) => el("li", {}, `${airLine(s)}${s.held ? " (held off)" : ""}`));
+  if (view.strike) lines.unshift(el("li", {}, `${seatName(view.strike.attacker)}'s air attack from ${view.strike.carrier}${view.strike.target ? ` on ${view.strike.target}` : ""}`));
   $("air").replaceChildren(...lines);
   const notes = msg.explanations || [];
   $("explain-card").hidden = !notes.length;
@@ -248,10 +470,19 @@ function renderPanels(ctx) {
   box.scrollTop = box.scrollHeight;
   $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
   $("fleet-1").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 0 : 1));
-  showMoves(msg.moves.slice(-150).map((m) => el("li", { class: `s${m.player ?? ""}`, value: m.n }, logLine(m))));
+  const entries = logEntries(msg.moves.slice(-150));
+  const fresh = new Set(msg.seat === null || msg.seat === undefined ? [] : sinceMyLast(msg).map((m) => m.n));
+  showMoves(entries.map((m) => logItem(m, fresh.has(m.n))));
 }
 
 // --- deployment -----------------------------------------------------------------------------------------
+/** The squares of a deployment area in the order the solo mode fills them (SOLO-SET-1): from the seat's
+ * right-hand corner along its back row, then the next row. */
+function cornerOrder(area, seat) {
+  const rank = (sq) => (seat === 0 ? Math.floor(sq / 8) * 8 + (7 - (sq % 8)) : (7 - Math.floor(sq / 8)) * 8 + (sq % 8));
+  return [...area].sort((a, b) => rank(a) - rank(b));
+}
+
 function renderDeploy(ctx) {
   const msg = ctx.msg;
   const setup = msg.setup;
@@ -263,6 +494,10 @@ function renderDeploy(ctx) {
     deployed = new Map();
     picked = null;
   }
+  const squares = cornerOrder(setup.area, msg.seat).map(squareName);
+  $("deploy-help").textContent = msg.view.solo
+    ? `Solo game: your fleet deploys from your right-hand corner along your back row, one unit on each lit square (${squares.join(", ")}). Pick a unit, then a lit square; click a placed unit to move it. Submarines are placed after the first initiative.`
+    : "Pick a unit, then a lit square of your two home rows; click a placed unit to move it. Submarines are placed after the first initiative roll.";
   const placedNames = new Set(deployed.values());
   $("deploy-units").replaceChildren(...setup.units.map((name) => el("button", {
     class: `${placedNames.has(name) ? "placed" : ""}${picked && picked.name === name ? " picked" : ""}`.trim(),
@@ -336,6 +571,7 @@ function lastSquares(msg) {
     const m = msg.moves[i];
     if (m.kind !== "action" || !m.texts) continue;
     const found = new Set();
+    for (const sq of m.from || []) if (sq) found.add(parseSquare(sq));
     for (const t of m.texts) {
       for (const match of t.matchAll(/[>@]([A-H][1-8])/g)) found.add(parseSquare(match[1]));
     }
@@ -359,8 +595,8 @@ function render(ctx) {
   }
   const view = ctx.over && msg.final ? msg.final : msg.view;
   const setting = renderDeploy(ctx);
+  if (!ctx.myTurn) filter = noFilter();
   renderPanels(ctx);
-  if (!ctx.myTurn) filter = { unit: null, square: null };
   const shown = renderDecide(ctx);
   o.board = view.board;
   o.air = view.air;
@@ -372,17 +608,22 @@ function render(ctx) {
     o.clickable = true;
   } else {
     o.last = lastSquares(msg);
-    if (ctx.myTurn) {
+    if (ctx.myTurn && !$("decide").hidden) {
       o.clickable = true;
       o.selected = filter.unit;
       if (filter.square) o.focus = parseSquare(filter.square);
-      if (filter.unit || filter.square) {
+      if (filter.unit) {
         for (const a of shown) {
           if (a.square) o.picks.set(parseSquare(a.square), "");
-          if (a.target) {
-            const at = view.board.findIndex((c) => c.units.some((u) => u.name === a.target && u.owner !== msg.seat));
-            if (at >= 0) o.picks.set(at, "enemy");
+          if (a.target && a.target !== filter.unit) {
+            const at = squareOfUnit(msg, a.target);
+            if (at !== null) o.picks.set(at, ownerOf(msg, a.target) === msg.seat ? "" : "enemy");
           }
+        }
+      } else {
+        for (const a of annotate(msg)) { // the units that have a decision
+          const at = a.key ? squareOfUnit(msg, a.key) : null;
+          if (at !== null) o.picks.set(at, "actor");
         }
       }
     }
@@ -396,9 +637,21 @@ function render(ctx) {
   };
 }
 
+/** What the computer is doing while it is not the player's turn (the solo mode moves its units one at a time). */
+function statusDetail(msg) {
+  const v = msg.view;
+  const solo = v.solo;
+  if (!solo || msg.game.status !== "play" || msg.game.to_move === msg.seat || !["movement", "solo_roll"].includes(v.phase)) return "";
+  const left = solo.to_act.length;
+  const who = seatName(solo.seat);
+  if (solo.acting) return ` ${who} moves ${solo.acting} now${left > 1 ? `, then ${left - 1} more unit${left > 2 ? "s" : ""}, slowest first` : ""}.`;
+  return left ? ` ${who} has ${left} unit${left > 1 ? "s" : ""} still to move, slowest first.` : "";
+}
+
 async function main() {
   $("board").setAttribute("viewBox", "0 0 840 840"); // 8 squares and the margin (page.html sizes it for 10)
-  $("moves-title").textContent = "Log";
+  $("moves-title").textContent = "What happened";
+  $("decide").after($("moves")); // the log where the player looks: under the decision
   const all = await api("/api/meta");
   meta = all.games.find((g) => g.name === "admiral");
   live = startLive({
@@ -410,6 +663,10 @@ async function main() {
       const phase = g.status === "over" ? "game over" : PHASES[msg.view.phase] || msg.view.phase;
       const cap = g.options.max_turns ? ` of at most ${g.options.max_turns}` : "";
       return `Turn ${msg.view.turn}${cap} · ${phase}`;
+    },
+    statusDetail,
+    onError: () => {
+      sentKey = ""; // refused: the decision is the player's again
     },
     resultNote: (msg) => `${msg.view.turn} turns. Both fleets are shown as their admirals saw them.`,
     replay: true,

@@ -5,9 +5,10 @@
 // it: the resolution report, the units hit (a burst) and sunk (a cross where they were). Beside: each
 // fleet's dice, units, structure and critical markers. `admiralReplay(meta)` takes the lobby's
 // description of Admiral (cards, terrain, factions, rules) and returns the renderer replay.js calls.
-import { capitalize, describeOutcome, el } from "./common.js";
+import { capitalize, describeOutcome, el, plainEl, plainWords } from "./common.js";
 import {
-  admiralTitle, airLine, centre, diceChips, drawAdmiralBoard, faceText, parseSquare, PHASES, pips, pretty, SEATS, squareName,
+  actionLine, admiralTitle, airLine, centre, diceChips, drawAdmiralBoard, faceText, initiativeWords, keyWords, orderWords,
+  parseSquare, PHASES, pips, reportWords, rollWords, SEATS, squareName,
 } from "./admiral_board.js";
 import { arrow, svg } from "./svg.js";
 
@@ -51,12 +52,14 @@ export function admiralReplay(meta) {
     return m ? [m[1], m[2]] : null;
   }
 
-  /** A decision in words: the engine's notation made readable. */
-  function words(text) {
-    if (text.startsWith("first:")) return `${text.slice(6)} acts first`;
-    const placed = /^([^:@>]+)@([A-H][1-8])$/.exec(text);
-    if (placed) return `${placed[1]} placed on ${placed[2]}`;
-    return pretty(text);
+  /** A decision in words (admiral_board.js's), `prev` the view before it: where the acting unit was, which
+   * unit a critical marker goes on. */
+  function words(text, s, prev) {
+    const d = parse(text);
+    const at = prev && d.actor ? where(prev).get(`${s.player}:${d.actor}`) : undefined;
+    const from = at !== undefined && at !== null ? squareName(at) : null;
+    const unit = prev && prev.pending_critical ? prev.pending_critical.unit : null;
+    return actionLine(text, meta, { from, unit, phase: s.phase });
   }
 
   function texts(s) {
@@ -178,16 +181,16 @@ export function admiralReplay(meta) {
       out.push(el("div", {}, `${who(s.player)} committed its attack orders${turn}: secret from you until both had committed.`));
     } else {
       out.push(el("div", {}, `${who(s.player)} — ${phaseName(s.phase)}${turn}:`));
-      for (const text of texts(s)) out.push(el("div", { class: "big-line" }, words(text)));
+      for (const text of texts(s)) out.push(el("div", { class: "big-line" }, words(text, s, prev)));
     }
     const report = newReport(v, prev);
-    if (report.length) out.push(el("ul", { class: "report" }, ...report.map((line) => el("li", {}, line))));
+    if (report.length) out.push(el("ul", { class: "report" }, ...report.map((line) => plainEl(reportWords(line, meta), "li"))));
     for (const [p, name] of newlySunk(v, prev)) {
       if (!report.some((line) => line.includes(name))) out.push(el("div", { class: "ring-news" }, `${who(p)}'s ${name} sinks.`));
     }
     if (s.player >= 0 && s.phase === "attack" && texts(s).includes("commit") && prev) {
       const orders = v.fleets[s.player].orders || prev.fleets[s.player].orders || [];
-      if (orders.length) out.push(el("div", { class: "small muted" }, `Orders: ${orders.join("; ")}`));
+      if (orders.length) out.push(el("div", { class: "small muted" }, `Orders: ${orders.map((o) => orderWords(o, meta)).join("; ")}`));
     }
     if (v.outcome && !(prev && prev.outcome)) out.push(el("div", { class: "ring-news" }, describeOutcome(v.outcome, null, who)));
     return out;
@@ -201,22 +204,18 @@ export function admiralReplay(meta) {
       text = `dice (${phaseName(s.phase).toLowerCase()}): ${shown}`;
     }
     else if (s.hidden) text = `${who(s.player)}: ${s.notation}`;
-    else text = `${who(s.player)}: ${texts(s).map(words).join("; ")}`;
+    else text = `${who(s.player)}: ${texts(s).map((t) => words(t, s, prev)).join("; ")}`;
     const parts = [el("b", {}, text)];
     const report = v ? newReport(v, prev) : [];
-    if (report.length) parts.push(" ", el("span", { class: "battle" }, report.length === 1 ? report[0] : `${report.length} results`));
+    if (report.length) parts.push(" ", el("span", { class: "battle" }, report.length === 1 ? plainWords(reportWords(report[0], meta)).text : `${report.length} results`));
     return parts;
   }
 
   function side(v) {
     const nodes = [];
-    const init = v.initiative;
-    if (init && init.winner !== null && init.winner !== undefined) {
-      const first = v.first_player !== null && v.first_player !== undefined ? ` · ${who(v.first_player)} acts first` : "";
-      nodes.push(el("div", { class: "small muted" }, `Turn ${v.turn} · ${phaseName(v.phase)} · initiative: ${who(init.winner)}${first}`));
-    } else {
-      nodes.push(el("div", { class: "small muted" }, `Turn ${v.turn} · ${phaseName(v.phase)}`));
-    }
+    nodes.push(el("div", { class: "small muted" }, `Turn ${v.turn} · ${phaseName(v.phase)}`));
+    const init = initiativeWords(v, who);
+    if (init) nodes.push(el("div", { class: "small muted" }, init));
     const on = units(v);
     const at = where(v);
     for (const p of [0, 1]) {
@@ -231,7 +230,7 @@ export function admiralReplay(meta) {
       for (const name of fleet.to_place || []) rows.push(unitRow(name, null, "to place", p));
       for (const name of fleet.sunk || []) rows.push(unitRow(name, null, "sunk", p));
       nodes.push(...rows);
-      if (fleet.orders && fleet.orders.length) nodes.push(el("div", { class: "small muted" }, `Orders: ${fleet.orders.join("; ")}`));
+      if (fleet.orders && fleet.orders.length) nodes.push(el("div", { class: "small muted" }, `Orders: ${fleet.orders.map((o) => orderWords(o, meta)).join("; ")}`));
     }
     const air = (v.air || []).filter((s) => s.alive);
     if (air.length) {
@@ -244,7 +243,7 @@ export function admiralReplay(meta) {
     const c = meta.cards[name];
     const max = c ? c.structure : 0;
     const structure = u ? u.structure : place === "sunk" ? 0 : max;
-    const crits = u && u.criticals && u.criticals.length ? el("span", { class: "critical" }, ` critical: ${u.criticals.map((x) => x[0].replace("battery:", "")).join(", ")}`) : null;
+    const crits = u && u.criticals && u.criticals.length ? el("span", { class: "critical" }, ` critical marker on: ${u.criticals.map((x) => keyWords(x[0], meta)).join(", ")}`) : null;
     return el("div", { class: `ucard s${p}${place === "sunk" ? " sunk" : ""}`, "data-unit": name },
       el("div", { class: "uhead" }, el("span", {}, `${name} · ${c ? c.class : "?"}`), el("span", { class: "muted" }, place)),
       el("div", {}, pips(structure, max), crits));
