@@ -55,11 +55,10 @@ let filter = { unit: null, square: null, target: null };
  * for the browser tab, so that a reload does not ask again). */
 const END_KEY = "fogofwar.admiral.endMovement";
 let endMovement = sessionStorage.getItem(END_KEY);
-/** The state (`seq:draft`) the page last sent a decision from: until the next state comes, that decision is on
- * its way (the server's acknowledgement may come first), so nothing of the old state is offered again, and an
+/** The state message the page last sent a decision from: until the next state comes, that decision is on its
+ * way (the server's acknowledgement may come first), so nothing of the old state is offered again, and an
  * automatic pass is sent once. A refusal clears it. */
-let sentKey = "";
-const stateKey = (msg) => `${msg.game.seq}:${(msg.draft || []).length}`;
+let sentFrom = null;
 // The deployment being arranged: square -> unit name.
 let deployKey = null;
 let deployed = new Map();
@@ -166,12 +165,12 @@ function renderDecide(ctx) {
   const msg = ctx.msg;
   const card = $("decide");
   const auto = autoPassReason(ctx);
-  const sent = sentKey === stateKey(msg);
+  const sent = sentFrom === msg;
   card.hidden = !ctx.myTurn || ctx.over || Boolean(auto) || sent;
   if (auto) {
     const pass = msg.actions.find((a) => a.kind === "pass");
     if (!sent) {
-      sentKey = stateKey(msg);
+      sentFrom = msg;
       setTimeout(() => ctx.send({ type: "action", action: pass.id }), 0);
     }
     $("turn-text").textContent = `Passing for you: ${auto}.`;
@@ -286,7 +285,7 @@ function select(ctx, name) {
 
 function decide(ctx, a) {
   filter = noFilter();
-  sentKey = stateKey(ctx.msg);
+  sentFrom = ctx.msg;
   ctx.send({ type: "action", action: a.id });
 }
 
@@ -666,7 +665,7 @@ async function main() {
     },
     statusDetail,
     onError: () => {
-      sentKey = ""; // refused: the decision is the player's again
+      sentFrom = null; // refused: the decision is the player's again
     },
     resultNote: (msg) => `${msg.view.turn} turns. Both fleets are shown as their admirals saw them.`,
     replay: true,
