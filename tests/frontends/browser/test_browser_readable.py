@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from .test_browser_admiral_readable import Seat
 from .test_browser_lotr_admiral import create
 from .test_browser_play import create_in_lobby, new_page, open_seat, set_up_by_sample
 from .test_browser_setup_replay import drag, finish_a_hotseat_game, rank_on, square
@@ -302,3 +303,32 @@ def test_a_finished_game_and_its_replay_keep_what_matters_in_view(browser: Any, 
     controls = page.locator("#controls").bounding_box()
     assert controls is not None and controls["y"] >= 0 and controls["y"] + controls["height"] <= 800
     assert not page.errors
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("game", ["lotr", "admiral"])
+def test_lotr_and_admiral_fit_every_screen(
+    browser: Any, live_server: str, screenshots: Path, game: str, size: str
+) -> None:
+    """LOTR in play (Game 2) and Admiral at its first movement decision (solo): nothing sticks out of the screen
+    and nothing scrolls inside a scroll, at 1280x800, 820x1180 and 390x844."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    if game == "lotr":
+        open_seat(page, live_server, {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"})
+        page.wait_for_selector("#setup:not([hidden])")
+        page.click("#setup-random")
+        page.wait_for_selector("#setup-confirm:not([disabled])")
+        page.click("#setup-confirm")
+        page.wait_for_selector("#board .piece.movable")
+        page.locator("#board .piece.movable").first.click(force=True)
+    else:
+        seat = Seat(page, live_server)
+        seat.to_movement()
+        seat.open(page)
+        page.wait_for_selector("#board .unit")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(screenshots / f"layout-{game}-{size}.png"), full_page=True)
+    assert page.evaluate(LAYOUT_PROBLEMS) == []
+    context.close()
