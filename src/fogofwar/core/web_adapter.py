@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, Protocol
 
 from fogofwar.core.protocol import GameError, State
@@ -60,6 +61,11 @@ class Adapter(Protocol):
     seat_names: tuple[str, ...]
     agents: tuple[str, ...]
     page: str
+    rules_docs: tuple[str, ...]
+
+    def how_to_play(self, language: str = "en") -> str:
+        """The quick guide to the game, in Markdown, in `language` ("" if it has none); the help page."""
+        ...
 
     def make_game(self, options: dict[str, Any]) -> Any:
         """Build the game from client options; `GameError` says which option is wrong."""
@@ -133,6 +139,19 @@ class AdapterDefaults:
     """Computer players a web client may pick for this game."""
     page: str = "game.html"
     """The page of the browser client that plays this game."""
+    help_package: str = ""
+    """The game's package, whose data/how_to_play.md is the quick guide the help page shows; "" for none."""
+    rules_docs: tuple[str, ...] = ()
+    """The game's pages of the English rules reference (docs/rules/NAME.md), the main one first."""
+
+    def how_to_play(self, language: str = "en") -> str:
+        """The quick guide to the game (Markdown) in `language`, from the game's data (data/how_to_play.md,
+        data/how_to_play.it.md); "" when it has none in that language."""
+        if not self.help_package:
+            return ""
+        name = "how_to_play.md" if language == "en" else f"how_to_play.{language}.md"
+        guide = resources.files(self.help_package).joinpath("data", name)
+        return guide.read_text(encoding="utf-8") if guide.is_file() else ""
 
     def in_setup(self, state: State) -> bool:  # pragma: no cover - every adapter defines it
         raise NotImplementedError

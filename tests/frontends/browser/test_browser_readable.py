@@ -3,6 +3,7 @@ issue's findings, each checked in a real chromium)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,32 @@ def test_lotr_and_admiral_fit_every_screen(
     page.screenshot(path=str(screenshots / f"layout-{game}-{size}.png"), full_page=True)
     assert page.evaluate(LAYOUT_PROBLEMS) == []
     context.close()
+
+
+def test_help_pages_are_one_click_away_in_the_readers_language(browser: Any, live_server: str) -> None:
+    """/help and /rules were 404: the lobby and the game page link a quick guide per game, which links the rules
+    reference (rule ids small, beside the rules); an Italian browser reads the Italian guide."""
+    page = new_page(browser)
+    page.goto(live_server + "/")
+    page.click("#help-nav")
+    page.wait_for_url(re.compile(r"/help$"))
+    assert page.locator("#game [data-lang=en]").is_visible() and page.locator("#game [data-lang=it]").is_hidden()
+    assert "Capture the enemy flag" in page.inner_text("#game")
+    page.click("#game a[href='/rules/stratego']")
+    page.wait_for_selector(".rule-id#STR-MOVE-1")
+    small = page.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('STR-MOVE-1')).fontSize)"
+        " < parseFloat(getComputedStyle(document.querySelector('main.help')).fontSize)"
+    )
+    assert small  # the ids stay secondary to the rules' words
+    create_in_lobby(page, live_server, "random")
+    assert page.get_attribute("#help-nav", "href") == "/help#game"
+    context = browser.new_context(locale="it-IT", bypass_csp=True)
+    italian = context.new_page()
+    italian.goto(live_server + "/help")
+    italian.wait_for_selector("#lotr [data-lang=it]:not([hidden])")
+    assert "Catturare la Bandiera avversaria" in italian.inner_text("#lotr")
+    assert italian.locator("#lotr [data-lang=en]").is_hidden()
+    assert italian.inner_text("header .title") == "Come si gioca"
+    context.close()
+    assert not page.errors

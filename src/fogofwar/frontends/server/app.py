@@ -47,6 +47,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.core.randomness import Streams
 from fogofwar.frontends.server.adapters import ADAPTERS, get_adapter
+from fogofwar.frontends.server.help_pages import NoSuchPage, help_page, missing_page, rules_page
 from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
 from fogofwar.frontends.server.manager import Connection, GameManager, LiveGame
 from fogofwar.frontends.server.replay_api import router as replay_router
@@ -214,6 +215,17 @@ def create_app(
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(request: Request, game_id: str) -> HTMLResponse:
         return HTMLResponse(game_page_html(await manager_of(request).page_for(game_id)))
+
+    @app.get("/help", include_in_schema=False)
+    async def help_index() -> HTMLResponse:
+        return HTMLResponse(help_page())
+
+    @app.get("/rules/{doc}", include_in_schema=False)
+    async def rules(doc: str) -> HTMLResponse:
+        try:
+            return HTMLResponse(rules_page(doc))
+        except NoSuchPage as exc:
+            return HTMLResponse(missing_page(str(exc)), status_code=404)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 

@@ -82,6 +82,10 @@ export async function loadLanguage() {
   useCatalog(chosen, table);
   document.documentElement.lang = chosen;
   translatePage();
+  // Texts written in each language (the help page's guides): the reader's, or the English one.
+  const written = new Set([...document.querySelectorAll("[data-lang]")].map((e) => /** @type {HTMLElement} */ (e).dataset.lang));
+  const shown = written.has(chosen) ? chosen : "en";
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-lang]"))) e.hidden = e.dataset.lang !== shown;
   const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
   if (select) {
     select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {

@@ -142,6 +142,9 @@ def _what_it_did(st: AdmiralState, ev: Event) -> Entry:
 class AdmiralAdapter(AdapterDefaults):
     """Admiral: two fleets on an 8x8 battlefield, dice rolled by the server."""
 
+    help_package = "fogofwar.games.admiral"
+    rules_docs: tuple[str, ...] = ("admiral", "admiral-solo")
+
     name = "admiral"
     seat_names: tuple[str, ...] = SEAT_NAMES
     agents: tuple[str, ...] = ("stratego", "random")

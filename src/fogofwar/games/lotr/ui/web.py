@@ -65,6 +65,9 @@ def notation(move: dict[str, Any]) -> str:
 class LotrAdapter(HistoryMoveList, AdapterDefaults):
     """Stratego LOTR: Games 1-3 with every captured-piece mode."""
 
+    help_package = "fogofwar.games.lotr"
+    rules_docs: tuple[str, ...] = ("lotr",)
+
     name = "lotr"
     seat_names: tuple[str, ...] = SIDE_NAMES
     agents: tuple[str, ...] = ("search", "heuristic", "random")

@@ -41,6 +41,9 @@ def _stratego(state: State) -> StrategoState:
 class StrategoAdapter(HistoryMoveList, AdapterDefaults):
     """Stratego and its variants on the classic board."""
 
+    help_package = "fogofwar.games.stratego"
+    rules_docs: tuple[str, ...] = ("stratego",)
+
     name = "stratego"
     seat_names: tuple[str, ...] = PLAYER_NAMES
     agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "expert")
