@@ -16,6 +16,20 @@ from .test_browser_setup_replay import drag, finish_a_hotseat_game, rank_on, squ
 
 pytestmark = pytest.mark.browser
 
+SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
+"""The screens every page must fit: a laptop, a tablet held upright, a phone."""
+
+
+def sized_page(browser: Any, size: str) -> Any:
+    """A page at one of the SIZES that records its script errors (`page.errors`)."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
 
 def test_an_unknown_game_link_says_so_and_leads_back(browser: Any, live_server: str, screenshots: Path) -> None:
     """It said "reconnecting..." forever above empty cards."""
@@ -147,8 +161,6 @@ def test_the_pages_speak_italian_to_an_italian_browser(browser: Any, live_server
     context.close()
 
 
-SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
-
 LAYOUT_PROBLEMS = """() => {
   const out = [];
   const width = window.innerWidth;
@@ -162,7 +174,8 @@ LAYOUT_PROBLEMS = """() => {
     const r = e.getBoundingClientRect();
     const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
     const out_of_view = r.right > width + 1 || r.left < -1;
-    if (shown && out_of_view && !e.closest("header, #toast")) out.push(`${e.tagName}#${e.id} sticks out`);
+    const what = `${e.tagName}#${e.id}.${e.getAttribute("class")}`;
+    if (shown && out_of_view && !e.closest("header, #toast")) out.push(`${what} sticks out (${r.left}..${r.right})`);
     if (scrolls(e)) {
       for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
         if (scrolls(up)) out.push(`${e.tagName}#${e.id} scrolls inside ${up.tagName}#${up.id}`);
@@ -206,9 +219,10 @@ def test_the_game_page_fits_every_screen(browser: Any, live_server: str, screens
     context.close()
 
 
-def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
-    """Setup had dragging; play had clicks only (Stratego and LOTR)."""
-    page = new_page(browser)
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str, size: str) -> None:
+    """Setup had dragging; play had clicks only (Stratego and LOTR), on every screen."""
+    page = sized_page(browser, size)
     create_in_lobby(page, live_server, "random")
     set_up_by_sample(page)
     page.wait_for_selector("#board .piece.movable")
@@ -220,7 +234,8 @@ def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
     drag(page, f'#board .piece[data-sq="{source}"]', square(target))
     page.wait_for_function(f"document.querySelectorAll('#move-list li').length > {moves}")
     assert page.locator(f'#board .piece.red[data-sq="{target}"]').count() == 1 or "×" in page.inner_text("#move-list")
-    lotr = new_page(browser)
+    assert page.evaluate(LAYOUT_PROBLEMS) == []
+    lotr = sized_page(browser, size)
     body = {"game": "lotr", "variant": "classic", "opponent": "random", "color": "evil"}
     open_seat(lotr, live_server, body)
     lotr.wait_for_selector("#setup:not([hidden])")
@@ -234,6 +249,7 @@ def test_pieces_can_be_dragged_in_play(browser: Any, live_server: str) -> None:
     lotr.locator(f'#board .piece[data-sq="{source}"]').click(force=True)
     drag(lotr, f'#board .piece[data-sq="{source}"]', square(target))
     lotr.wait_for_function("document.querySelectorAll('#move-list li').length > 0")
+    assert lotr.evaluate(LAYOUT_PROBLEMS) == []
     assert not page.errors and not lotr.errors
 
 

@@ -24,7 +24,9 @@ def centre(page: Any, selector: str) -> tuple[float, float]:
 
 
 def drag(page: Any, source: str, target: str, shot: Path | None = None) -> None:
-    """Press on `source`, move in a few steps (a real drag), release on `target`."""
+    """Press on `source`, move in a few steps (a real drag), release on `target` (the board brought into view
+    first: a drag happens on the screen)."""
+    page.locator("#board").scroll_into_view_if_needed()
     x0, y0 = centre(page, source)
     x1, y1 = centre(page, target)
     page.mouse.move(x0, y0)

@@ -8,12 +8,23 @@ let lastKey = "";
 
 const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-/** Square centres on screen, from the board's hit cells (they know the perspective the board was drawn in). */
-function centre(board, sq) {
+/** A square's corner in the board's own units, from its hit cell (drawn in the perspective on screen). */
+function corner(board, sq) {
   const cell = board.querySelector(`.cell-hit[data-sq="${sq}"]`);
-  if (!cell) return null;
-  const r = cell.getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  return cell ? { x: Number(cell.getAttribute("x")), y: Number(cell.getAttribute("y")) } : null;
+}
+
+/** Where a piece is drawn: its `translate(x y)` attribute. A CSS transform replaces that attribute, so every
+ * CSS transform of a piece starts from it (`moveBy`). */
+export function placeOf(piece) {
+  const m = /translate\(\s*([-\d.]+)[\s,]+([-\d.]+)\s*\)/.exec(piece.getAttribute("transform") || "");
+  return m ? { x: Number(m[1]), y: Number(m[2]) } : { x: 0, y: 0 };
+}
+
+/** The CSS transform that draws `piece` shifted by (dx, dy) board units from where it stands. */
+export function moveBy(piece, dx, dy) {
+  const at = placeOf(piece);
+  return `translate(${at.x + dx}px, ${at.y + dy}px)`;
 }
 
 /**
@@ -31,17 +42,11 @@ export function animateMove(board, key, move, fallen = []) {
   const first = lastKey === "";
   lastKey = key;
   if (first || !move || reduced()) return; // the page's first drawing shows the position as it is
-  const a = centre(board, move.from);
-  const b = centre(board, move.to);
-  const box = board.getBoundingClientRect();
-  const viewBox = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (board)).viewBox?.baseVal;
-  if (!a || !b || !box.width || !viewBox) return;
-  const scale = viewBox.width / box.width;
-  const dx = (a.x - b.x) * scale;
-  const dy = (a.y - b.y) * scale;
+  const a = corner(board, move.from);
+  const b = corner(board, move.to);
   const piece = move.arrives ? board.querySelector(`.piece[data-sq="${move.to}"]`) : null;
-  if (piece) {
-    piece.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+  if (piece && a && b) {
+    piece.animate([{ transform: moveBy(piece, a.x - b.x, a.y - b.y) }, { transform: moveBy(piece, 0, 0) }],
       { duration: 220, easing: "ease-out" });
   }
   for (const ghost of fallen) {

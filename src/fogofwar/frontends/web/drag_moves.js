@@ -2,6 +2,7 @@
 // Moves by dragging a piece in play (Stratego and LOTR), beside the click on a piece then on its target: press
 // on a piece that can move, drag it (it follows the pointer, its targets show), release on a target. A press
 // without a drag stays a click; a release elsewhere puts the piece back. The page decides what may move where.
+import { moveBy } from "./animate.js";
 
 /**
  * @param {HTMLElement} board the board's <svg>, whose pieces are `.piece[data-sq]`
@@ -31,7 +32,7 @@ export function enableDragMoves(board, page) {
     const viewBox = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (board)).viewBox?.baseVal;
     const scale = viewBox && box.width ? viewBox.width / box.width : 1;
     piece.classList.add("dragging");
-    piece.style.transform = `translate(${(e.clientX - press.x) * scale}px, ${(e.clientY - press.y) * scale}px)`;
+    piece.style.transform = moveBy(piece, (e.clientX - press.x) * scale, (e.clientY - press.y) * scale);
   };
 
   board.addEventListener("pointerdown", (/** @type {PointerEvent} */ e) => {

@@ -335,6 +335,7 @@ $button("setup-confirm").addEventListener("click", () => {
   clearTimeout(checkTimer);
   checkGen++;
   if (ctx.send({ type: "setup", setup: editor.placement() })) {
+    $("board").scrollIntoView({ block: "nearest" }); // upright screens: back up to the board, where play begins
     $button("setup-confirm").disabled = true;
     editor.say(t("Sent…"));
   }

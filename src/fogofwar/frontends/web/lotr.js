@@ -282,7 +282,10 @@ $button("setup-random").addEventListener("click", () => {
 $button("setup-clear").addEventListener("click", () => editor.clear());
 $button("setup-confirm").addEventListener("click", () => {
   if (!lastCtx || editor.leftCount() > 0) return;
-  if (lastCtx.send({ type: "setup", setup: editor.placement() })) editor.say(t("Sent…"));
+  if (lastCtx.send({ type: "setup", setup: editor.placement() })) {
+    editor.say(t("Sent…"));
+    $("board").scrollIntoView({ block: "nearest" }); // upright screens: back up to the board, where play begins
+  }
 });
 
 // --- the page ---------------------------------------------------------------------------------------
