@@ -3,11 +3,13 @@
 // (the readability issue: `Enterprise.armoured fighters`, `battery:main`, `Jenkins -> G3:smoke-v`,
 // `torpedo_bomber`, `Helena@D3`, "Initiative: North won (0 vs 0 ★)", "North rolls (deployment): Kirishima@A8").
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import test from "node:test";
 
 import {
   actionLine, actionWords, faceWords, initiativeWords, keyWords, movementHelp, orderWords, reportWords, rollWords,
 } from "../../../src/fogofwar/frontends/web/admiral_board.js";
+import { useCatalog } from "../../../src/fogofwar/frontends/web/i18n.js";
 
 const meta = {
   rules: {
@@ -45,9 +47,10 @@ test("every decision the engine writes reads in words, with no key, mark or die 
 });
 
 test("a decision says what happens and, apart, the dice it spends", () => {
-  assert.deepEqual(actionWords("fire:Helena.main>Chokai/artillery", meta), { what: "Helena's main battery fires at Chokai", dice: "Artillery die" });
+  assert.deepEqual(actionWords("fire:Helena.main>Chokai/artillery", meta),
+    { what: "Helena's main battery fires at Chokai", dice: "Artillery die", faces: ["artillery"] });
   assert.deepEqual(actionWords("move:Jenkins>G3:smoke-v/movement", meta, { from: "F2" }),
-    { what: "Jenkins moves from F2 to G3 laying smoke by way of F3", dice: "Movement die and Admiral die" });
+    { what: "Jenkins moves from F2 to G3 laying smoke by way of F3", dice: "Movement die and Admiral die", faces: ["movement", "admiral"] });
   assert.equal(actionWords("move:Jenkins>G3:smoke-h/movement", meta, { from: "F2" }).what, "Jenkins moves from F2 to G3 laying smoke by way of G2");
   assert.equal(actionWords("move:Jenkins>G3:smoke-v/movement", meta).what, "Jenkins moves to G3 laying smoke (along its column first)");
   // 'Wahoo:surface -> C2' beside 'Wahoo -> C2:surface': the order of the two things it does
@@ -106,4 +109,31 @@ test("the movement phase's question says what passing did and what is left", () 
   const after = movementHelp({ forfeited: true, admirals: 1, moves: true, other: "North (the computer)" });
   assert.ok(after.startsWith("You passed") && after.includes("pass again") && after.includes("North (the computer) moves between your goes"), after);
   assert.ok(movementHelp({ forfeited: false, admirals: 0, moves: true }).includes("ends your movement"));
+});
+
+test("in Italian, every sentence is the catalog's, in the Italian rulebook's words", () => {
+  const url = new URL("../../../src/fogofwar/frontends/web/i18n/it.json", import.meta.url);
+  useCatalog("it", JSON.parse(readFileSync(url, "utf8")));
+  try {
+    assert.equal(actionLine("fire:Helena.main>Chokai/artillery", meta), "la batteria principale di Helena spara a Chokai (dado Artiglieria)");
+    assert.equal(actionLine("activate:Enterprise.armoured_fighters", meta), "Caccia Corazzati su Enterprise (dado Ammiraglio)");
+    assert.equal(actionLine("move:Jenkins>G3:smoke-v/movement", meta, { from: "F2" }),
+      "Jenkins muove da F2 a G3 stendendo una cortina di fumo passando per F3 (dado Movimento e dado Ammiraglio)");
+    assert.equal(actionLine("critical:battery:main", meta, { unit: "Helena" }), "segnalino di danno critico sulla caratteristica batteria principale di Helena");
+    assert.equal(reportWords("critical marker on Helena's battery:main"), "Segnalino di danno critico sulla caratteristica batteria principale di Helena");
+    assert.equal(reportWords("North's Shokaku attacks from the air: fighter > Helena, torpedo_bomber > Wahoo"),
+      "Shokaku di Nord attacca dal cielo: caccia contro Helena, aerosilurante contro Wahoo");
+    assert.equal(reportWords("anti-aircraft fire: 3 dice, 1 hits (ADM-AIR-12)"), "Fuoco di contraerea: 3 dadi, 1 a segno (ADM-AIR-12)");
+    assert.equal(orderWords("Fletcher depth charges > I-19 (movement+depth_charge)"), "Fletcher sgancia bombe di profondità su I-19 (dado Movimento + Bombe di Profondità)");
+    const row = { in_range: true, hold: true, admiral: "artillery" };
+    assert.equal(rollWords({ phase: "solo_roll", faces: ["admiral"], unit: "Helena", row }, "Nord"),
+      "Nord lancia il dado per Helena: Ammiraglio (ha a gittata un nemico cui può infliggere danno: non si muove; il suo dado Ammiraglio assume il valore Artiglieria)");
+    const help = movementHelp({ forfeited: true, admirals: 1, moves: true, other: "Nord (il computer)" });
+    assert.ok(help.startsWith("Hai passato") && help.includes("1 dado Ammiraglio"), help);
+    // The die faces and the special features by the rulebook's names
+    assert.equal(faceWords("torpedo+anti_aircraft"), "Siluro + Contraerea");
+    assert.equal(keyWords("armoured_fighters", meta), "Caccia Corazzati");
+  } finally {
+    useCatalog("en", {});
+  }
 });

@@ -8,41 +8,44 @@
 import { $, api, $button, capitalize, el, plainEl, plainWords, squareOf } from "./common.js";
 import {
   actionLine, actionWords, admiralTitle, airLine, diceChips, drawAdmiralBoard, initiativeWords, keyWords, movementHelp,
-  orderWords, parseSquare, PHASES, pips, reportWords, rollWords, SEATS, squareName,
+  orderWords, parseSquare, phaseWords, pips, reportWords, rollWords, SEATS, seatWords, squadronWords, squareName,
 } from "./admiral_board.js";
+import { N_, t } from "./i18n.js";
 import { showMoves, startLive, shuffle } from "./live.js";
 
 // What a phase asks of the seat to decide (its title is PHASES's; the movement phase's is movementHelp's).
 const PHASE_HELP = {
-  deploy: "Place your surface units on the lit squares.",
-  initiative: "The server rolls the initiative dice.",
-  choose_first: "You won the initiative: choose who acts first this turn.",
-  submarines: "Place a submarine, submerged, anywhere in your half of the board: click it, then a green square.",
-  reserve: "Bring reserve units onto free squares of your last row, or be done.",
-  action_dice: "The server rolls both pools.",
-  reaction: "The enemy repairs a unit: answer with its Poor Damage Control (an Admiral die), or decline.",
-  launch: "Pick the squadrons of this launch one by one: a fighter to protect one of your ships, or a squadron kept in the air to attack later; then Done.",
-  air: "You may attack with a carrier's squadrons, or make no air attack.",
-  strike: "Send each squadron against an enemy unit: click the enemy, then the squadron; Done when all are sent.",
-  air_react: "An air attack is on: you may spend an Admiral die on a feature that helps, or be done.",
-  air_roll: "The server rolls the fighter duels and the anti-aircraft fire.",
-  aa_pick: "Your anti-aircraft fire hit: choose the attacking squadron it shoots down.",
-  escort_pick: "Choose the attack squadron your next protecting fighter takes on.",
-  attack: "Give your Artillery, Torpedo and Depth-charge dice their targets in secret: click one of your units, then the red-ringed enemy to attack. Commit when you are done: the other side sees your orders only once both have committed.",
-  criticals: "Your attack scored a critical hit: choose the characteristic the marker goes on.",
-  solo_roll: "The server rolls for the computer's next unit.",
+  deploy: N_("Place your surface units on the lit squares."),
+  initiative: N_("The server rolls the initiative dice."),
+  choose_first: N_("You won the initiative: choose who acts first this turn."),
+  submarines: N_("Place a submarine, submerged, anywhere in your half of the board: click it, then a green square."),
+  reserve: N_("Bring reserve units onto free squares of your last row, or be done."),
+  action_dice: N_("The server rolls both pools."),
+  reaction: N_("The enemy repairs a unit: answer with its Poor Damage Control (an Admiral die), or decline."),
+  launch: N_("Pick the squadrons of this launch one by one: a fighter to protect one of your ships, or a squadron kept in the air to attack later; then Done."),
+  air: N_("You may attack with a carrier's squadrons, or make no air attack."),
+  strike: N_("Send each squadron against an enemy unit: click the enemy, then the squadron; Done when all are sent."),
+  air_react: N_("An air attack is on: you may spend an Admiral die on a feature that helps, or be done."),
+  air_roll: N_("The server rolls the fighter duels and the anti-aircraft fire."),
+  aa_pick: N_("Your anti-aircraft fire hit: choose the attacking squadron it shoots down."),
+  escort_pick: N_("Choose the attack squadron your next protecting fighter takes on."),
+  attack: N_("Give your Artillery, Torpedo and Depth-charge dice their targets in secret: click one of your units, then the red-ringed enemy to attack. Commit when you are done: the other side sees your orders only once both have committed."),
+  criticals: N_("Your attack scored a critical hit: choose the characteristic the marker goes on."),
+  solo_roll: N_("The server rolls for the computer's next unit."),
 };
 // The decisions that are one button each, and what the button says.
 const SIMPLE = {
-  commit: "Commit your orders", pass: "Pass", decline: "Decline", reserve_done: "Done entering", air_done: "Done",
-  air_pass: "No air attack",
+  commit: N_("Commit your orders"), pass: N_("Pass"), decline: N_("Decline"), reserve_done: N_("Done entering"), air_done: N_("Done"),
+  air_pass: N_("No air attack"),
 };
 // What a unit may do, in the list of units with a decision.
 const KIND_WORDS = {
-  move: "move", repair: "repair", launch: "launch aircraft", strike: "air attack", hold: "hold", fire: "fire",
-  torpedo: "torpedo", depth_charge: "depth charges", activate: "special feature", protect: "fighter cover",
-  squadron: "air target", submarine: "place", reserve: "enter", deploy: "deploy",
+  move: N_("move"), repair: N_("repair"), launch: N_("launch aircraft"), strike: N_("air attack"), hold: N_("hold"), fire: N_("fire"),
+  torpedo: N_("torpedo"), depth_charge: N_("depth charges"), activate: N_("special feature"), protect: N_("fighter cover"),
+  squadron: N_("air target"), submarine: N_("place"), reserve: N_("enter"), deploy: N_("deploy"),
 };
+// Where a unit of a fleet is, on its card when it is not on the board.
+const WHERE = { reserve: N_("reserve"), to_place: N_("to deploy"), sunk: N_("sunk") };
 const NEWS = 5; // at most this many entries under "since your last decision"
 const FEW = 4; // as many decisions of units as are listed at once; beyond, the player chooses the unit first
 
@@ -64,7 +67,7 @@ let deployKey = null;
 let deployed = new Map();
 let picked = null; // {name} from the list or {sq} on the board
 
-const seatName = (p) => (p === null || p === undefined ? "" : capitalize(SEATS[p]));
+const seatName = seatWords;
 const noFilter = () => ({ unit: null, square: null, target: null });
 
 // --- decisions ------------------------------------------------------------------------------------------
@@ -75,13 +78,14 @@ function annotate(msg) {
   const critical = msg.view.pending_critical ? msg.view.pending_critical.unit : null;
   return (msg.actions || []).map((a) => {
     const w = actionWords(a.text, meta, { from: a.from, phase, unit: critical });
-    return { ...a, what: capitalize(w.what), dice: w.dice, key: a.unit || a.target || null };
+    return { ...a, what: capitalize(w.what), dice: w.dice, faces: w.faces, key: a.unit || a.target || null };
   });
 }
 
 /** The cheaper dice first: a plain symbol before a double face, an Admiral die (the wild one) last. */
 function cost(a) {
-  return (a.dice.includes("Admiral") ? 2 : 0) + (a.dice.includes("+") ? 1 : 0);
+  const faces = a.faces.flatMap((f) => f.split("+"));
+  return (faces.includes("admiral") ? 2 : 0) + (a.faces.some((f) => f.includes("+")) ? 1 : 0);
 }
 
 function actButton(ctx, a, label) {
@@ -103,7 +107,7 @@ function rows(ctx, list) {
     if (acts.length === 1 && !acts[0].dice) return el("div", { class: "decision-row" }, actButton(ctx, acts[0], what));
     const sorted = [...acts].sort((x, y) => cost(x) - cost(y));
     return el("div", { class: "decision-row" }, el("div", { class: "what" }, what),
-      el("div", { class: "pay" }, el("span", { class: "muted small" }, "pay with:"), ...sorted.map((a) => actButton(ctx, a, a.dice || "this"))));
+      el("div", { class: "pay" }, el("span", { class: "muted small" }, t("pay with:")), ...sorted.map((a) => actButton(ctx, a, a.dice || t("this")))));
   });
 }
 
@@ -121,8 +125,9 @@ function unitLabel(msg, name) {
   const card = meta.cards[name];
   const sq = squareOfUnit(msg, name);
   const owner = ownerOf(msg, name);
-  const whose = owner !== null && owner !== msg.seat ? "enemy " : "";
-  return `${name} (${whose}${card ? card.class_name.toLowerCase() : "unit"}${sq !== null ? ` on ${squareName(sq)}` : ""})`;
+  const p = { unit: name, class: card ? t(card.class_name) : t("unit"), square: sq !== null ? squareName(sq) : "" };
+  if (owner !== null && owner !== msg.seat) return sq !== null ? t("{unit} (enemy {class} on {square})", p) : t("{unit} (enemy {class})", p);
+  return sq !== null ? t("{unit} ({class} on {square})", p) : t("{unit} ({class})", p);
 }
 
 /** Why the seat's pass is sent for it (it ended its movement, or passing is all it can do), or ''. */
@@ -131,8 +136,8 @@ function autoPassReason(ctx) {
   if (!ctx.myTurn || msg.view.phase !== "movement") return "";
   const pass = (msg.actions || []).find((a) => a.kind === "pass");
   if (!pass) return "";
-  if (endMovement === endKey(msg)) return "you ended your movement for this turn";
-  if (msg.view.fleets[msg.seat].forfeited && msg.actions.length === 1) return "you passed and have no Admiral die left to move with";
+  if (endMovement === endKey(msg)) return t("you ended your movement for this turn");
+  if (msg.view.fleets[msg.seat].forfeited && msg.actions.length === 1) return t("you passed and have no Admiral die left to move with");
   return "";
 }
 
@@ -157,8 +162,8 @@ function renderNews(ctx) {
   box.hidden = !news.length;
   if (!news.length) return;
   const shown = logEntries(news.slice(-NEWS)).map((g) => logItem(g, false, "div"));
-  const more = news.length > NEWS ? el("div", { class: "muted small" }, `… and ${news.length - NEWS} earlier, in the log below.`) : null;
-  box.replaceChildren(el("div", { class: "small muted" }, "Since your last decision:"), ...(more ? [more] : []), ...shown);
+  const more = news.length > NEWS ? el("div", { class: "muted small" }, t("… and {n} earlier, in the log below.", { n: news.length - NEWS })) : null;
+  box.replaceChildren(el("div", { class: "small muted" }, t("Since your last decision:")), ...(more ? [more] : []), ...shown);
 }
 
 function renderDecide(ctx) {
@@ -173,29 +178,29 @@ function renderDecide(ctx) {
       sentFrom = msg;
       setTimeout(() => ctx.send({ type: "action", action: pass.id }), 0);
     }
-    $("turn-text").textContent = `Passing for you: ${auto}.`;
+    $("turn-text").textContent = t("Passing for you: {reason}.", { reason: auto });
   }
   if (card.hidden) return [];
   const view = msg.view;
   const phase = view.phase;
-  const title = PHASES[phase] || phase;
+  const title = phaseWords(phase);
   const fleet = view.fleets[msg.seat];
   const all = annotate(msg);
-  let help = PHASE_HELP[phase] || "";
+  let help = phase in PHASE_HELP ? t(PHASE_HELP[phase]) : "";
   if (phase === "movement") {
-    const other = view.solo ? `${seatName(view.solo.seat)} (the computer)` : seatName(1 - msg.seat);
+    const other = view.solo ? t("{seat} (the computer)", { seat: seatName(view.solo.seat) }) : seatName(1 - msg.seat);
     help = movementHelp({ forfeited: fleet.forfeited, admirals: unusedAdmirals(fleet), moves: all.some((a) => a.kind !== "pass"), other });
   }
-  if (view.pending_critical) help += ` The marker goes on ${view.pending_critical.unit}.`;
+  if (view.pending_critical) help = t("{help} The marker goes on {unit}.", { help, unit: view.pending_critical.unit });
   if (phase === "attack" && !all.some((a) => ["fire", "torpedo", "depth_charge"].includes(a.kind))) {
-    help = "None of your units can reach an enemy with the dice you have. You may still turn on special features (an Admiral die each), then commit: the other side sees your orders only once both have committed.";
+    help = t("None of your units can reach an enemy with the dice you have. You may still turn on special features (an Admiral die each), then commit: the other side sees your orders only once both have committed.");
   }
-  $("decide-title").textContent = ctx.hotseat ? `${seatName(msg.seat)}: ${title}` : `Your decision: ${title}`;
+  $("decide-title").textContent = ctx.hotseat ? `${seatName(msg.seat)}: ${title}` : t("Your decision: {phase}", { phase: title });
   $("decide-help").textContent = help;
   renderNews(ctx);
   const orders = fleet.orders || [];
   $("draft").hidden = phase !== "attack";
-  $("draft-orders").replaceChildren(...(orders.length ? orders.map((t) => el("li", {}, orderWords(t, meta))) : [el("li", { class: "muted" }, "none yet")]));
+  $("draft-orders").replaceChildren(...(orders.length ? orders.map((o) => el("li", {}, orderWords(o, meta))) : [el("li", { class: "muted" }, t("none yet"))]));
   $button("undo-button").disabled = !(msg.draft && msg.draft.length);
   const keys = new Set(all.map((a) => a.key));
   if (!filter.unit && keys.size === 1 && !keys.has(null) && ["submarines", "reserve"].includes(phase)) {
@@ -214,20 +219,20 @@ function overview(ctx, all) {
   const nodes = [];
   const simple = all.filter((a) => a.kind in SIMPLE);
   const buttons = simple.map((a) => {
-    const label = a.kind === "pass" && msg.view.fleets[msg.seat].forfeited ? "Pass again" : SIMPLE[a.kind];
+    const label = a.kind === "pass" && msg.view.fleets[msg.seat].forfeited ? t("Pass again") : t(SIMPLE[a.kind]);
     return actButton(ctx, a, label);
   });
   const pass = simple.find((a) => a.kind === "pass");
   if (pass && msg.view.phase === "movement" && all.some((a) => a.kind !== "pass")) {
     buttons.push(el("button", {
       class: "act-button", "data-kind": "end_movement",
-      title: "Pass now, and at every later go of this movement phase (no move with an Admiral die)",
+      title: t("Pass now, and at every later go of this movement phase (no move with an Admiral die)"),
       onclick: () => {
         endMovement = endKey(msg);
         sessionStorage.setItem(END_KEY, endMovement);
         decide(ctx, pass);
       },
-    }, "End my movement for this turn"));
+    }, t("End my movement for this turn")));
   }
   if (buttons.length) nodes.push(el("div", { class: "row wrap simple-actions" }, ...buttons));
   const keyed = all.filter((a) => a.key);
@@ -236,16 +241,16 @@ function overview(ctx, all) {
   if (keyed.length <= FEW) {
     nodes.push(...rows(ctx, keyed)); // a few: each says what it does, no need to choose the unit first
   } else if (units.length) {
-    nodes.push(el("div", { class: "small muted" }, "Click a unit on the board (or here) to see what it can do:"));
+    nodes.push(el("div", { class: "small muted" }, t("Click a unit on the board (or here) to see what it can do:")));
     nodes.push(el("div", { class: "unit-picks" }, ...units.map((name) => {
-      const kinds = [...new Set(keyed.filter((a) => a.key === name).map((a) => KIND_WORDS[a.kind] || a.kind))];
+      const kinds = [...new Set(keyed.filter((a) => a.key === name).map((a) => (a.kind in KIND_WORDS ? t(KIND_WORDS[a.kind]) : a.kind)))];
       return el("button", { class: "unit-pick", "data-unit": name, onclick: () => select(ctx, name) },
         el("span", {}, unitLabel(msg, name)), el("span", { class: "muted small" }, kinds.join(" · ")));
     })));
   }
   const loose = all.filter((a) => !a.key && !(a.kind in SIMPLE));
   if (loose.length) nodes.push(...rows(ctx, loose));
-  if (!nodes.length) nodes.push(el("p", { class: "muted small" }, "Nothing to decide."));
+  if (!nodes.length) nodes.push(el("p", { class: "muted small" }, t("Nothing to decide.")));
   return nodes;
 }
 
@@ -257,22 +262,23 @@ function unitPanel(ctx, all) {
   if (filter.square || filter.target) {
     const here = mine.filter((a) => (filter.square ? a.square === filter.square : a.target === filter.target));
     nodes.push(...rows(ctx, here));
-    nodes.push(el("button", { class: "link-button", onclick: () => { filter = { ...filter, square: null, target: null }; ctx.rerender(); } }, `Other choices for ${filter.unit}`));
+    nodes.push(el("button", { class: "link-button", onclick: () => { filter = { ...filter, square: null, target: null }; ctx.rerender(); } }, t("Other choices for {unit}", { unit: filter.unit })));
     return nodes;
   }
-  if (!mine.length) return [el("p", { class: "muted small" }, `${filter.unit} has nothing to decide now.`)];
+  if (!mine.length) return [el("p", { class: "muted small" }, t("{unit} has nothing to decide now.", { unit: filter.unit }))];
   const placed = mine.filter((a) => a.square);
   const aimed = mine.filter((a) => !a.square && a.target && a.target !== filter.unit);
   const other = mine.filter((a) => !placed.includes(a) && !aimed.includes(a));
   const hints = [];
-  if (placed.length) hints.push(`Click a green square on the board to ${placed[0].kind === "move" ? "move it there" : "put it there"}.`);
-  if (aimed.length) hints.push("Click an enemy in a red ring to attack it.");
+  if (placed.length) hints.push(placed[0].kind === "move" ? t("Click a green square on the board to move it there.") : t("Click a green square on the board to put it there."));
+  if (aimed.length) hints.push(t("Click an enemy in a red ring to attack it."));
   if (hints.length) nodes.push(el("p", { class: "small" }, hints.join(" ")));
   nodes.push(...rows(ctx, other));
   if (aimed.length) nodes.push(...rows(ctx, aimed));
   if (placed.length) {
     const squares = new Set(placed.map((a) => a.square)).size;
-    nodes.push(el("details", { class: "action-group" }, el("summary", {}, `Or choose from a list (${squares} square${squares === 1 ? "" : "s"})`),
+    const summary = squares === 1 ? t("Or choose from a list (1 square)") : t("Or choose from a list ({n} squares)", { n: squares });
+    nodes.push(el("details", { class: "action-group" }, el("summary", {}, summary),
       el("div", { class: "action-list" }, ...rows(ctx, placed))));
   }
   return nodes;
@@ -362,16 +368,16 @@ function logEntries(moves) {
 function logText(m) {
   const who = seatName(m.player);
   if (m.kind === "roll") return rollWords(m, who);
-  if (m.kind === "deploy") return `${who} deploys its fleet face down`;
-  if (m.kind === "resign") return `${who} resigns`;
-  if (m.kind === "forfeit") return `${who} forfeits${m.reason ? `: ${m.reason}` : ""}`;
-  if (m.hidden) return `${who} commits its attack orders (secret until both have committed)`;
+  if (m.kind === "deploy") return t("{seat} deploys its fleet face down", { seat: who });
+  if (m.kind === "resign") return t("{seat} resigns", { seat: who });
+  if (m.kind === "forfeit") return m.reason ? t("{seat} forfeits: {reason}", { seat: who, reason: m.reason }) : t("{seat} forfeits", { seat: who });
+  if (m.hidden) return t("{seat} commits its attack orders (secret until both have committed)", { seat: who });
   const texts = m.texts || [];
-  const keep = texts.length > 1 ? texts.map((t) => t !== "air:done") : texts.map(() => true); // "done" ends a list
+  const keep = texts.length > 1 ? texts.map((n) => n !== "air:done") : texts.map(() => true); // "done" ends a list
   const words = [];
-  texts.forEach((t, i) => {
+  texts.forEach((notation, i) => {
     if (!keep[i]) return;
-    const line = actionLine(t, meta, { from: m.from ? m.from[i] : null, phase: m.phase, unit: m.unit });
+    const line = actionLine(notation, meta, { from: m.from ? m.from[i] : null, phase: m.phase, unit: m.unit });
     const last = words[words.length - 1];
     if (last && last.line === line) last.n += 1; // two fighters sent at one ship: one line, counted
     else words.push({ line, n: 1 });
@@ -401,11 +407,11 @@ function unitCards(ctx, p) {
   });
   const active = new Set(view.features.filter((f) => f.owner === p).map((f) => `${f.unit}.${f.feature}`));
   const entries = [...onBoard.keys()].map((n) => [n, "board"]);
-  for (const [key, label] of [["reserve", "reserve"], ["to_place", "to deploy"], ["sunk", "sunk"]]) {
-    for (const n of fleet[key] || []) entries.push([n, label]);
+  for (const key of ["reserve", "to_place", "sunk"]) {
+    for (const n of fleet[key] || []) entries.push([n, key]);
   }
-  const head = el("h4", {}, el("span", { class: `dot s${p}` }), `${seatName(p)}${ctx.you(p)} — ${meta.factions[fleet.faction] || fleet.faction}`);
-  if (!entries.length) return [head, el("p", { class: "muted small" }, `${fleet.units} units, deployed face down.`)];
+  const head = el("h4", {}, el("span", { class: `dot s${p}` }), `${seatName(p)}${ctx.you(p)} — ${t(meta.factions[fleet.faction] || fleet.faction)}`);
+  if (!entries.length) return [head, el("p", { class: "muted small" }, t("{n} units, deployed face down.", { n: fleet.units }))];
   return [head, ...entries.map(([name, where]) => {
     const c = meta.cards[name];
     const here = onBoard.get(name);
@@ -413,19 +419,19 @@ function unitCards(ctx, p) {
     const sub = u && u.submerged && c.submerged;
     const side = sub ? c.submerged : c;
     const structure = u ? u.structure : where === "sunk" ? 0 : c.structure;
-    const bats = side.batteries.map((b) => `${b.name} ${b.coefficient}/r${b.range}${b.slots === 2 ? "×2" : ""}`).join(", ");
+    const bats = side.batteries.map((b) => `${t("{name} {coefficient}/r{range}", { name: t(b.name), coefficient: b.coefficient, range: b.range })}${b.slots === 2 ? "×2" : ""}`).join(", ");
     const stats = [
-      `armour ${side.armour}`, `move ${side.movement}`, side.anti_aircraft ? `anti-aircraft ${side.anti_aircraft}` : null,
-      c.torpedo_mounts ? `torpedoes ${u ? u.torpedoes : c.torpedo_mounts}/${c.torpedo_mounts}` : null,
-      c.depth_charges ? `depth charges ${c.depth_charges}` : null, c.admiral ? "★ admiral" : null,
+      t("armour {n}", { n: side.armour }), t("move {n}", { n: side.movement }), side.anti_aircraft ? t("anti-aircraft {n}", { n: side.anti_aircraft }) : null,
+      c.torpedo_mounts ? t("torpedoes {n}/{max}", { n: u ? u.torpedoes : c.torpedo_mounts, max: c.torpedo_mounts }) : null,
+      c.depth_charges ? t("depth charges {n}", { n: c.depth_charges }) : null, c.admiral ? t("★ admiral") : null,
     ].filter(Boolean).join(" · ");
-    const air = u && u.squadrons ? Object.entries(u.squadrons).filter(([, n]) => n).map(([k, n]) => `${n} ${keyWords(k)}${n === 1 ? "" : "s"}`).join(", ") : "";
+    const air = u && u.squadrons ? Object.entries(u.squadrons).filter(([, n]) => n).map(([k, n]) => squadronWords(k, n)).join(", ") : "";
     const feats = [...c.green.map((k) => ["green", k]), ...c.red.map((k) => ["red", k])].map(([colour, k]) => el("span", {
       class: `feat ${colour}${active.has(`${name}.${k}`) ? " on" : ""}`,
-      title: `${meta.rules[k]?.id || ""} ${meta.rules[k]?.summary || ""}`,
-    }, meta.rules[k]?.name || k));
-    const crits = u && u.criticals.length ? el("div", { class: "critical" }, `Critical marker on: ${u.criticals.map((x) => keyWords(x[0], meta)).join(", ")}`) : null;
-    const place = here ? `${squareName(here.sq)}${u.submerged ? " (submerged)" : ""}` : where;
+      title: `${meta.rules[k]?.id || ""} ${meta.rules[k] ? t(meta.rules[k].summary) : ""}`,
+    }, meta.rules[k] ? t(meta.rules[k].name) : k));
+    const crits = u && u.criticals.length ? el("div", { class: "critical" }, t("Critical marker on: {list}", { list: u.criticals.map((x) => keyWords(x[0], meta)).join(", ") })) : null;
+    const place = here ? (u.submerged ? t("{square} (submerged)", { square: squareName(here.sq) }) : squareName(here.sq)) : t(WHERE[where]);
     return el("div", {
       class: `ucard s${p}${where === "sunk" ? " sunk" : ""}${filter.unit === name ? " selected" : ""}`,
       "data-unit": name,
@@ -435,10 +441,10 @@ function unitCards(ctx, p) {
         if (!$("decide").hidden) $("decide").scrollIntoView({ block: "nearest" });
       },
     },
-    el("div", { class: "uhead" }, el("span", {}, `${name} · ${c.class_name}`), el("span", { class: "muted" }, place)),
+    el("div", { class: "uhead" }, el("span", {}, `${name} · ${t(c.class_name)}`), el("span", { class: "muted" }, place)),
     el("div", {}, pips(structure, c.structure), " ", el("span", { class: "stats" }, stats)),
-    bats ? el("div", { class: "stats" }, `Guns (coefficient/range): ${bats}`) : null,
-    air ? el("div", { class: "stats" }, `Aboard: ${air}`) : null,
+    bats ? el("div", { class: "stats" }, t("Guns (coefficient/range): {list}", { list: bats })) : null,
+    air ? el("div", { class: "stats" }, t("Aboard: {list}", { list: air })) : null,
     crits,
     feats.length ? el("div", {}, ...feats) : null);
   })];
@@ -450,21 +456,27 @@ function renderPanels(ctx) {
   for (const p of [0, 1]) {
     const fleet = view.fleets[p];
     const free = fleet.dice.filter((d) => !d.used).length;
-    $(`dice-label-${p}`).textContent = `${seatName(p)}${ctx.you(p)}: ${fleet.dice.length} dice, ${free} unused${fleet.forfeited ? ", passed: its Movement dice are given up" : ""}${fleet.committed ? ", orders committed" : ""}`;
+    const parts = [t("{seat}: {n} dice, {free} unused", { seat: `${seatName(p)}${ctx.you(p)}`, n: fleet.dice.length, free })];
+    if (fleet.forfeited) parts.push(t("passed: its Movement dice are given up"));
+    if (fleet.committed) parts.push(t("orders committed"));
+    $(`dice-label-${p}`).textContent = parts.join(", ");
     $(`dice-${p}`).replaceChildren(...diceChips(p, fleet.dice));
   }
   $("initiative").textContent = initiativeWords(view, seatName);
   const air = view.air.filter((s) => s.alive);
   $("air-card").hidden = !air.length && !view.strike;
-  const lines = air.map((s) => el("li", {}, `${airLine(s)}${s.held ? " (held off)" : ""}`));
-  if (view.strike) lines.unshift(el("li", {}, `${seatName(view.strike.attacker)}'s air attack from ${view.strike.carrier}${view.strike.target ? ` on ${view.strike.target}` : ""}`));
+  const lines = air.map((s) => el("li", {}, s.held ? t("{squadron} (held off)", { squadron: airLine(s) }) : airLine(s)));
+  if (view.strike) {
+    const p = { seat: seatName(view.strike.attacker), carrier: view.strike.carrier, target: view.strike.target };
+    lines.unshift(el("li", {}, p.target ? t("{seat}'s air attack from {carrier} on {target}", p) : t("{seat}'s air attack from {carrier}", p)));
+  }
   $("air").replaceChildren(...lines);
   const notes = msg.explanations || [];
   $("explain-card").hidden = !notes.length;
   const box = $("explain");
   box.replaceChildren(...notes.slice(-30).map((n) => {
     const { text, ids } = plainWords(n.text); // the rule ids on demand (a tooltip), the words in the line
-    return el("li", { title: `Rules: ${[n.rule, ...ids].filter(Boolean).join(", ")}` }, n.turn ? `Turn ${n.turn}: ` : "", text);
+    return el("li", { title: t("Rules: {ids}", { ids: [n.rule, ...ids].filter(Boolean).join(", ") }) }, n.turn ? `${t("Turn {n}", { n: n.turn })}: ` : "", text);
   }));
   box.scrollTop = box.scrollHeight;
   $("fleet-0").replaceChildren(...unitCards(ctx, msg.seat === 1 ? 1 : 0));
@@ -495,8 +507,8 @@ function renderDeploy(ctx) {
   }
   const squares = cornerOrder(setup.area, msg.seat).map(squareName);
   $("deploy-help").textContent = msg.view.solo
-    ? `Solo game: your fleet deploys from your right-hand corner along your back row, one unit on each lit square (${squares.join(", ")}). Pick a unit, then a lit square; click a placed unit to move it. Submarines are placed after the first initiative.`
-    : "Pick a unit, then a lit square of your two home rows; click a placed unit to move it. Submarines are placed after the first initiative roll.";
+    ? t("Solo game: your fleet deploys from your right-hand corner along your back row, one unit on each lit square ({squares}). Pick a unit, then a lit square; click a placed unit to move it. Submarines are placed after the first initiative.", { squares: squares.join(", ") })
+    : t("Pick a unit, then a lit square of your two home rows; click a placed unit to move it. Submarines are placed after the first initiative roll.");
   const placedNames = new Set(deployed.values());
   $("deploy-units").replaceChildren(...setup.units.map((name) => el("button", {
     class: `${placedNames.has(name) ? "placed" : ""}${picked && picked.name === name ? " picked" : ""}`.trim(),
@@ -508,8 +520,9 @@ function renderDeploy(ctx) {
   }, `${meta.cards[name].class} ${name}`)));
   const need = setup.count;
   $button("deploy-confirm").disabled = deployed.size !== need || ctx.waiting;
-  const reserve = setup.units.length > need ? ` The other ${setup.units.length - need} wait in reserve.` : "";
-  $("deploy-status").textContent = deployed.size === need ? `Ready: confirm to deploy.${reserve}` : `${deployed.size} of ${need} units placed.${reserve}`;
+  const said = [deployed.size === need ? t("Ready: confirm to deploy.") : t("{n} of {need} units placed.", { n: deployed.size, need })];
+  if (setup.units.length > need) said.push(t("The other {n} wait in reserve.", { n: setup.units.length - need }));
+  $("deploy-status").textContent = said.join(" ");
   $("deploy-status").className = `setup-status small${deployed.size === need ? " good" : ""}`;
   return true;
 }
@@ -642,32 +655,36 @@ function statusDetail(msg) {
   const solo = v.solo;
   if (!solo || msg.game.status !== "play" || msg.game.to_move === msg.seat || !["movement", "solo_roll"].includes(v.phase)) return "";
   const left = solo.to_act.length;
-  const who = seatName(solo.seat);
-  if (solo.acting) return ` ${who} moves ${solo.acting} now${left > 1 ? `, then ${left - 1} more unit${left > 2 ? "s" : ""}, slowest first` : ""}.`;
-  return left ? ` ${who} has ${left} unit${left > 1 ? "s" : ""} still to move, slowest first.` : "";
+  const p = { seat: seatName(solo.seat), unit: solo.acting, n: left - 1 };
+  if (solo.acting) {
+    if (left > 2) return ` ${t("{seat} moves {unit} now, then {n} more units, slowest first.", p)}`;
+    return ` ${left === 2 ? t("{seat} moves {unit} now, then 1 more unit, slowest first.", p) : t("{seat} moves {unit} now.", p)}`;
+  }
+  if (!left) return "";
+  return ` ${left > 1 ? t("{seat} has {n} units still to move, slowest first.", { ...p, n: left }) : t("{seat} has 1 unit still to move, slowest first.", p)}`;
 }
 
 async function main() {
   $("board").setAttribute("viewBox", "0 0 840 840"); // 8 squares and the margin (page.html sizes it for 10)
-  $("moves-title").textContent = "What happened";
+  $("moves-title").textContent = t("What happened");
   $("decide").after($("moves")); // the log where the player looks: under the decision
   const all = await api("/api/meta");
   meta = all.games.find((g) => g.name === "admiral");
   live = startLive({
     seatNames: SEATS,
     title: (g) => admiralTitle(meta, g),
-    setupVerb: "deploy",
+    setupVerb: N_("deploy"),
     progress: (msg) => {
       const g = msg.game;
-      const phase = g.status === "over" ? "game over" : PHASES[msg.view.phase] || msg.view.phase;
-      const cap = g.options.max_turns ? ` of at most ${g.options.max_turns}` : "";
-      return `Turn ${msg.view.turn}${cap} · ${phase}`;
+      const phase = g.status === "over" ? t("game over") : phaseWords(msg.view.phase);
+      const p = { turn: msg.view.turn, cap: g.options.max_turns, phase };
+      return g.options.max_turns ? t("Turn {turn} of at most {cap} · {phase}", p) : t("Turn {turn} · {phase}", p);
     },
     statusDetail,
     onError: () => {
       sentFrom = null; // refused: the decision is the player's again
     },
-    resultNote: (msg) => `${msg.view.turn} turns. Both fleets are shown as their admirals saw them.`,
+    resultNote: (msg) => t("{n} turns. Both fleets are shown as their admirals saw them.", { n: msg.view.turn }),
     replay: true,
     // Hot-seat: pass the device only when the two screens differ (a deployment, secret orders).
     sameScreen: (a, b) => !a.draft && !b.draft && !a.setup && !b.setup
@@ -677,5 +694,5 @@ async function main() {
 }
 
 main().catch((err) => {
-  $("turn-text").textContent = `Cannot load the game: ${err.message}`;
+  $("turn-text").textContent = t("Cannot load the game: {error}", { error: err.message });
 });

@@ -5,18 +5,23 @@
 // it: the resolution report, the units hit (a burst) and sunk (a cross where they were). Beside: each
 // fleet's dice, units, structure and critical markers. `admiralReplay(meta)` takes the lobby's
 // description of Admiral (cards, terrain, factions, rules) and returns the renderer replay.js calls.
-import { capitalize, describeOutcome, el, plainEl, plainWords } from "./common.js";
+import { describeOutcome, el, plainEl, plainWords } from "./common.js";
 import {
-  actionLine, admiralTitle, airLine, centre, diceChips, drawAdmiralBoard, faceText, initiativeWords, keyWords, orderWords,
-  parseSquare, PHASES, pips, reportWords, rollWords, SEATS, squareName,
+  actionLine, admiralTitle, airLine, centre, diceChips, drawAdmiralBoard, faceText, faceWords, initiativeWords, keyWords,
+  orderWords, parseSquare, phaseWords, pips, reportWords, rollWords, SEATS, seatWords, squareName,
 } from "./admiral_board.js";
+import { N_, t } from "./i18n.js";
 import { arrow, svg } from "./svg.js";
 
 const ATTACKS = new Set(["fire", "torpedo", "squadron"]);
+/** What the server says of another seat's secret orders in a replay of a game still on (AdmiralAdapter.replay_step). */
+const SECRET = N_("orders committed (secret)");
+/** Where a unit of a fleet is, when not on the board. */
+const WHERE = { reserve: N_("reserve"), to_place: N_("to place"), sunk: N_("sunk") };
 
 export function admiralReplay(meta) {
-  const who = (seat) => capitalize(SEATS[seat] ?? "");
-  const phaseName = (phase) => PHASES[phase] || phase || "";
+  const who = seatWords;
+  const phaseName = phaseWords;
 
   /** Where each unit is: "owner:name" -> square. */
   function where(v) {
@@ -148,7 +153,7 @@ export function admiralReplay(meta) {
   }
 
   function faceChips(p, faces) {
-    return faces.map((f) => el("span", { class: `die s${p}`, title: f.replace(/_/g, " ") }, faceText(f)));
+    return faces.map((f) => el("span", { class: `die s${p}`, title: faceWords(f) }, faceText(f)));
   }
 
   function rolls(s, v) {
@@ -158,27 +163,27 @@ export function admiralReplay(meta) {
       for (const p of [0, 1]) {
         out.push(el("div", { class: "small" }, `${who(p)}: ${init.admirals[p]} ★`), el("div", { class: "dice" }, ...faceChips(p, init.rolls[p])));
       }
-      if (init.winner !== null && init.winner !== undefined) out.push(el("div", {}, `${who(init.winner)} wins the initiative.`));
+      if (init.winner !== null && init.winner !== undefined) out.push(el("div", {}, t("{seat} wins the initiative.", { seat: who(init.winner) })));
       return out;
     }
     if (s.phase === "action_dice") {
       for (const p of [0, 1]) {
-        out.push(el("div", { class: "small" }, `${who(p)}: ${v.fleets[p].dice.length} dice`), el("div", { class: "dice" }, ...faceChips(p, v.fleets[p].dice.map((d) => d.face))));
+        out.push(el("div", { class: "small" }, t("{seat}: {n} dice", { seat: who(p), n: v.fleets[p].dice.length })), el("div", { class: "dice" }, ...faceChips(p, v.fleets[p].dice.map((d) => d.face))));
       }
       return out;
     }
-    const faces = texts(s).map((t) => t.replace(/^roll:/, ""));
-    out.push(el("div", { class: "dice" }, ...faces.map((f) => el("span", { class: "die", title: f.replace(/_/g, " ") }, faceText(f)))));
+    const faces = texts(s).map((n) => n.replace(/^roll:/, ""));
+    out.push(el("div", { class: "dice" }, ...faces.map((f) => el("span", { class: "die", title: faceWords(f) }, faceText(f)))));
     return out;
   }
 
   function describe(s, v, prev) {
     const out = [];
-    const turn = s.turn ? ` · turn ${s.turn}` : "";
+    const turn = s.turn ? t(" · turn {n}", { n: s.turn }) : "";
     if (s.player < 0) {
-      out.push(el("div", {}, `Dice rolled — ${phaseName(s.phase)}${turn}:`), ...rolls(s, v));
+      out.push(el("div", {}, t("Dice rolled — {phase}{turn}:", { phase: phaseName(s.phase), turn })), ...rolls(s, v));
     } else if (s.hidden) {
-      out.push(el("div", {}, `${who(s.player)} committed its attack orders${turn}: secret from you until both had committed.`));
+      out.push(el("div", {}, t("{seat} committed its attack orders{turn}: secret from you until both had committed.", { seat: who(s.player), turn })));
     } else {
       out.push(el("div", {}, `${who(s.player)} — ${phaseName(s.phase)}${turn}:`));
       for (const text of texts(s)) out.push(el("div", { class: "big-line" }, words(text, s, prev)));
@@ -186,11 +191,11 @@ export function admiralReplay(meta) {
     const report = newReport(v, prev);
     if (report.length) out.push(el("ul", { class: "report" }, ...report.map((line) => plainEl(reportWords(line, meta), "li"))));
     for (const [p, name] of newlySunk(v, prev)) {
-      if (!report.some((line) => line.includes(name))) out.push(el("div", { class: "ring-news" }, `${who(p)}'s ${name} sinks.`));
+      if (!report.some((line) => line.includes(name))) out.push(el("div", { class: "ring-news" }, t("{seat}'s {unit} sinks.", { seat: who(p), unit: name })));
     }
     if (s.player >= 0 && s.phase === "attack" && texts(s).includes("commit") && prev) {
       const orders = v.fleets[s.player].orders || prev.fleets[s.player].orders || [];
-      if (orders.length) out.push(el("div", { class: "small muted" }, `Orders: ${orders.map((o) => orderWords(o, meta)).join("; ")}`));
+      if (orders.length) out.push(el("div", { class: "small muted" }, t("Orders: {list}", { list: orders.map((o) => orderWords(o, meta)).join("; ") })));
     }
     if (v.outcome && !(prev && prev.outcome)) out.push(el("div", { class: "ring-news" }, describeOutcome(v.outcome, null, who)));
     return out;
@@ -199,53 +204,55 @@ export function admiralReplay(meta) {
   function moveLine(s, v, prev) {
     let text;
     if (s.player < 0) {
-      const faces = texts(s).map((t) => faceText(t.replace(/^roll:/, "")));
-      const shown = faces.length > 8 ? `${faces.slice(0, 8).join(" ")} … (${faces.length} dice)` : faces.join(" ");
-      text = `dice (${phaseName(s.phase).toLowerCase()}): ${shown}`;
+      const faces = texts(s).map((n) => faceText(n.replace(/^roll:/, "")));
+      const shown = faces.length > 8 ? t("{dice} … ({n} dice)", { dice: faces.slice(0, 8).join(" "), n: faces.length }) : faces.join(" ");
+      text = t("dice ({phase}): {dice}", { phase: phaseName(s.phase).toLowerCase(), dice: shown });
     }
-    else if (s.hidden) text = `${who(s.player)}: ${s.notation}`;
+    else if (s.hidden) text = `${who(s.player)}: ${s.notation === SECRET ? t(SECRET) : s.notation}`;
     else text = `${who(s.player)}: ${texts(s).map((t) => words(t, s, prev)).join("; ")}`;
     const parts = [el("b", {}, text)];
     const report = v ? newReport(v, prev) : [];
-    if (report.length) parts.push(" ", el("span", { class: "battle" }, report.length === 1 ? plainWords(reportWords(report[0], meta)).text : `${report.length} results`));
+    if (report.length) parts.push(" ", el("span", { class: "battle" }, report.length === 1 ? plainWords(reportWords(report[0], meta)).text : t("{n} results", { n: report.length })));
     return parts;
   }
 
   function side(v) {
     const nodes = [];
-    nodes.push(el("div", { class: "small muted" }, `Turn ${v.turn} · ${phaseName(v.phase)}`));
+    nodes.push(el("div", { class: "small muted" }, t("Turn {turn} · {phase}", { turn: v.turn, phase: phaseName(v.phase) })));
     const init = initiativeWords(v, who);
     if (init) nodes.push(el("div", { class: "small muted" }, init));
     const on = units(v);
     const at = where(v);
     for (const p of [0, 1]) {
       const fleet = v.fleets[p];
-      nodes.push(el("h4", {}, el("span", { class: `dot s${p}` }), `${who(p)} — ${meta.factions[fleet.faction] || fleet.faction}`));
+      nodes.push(el("h4", {}, el("span", { class: `dot s${p}` }), `${who(p)} — ${t(meta.factions[fleet.faction] || fleet.faction)}`));
       if (fleet.dice.length) nodes.push(el("div", { class: "dice" }, ...diceChips(p, fleet.dice)));
       const rows = [];
       for (const [key, u] of on) {
-        if (u.owner === p) rows.push(unitRow(u.name, u, `${squareName(at.get(key))}${u.submerged ? " (submerged)" : ""}`, p));
+        if (u.owner === p) rows.push(unitRow(u.name, u, u.submerged ? t("{square} (submerged)", { square: squareName(at.get(key)) }) : squareName(at.get(key)), p));
       }
-      for (const name of fleet.reserve || []) rows.push(unitRow(name, null, "reserve", p));
-      for (const name of fleet.to_place || []) rows.push(unitRow(name, null, "to place", p));
-      for (const name of fleet.sunk || []) rows.push(unitRow(name, null, "sunk", p));
+      for (const where of ["reserve", "to_place", "sunk"]) {
+        for (const name of fleet[where] || []) rows.push(unitRow(name, null, where, p));
+      }
       nodes.push(...rows);
-      if (fleet.orders && fleet.orders.length) nodes.push(el("div", { class: "small muted" }, `Orders: ${fleet.orders.map((o) => orderWords(o, meta)).join("; ")}`));
+      if (fleet.orders && fleet.orders.length) nodes.push(el("div", { class: "small muted" }, t("Orders: {list}", { list: fleet.orders.map((o) => orderWords(o, meta)).join("; ") })));
     }
     const air = (v.air || []).filter((s) => s.alive);
     if (air.length) {
-      nodes.push(el("h4", {}, "In the air"), el("ul", { class: "report" }, ...air.map((s) => el("li", {}, airLine(s)))));
+      nodes.push(el("h4", {}, t("In the air")), el("ul", { class: "report" }, ...air.map((s) => el("li", {}, airLine(s)))));
     }
-    return { title: "Fleets", nodes };
+    return { title: t("Fleets"), nodes };
   }
 
+  /** A unit's line: `place` its square, or where it is off the board (a key of WHERE). */
   function unitRow(name, u, place, p) {
     const c = meta.cards[name];
     const max = c ? c.structure : 0;
     const structure = u ? u.structure : place === "sunk" ? 0 : max;
-    const crits = u && u.criticals && u.criticals.length ? el("span", { class: "critical" }, ` critical marker on: ${u.criticals.map((x) => keyWords(x[0], meta)).join(", ")}`) : null;
+    const list = u && u.criticals ? u.criticals.map((x) => keyWords(x[0], meta)).join(", ") : "";
+    const crits = list ? el("span", { class: "critical" }, ` ${t("Critical marker on: {list}", { list })}`) : null;
     return el("div", { class: `ucard s${p}${place === "sunk" ? " sunk" : ""}`, "data-unit": name },
-      el("div", { class: "uhead" }, el("span", {}, `${name} · ${c ? c.class : "?"}`), el("span", { class: "muted" }, place)),
+      el("div", { class: "uhead" }, el("span", {}, `${name} · ${c ? c.class : "?"}`), el("span", { class: "muted" }, place in WHERE ? t(WHERE[place]) : place)),
       el("div", {}, pips(structure, max), crits));
   }
 
@@ -256,7 +263,7 @@ export function admiralReplay(meta) {
     viewBox: "0 0 840 840",
     stepWord: "Step",
     title: (g) => admiralTitle(meta, g),
-    fullNote: "Both fleets are shown as their admirals saw them; a step is one decision or one roll of the dice.",
+    fullNote: t("Both fleets are shown as their admirals saw them; a step is one decision or one roll of the dice."),
     draw,
     describe,
     moveLine,
