@@ -50,14 +50,30 @@ export function animateMove(board, key, move, fallen = []) {
       { duration: 220, easing: "ease-out" });
   }
   for (const ghost of fallen) {
-    ghost.classList.add("fallen");
     board.append(ghost);
     ghost.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 450, easing: "ease-in" }).onfinish = () => ghost.remove();
   }
 }
 
-/** A copy of the piece drawn on `sq` now (before the board is drawn again), for `animateMove`'s fading. */
+const DRAWN = ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", "font-size", "font-weight",
+  "text-anchor", "dominant-baseline", "display"];
+
+/** A picture of the piece drawn on `sq` now (before the board is drawn again), for `animateMove`'s fading: its
+ * look copied into the copy itself, so that it is no `.piece` of the board (nothing counts it, picks it or
+ * drags it) while it fades. */
 export function pieceCopy(board, sq) {
   const piece = board.querySelector(`.piece[data-sq="${sq}"]`);
-  return piece ? /** @type {Element} */ (piece.cloneNode(true)) : null;
+  if (!piece) return null;
+  const copy = /** @type {Element} */ (piece.cloneNode(true));
+  const from = [piece, ...piece.querySelectorAll("*")];
+  const to = [copy, ...copy.querySelectorAll("*")];
+  from.forEach((e, i) => {
+    const look = getComputedStyle(e);
+    to[i].setAttribute("style", DRAWN.map((p) => `${p}:${look.getPropertyValue(p)}`).join(";"));
+    to[i].removeAttribute("class");
+  });
+  copy.setAttribute("class", "fallen");
+  copy.removeAttribute("data-sq");
+  copy.setAttribute("aria-hidden", "true");
+  return copy;
 }
