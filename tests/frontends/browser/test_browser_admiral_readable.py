@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_play import new_page
+from .test_browser_play import LAYOUT_PROBLEMS, SIZES, new_page, sized_page
 
 pytestmark = pytest.mark.browser
 
@@ -228,10 +228,11 @@ def test_the_log_says_what_each_order_did_under_the_decision(browser: Any, live_
     assert not page.errors
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
 def test_a_whole_solo_turn_played_on_the_board_and_read_in_words(
-    browser: Any, live_server: str, screenshots: Path
+    browser: Any, live_server: str, screenshots: Path, size: str
 ) -> None:
-    page = new_page(browser)
+    page = sized_page(browser, size)
     gid, token = solo_game(page, live_server)
     # --- Deployment: the help names the squares that are lit (the solo mode fills them from the corner).
     page.wait_for_selector("#setup:not([hidden])")
@@ -367,4 +368,5 @@ def test_a_whole_solo_turn_played_on_the_board_and_read_in_words(
     mobile.locator("#moves").scroll_into_view_if_needed()
     mobile.screenshot(path=str(screenshots / "admiral-readable-log-mobile.png"))
     assert page.evaluate("window.__toasts") == []  # no decision the server refused, none sent out of turn
+    assert page.evaluate(LAYOUT_PROBLEMS) == []  # the turn's end fits this screen
     assert page.errors == [] and mobile.errors == []

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_play import new_page
+from .test_browser_play import LAYOUT_PROBLEMS, SIZES, new_page, sized_page
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +47,11 @@ def create(
     page.wait_for_url(re.compile(r"/game/"))
 
 
-def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server: str, screenshots: Path) -> None:
-    page = new_page(browser)
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_lotr_game_2_with_a_power_against_the_computer(
+    browser: Any, live_server: str, screenshots: Path, size: str
+) -> None:
+    page = sized_page(browser, size)
     create(page, live_server, "lotr", "powers", "heuristic", choose={"#detect_flag": "shown"})
     info = page.evaluate("fetch('/api/games/' + location.pathname.split('/').pop()).then((r) => r.json())")
     assert info["game"]["options"]["detect_flag"] == "shown", info  # the lobby's reading of Detect Enemy
@@ -83,7 +86,8 @@ def test_lotr_game_2_with_a_power_against_the_computer(browser: Any, live_server
     # The help names the markers drawn (it said "click a green dot" under lavender rings).
     assert "purple dot" in page.inner_text("#act-help") and page.locator("#board .target.power").count() > 0
     assert page.locator("#act-choices button", has_text="fly A1-A5").count() == 1
-    page.screenshot(path=str(screenshots / "lotr-power.png"))
+    assert page.evaluate(LAYOUT_PROBLEMS) == []  # the power's choices fit this screen
+    page.screenshot(path=str(screenshots / f"lotr-power-{size}.png"))
     page.click("#board .cell-hit.target-hit")
     page.wait_for_function("document.querySelectorAll('#move-list li').length >= 2", timeout=10_000)
     assert page.inner_text("#move-list li:first-child").startswith("fly A1-A5")

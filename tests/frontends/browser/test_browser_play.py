@@ -29,6 +29,48 @@ def new_page(browser: Any) -> Any:
     return page
 
 
+SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
+"""The screens every page must fit: a laptop, a tablet held upright, a phone."""
+
+
+LAYOUT_PROBLEMS = """() => {
+  const out = [];
+  const width = window.innerWidth;
+  const pageWidth = document.documentElement.scrollWidth;
+  if (pageWidth > width + 1) out.push(`the page is ${pageWidth}px wide`);
+  const scrolls = (e) => {
+    const s = getComputedStyle(e);
+    return ["auto", "scroll"].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+  };
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
+    const out_of_view = r.right > width + 1 || r.left < -1;
+    const what = `${e.tagName}#${e.id}.${e.getAttribute("class")}`;
+    if (shown && out_of_view && !e.closest("header, #toast")) out.push(`${what} sticks out (${r.left}..${r.right})`);
+    if (scrolls(e)) {
+      for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (scrolls(up)) out.push(`${e.tagName}#${e.id} scrolls inside ${up.tagName}#${up.id}`);
+      }
+    }
+  }
+  return out.slice(0, 10);
+}"""
+"""A script that lists what breaks the layout: the page wider than the screen, an element sticking out of it
+(the header and toasts aside), a box that scrolls inside another that scrolls."""
+
+
+def sized_page(browser: Any, size: str) -> Any:
+    """A page at one of the SIZES that records its script errors (`page.errors`)."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
 def open_seat(page: Any, base: str, body: dict[str, Any]) -> str:
     """Create a game over the REST API (`body` as the lobby posts it) and open it at seat 0; its id."""
     created = page.request.post(base + "/api/games", data=body).json()

@@ -11,24 +11,18 @@ import pytest
 
 from .test_browser_admiral_readable import Seat
 from .test_browser_lotr_admiral import create
-from .test_browser_play import create_in_lobby, new_page, open_seat, set_up_by_sample
+from .test_browser_play import (
+    LAYOUT_PROBLEMS,
+    SIZES,
+    create_in_lobby,
+    new_page,
+    open_seat,
+    set_up_by_sample,
+    sized_page,
+)
 from .test_browser_setup_replay import drag, finish_a_hotseat_game, rank_on, square
 
 pytestmark = pytest.mark.browser
-
-SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
-"""The screens every page must fit: a laptop, a tablet held upright, a phone."""
-
-
-def sized_page(browser: Any, size: str) -> Any:
-    """A page at one of the SIZES that records its script errors (`page.errors`)."""
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
 
 
 def test_an_unknown_game_link_says_so_and_leads_back(browser: Any, live_server: str, screenshots: Path) -> None:
@@ -159,31 +153,6 @@ def test_the_pages_speak_italian_to_an_italian_browser(browser: Any, live_server
     assert page.inner_text("main h2") == "New game"
     assert not errors
     context.close()
-
-
-LAYOUT_PROBLEMS = """() => {
-  const out = [];
-  const width = window.innerWidth;
-  const pageWidth = document.documentElement.scrollWidth;
-  if (pageWidth > width + 1) out.push(`the page is ${pageWidth}px wide`);
-  const scrolls = (e) => {
-    const s = getComputedStyle(e);
-    return ["auto", "scroll"].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
-  };
-  for (const e of document.querySelectorAll("body *")) {
-    const r = e.getBoundingClientRect();
-    const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
-    const out_of_view = r.right > width + 1 || r.left < -1;
-    const what = `${e.tagName}#${e.id}.${e.getAttribute("class")}`;
-    if (shown && out_of_view && !e.closest("header, #toast")) out.push(`${what} sticks out (${r.left}..${r.right})`);
-    if (scrolls(e)) {
-      for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (scrolls(up)) out.push(`${e.tagName}#${e.id} scrolls inside ${up.tagName}#${up.id}`);
-      }
-    }
-  }
-  return out.slice(0, 10);
-}"""
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
