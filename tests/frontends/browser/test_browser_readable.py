@@ -347,3 +347,20 @@ def test_help_pages_are_one_click_away_in_the_readers_language(browser: Any, liv
     assert italian.inner_text("header .title") == "Come si gioca"
     context.close()
     assert not page.errors
+
+
+def test_a_finished_game_offers_a_rematch_with_the_sides_swapped(browser: Any, live_server: str) -> None:
+    page = new_page(browser)
+    create_in_lobby(page, live_server, "random")
+    first = page.url
+    set_up_by_sample(page)
+    assert page.locator("#rematch-button").is_hidden()  # not while the game is on
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign-button")
+    page.wait_for_selector("#rematch-button:not([hidden])")
+    page.click("#rematch-button")
+    page.wait_for_url(lambda url: url != first and "/game/" in url)
+    page.wait_for_selector("#setup:not([hidden])")
+    assert "Blue" in page.inner_text("#players") and "(you)" in page.inner_text("#players")
+    assert page.inner_text("#players").index("(you)") > page.inner_text("#players").index("vs")  # now the second seat
+    assert not page.errors

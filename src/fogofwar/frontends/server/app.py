@@ -49,7 +49,7 @@ from fogofwar.core.randomness import Streams
 from fogofwar.frontends.server.adapters import ADAPTERS, get_adapter
 from fogofwar.frontends.server.help_pages import NoSuchPage, help_page, missing_page, rules_page
 from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
-from fogofwar.frontends.server.manager import Connection, GameManager, LiveGame
+from fogofwar.frontends.server.manager import Connection, Created, GameManager, LiveGame
 from fogofwar.frontends.server.replay_api import router as replay_router
 from fogofwar.frontends.server.session import (
     MAX_MESSAGE_BYTES,
@@ -117,6 +117,16 @@ def game_page_html(page: str) -> str:
     shell = string.Template((WEB_DIR / "page.html").read_text(encoding="utf-8"))
     cards = (WEB_DIR / page).read_text(encoding="utf-8")
     return shell.substitute(page=page.removesuffix(".html"), cards=cards)
+
+
+def _created(created: Created) -> dict[str, Any]:
+    """What creating a game answers: its public facts, the creator's seat tokens, the invitation, its page."""
+    return {
+        "game": created.info,
+        "seats": {str(s): t for s, t in created.tokens.items()},
+        "invite": created.invite,
+        "url": f"/game/{created.info['id']}",
+    }
 
 
 def _token(authorization: str | None) -> str:
@@ -252,12 +262,13 @@ def create_app(
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         options = {"variant": body.variant, **body.options}
         created = await manager_of(request).create(body.game, options, body.opponent, body.color, body.name.strip())
-        return {
-            "game": created.info,
-            "seats": {str(s): t for s, t in created.tokens.items()},
-            "invite": created.invite,
-            "url": f"/game/{created.info['id']}",
-        }
+        return _created(created)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        live, seat = await seat_of(request, game_id, authorization)
+        created = await manager_of(request).rematch(live, seat)
+        return _created(created)
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:

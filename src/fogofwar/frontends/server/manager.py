@@ -310,6 +310,29 @@ class GameManager:
         self._schedule_agent(live)
         return Created(session.info(), tokens, invite)
 
+    async def rematch(self, live: LiveGame, seat: int) -> Created:
+        """A new game like a finished one, the seats swapped: same game, options and opponent (the same computer,
+        the same screen, or a new invitation), the player who asks on the other side."""
+        meta = live.session.meta
+        if live.session.status() != "over":
+            raise ClientError("not_over", "a rematch follows a finished game; this one is still on", 409)
+        adapter = get_adapter(meta.game)
+        options = {k: v for k, v in meta.options.items() if k not in self._agent_options(meta)}
+        opponent = meta.agent if meta.mode == "agent" and meta.agent else meta.mode
+        seats = adapter.seat_names
+        player = meta.players[seat] or ""
+        name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player
+        return await self.create(meta.game, options, opponent, seats[1 - seat], name)
+
+    @staticmethod
+    def _agent_options(meta: GameMeta) -> set[str]:
+        """The options a game's computer player added at its seat (Admiral's solo_seat): a rematch seats it anew."""
+        if meta.agent is None or meta.agent_seat is None:
+            return set()
+        seated: list[object] = [object(), object()]
+        seated[meta.agent_seat] = make_agent(meta.agent)
+        return set(agent_game_options(seated, meta.game, {}))
+
     def _add(self, session: GameSession) -> LiveGame:
         live = LiveGame(session)
         meta = session.meta

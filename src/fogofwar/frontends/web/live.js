@@ -336,6 +336,8 @@ export function startLive(opts) {
       $link("gravon-link").hidden = !gravon;
       $link("gravon-link").href = `${path}/record?format=gravon`;
     }
+    // A rematch for whoever played (the same opponent, the sides swapped); hot-seat asks as the first seat.
+    $button("rematch-button").hidden = !over || me === null;
     const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
     $("join-used").hidden = !(inviteFromLink && conns.has("watch") && g.open_seats.length === 0);
@@ -352,6 +354,21 @@ export function startLive(opts) {
     const tools = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tools > .row > *")), $("seat-link-box"), $form("move-form")]; // a page may add its own
     $("tools").hidden = tools.every((t) => t.hidden);
   }
+
+  $button("rematch-button").addEventListener("click", async () => {
+    const seat = latest()?.seat ?? null;
+    const token = seat !== null ? stored.seats[seat] : null;
+    if (!token) return;
+    $button("rematch-button").disabled = true;
+    try {
+      const res = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", token });
+      saveGame(res.game.id, { seats: res.seats, invite: res.invite, created: Date.now() });
+      location.href = res.url;
+    } catch (err) {
+      toast(err.message);
+      $button("rematch-button").disabled = false;
+    }
+  });
 
   $form("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
