@@ -364,3 +364,37 @@ def test_a_finished_game_offers_a_rematch_with_the_sides_swapped(browser: Any, l
     assert "Blue" in page.inner_text("#players") and "(you)" in page.inner_text("#players")
     assert page.inner_text("#players").index("(you)") > page.inner_text("#players").index("vs")  # now the second seat
     assert not page.errors
+
+
+COUNT_TONES = """
+window.__tones = 0;
+window.AudioContext = class extends window.AudioContext {
+  createOscillator() { window.__tones += 1; return super.createOscillator(); }
+};
+"""
+
+
+def test_your_turn_shows_in_the_tab_and_can_chime(browser: Any, live_server: str) -> None:
+    """A player in another tab learns it is their turn from the tab's title, and, if they switch sound on, a
+    short tone."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    context.add_init_script(COUNT_TONES)
+    page = context.new_page()
+    create_in_lobby(page, live_server, "random")
+    page.wait_for_selector("#setup:not([hidden])")
+    assert page.title().startswith("● Your turn")  # the setup is this player's to do
+    assert page.inner_text("#sound-button") == "Sound: off"
+    page.click("#sound-button")  # on: it plays the tone once to say so
+    assert page.inner_text("#sound-button") == "Sound: on" and page.evaluate("window.__tones") == 1
+    set_up_by_sample(page)
+    page.wait_for_selector("#board .piece.movable")
+    page.wait_for_function("document.title.startsWith('● ')")
+    page.locator("#board .piece.movable").first.click(force=True)
+    page.locator("#board .cell-hit.target-hit").first.click()
+    page.wait_for_function("document.querySelectorAll('#move-list li').length >= 2")
+    page.wait_for_function("document.title.startsWith('● ')")
+    assert page.evaluate("window.__tones") >= 2  # the turn came back: a tone
+    page.reload()
+    page.wait_for_selector("#sound-button")
+    assert page.inner_text("#sound-button") == "Sound: on"  # the choice is kept in this browser
+    context.close()

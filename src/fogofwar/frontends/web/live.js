@@ -11,6 +11,24 @@ import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link,
 import { t } from "./i18n.js";
 
 
+const SOUND = "fogofwar.sound";
+const soundOn = () => localStorage.getItem(SOUND) === "on";
+
+/** A short, soft tone: your turn (when the player switched sound on). */
+function chime() {
+  if (!soundOn() || typeof AudioContext !== "function") return;
+  const audio = new AudioContext();
+  const tone = audio.createOscillator();
+  const level = audio.createGain();
+  tone.frequency.value = 660;
+  level.gain.setValueAtTime(0.08, audio.currentTime);
+  level.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+  tone.connect(level).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+  tone.onended = () => audio.close();
+}
+
 export function startLive(opts) {
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const seatNames = opts.seatNames; // e.g. ["evil", "good"]
@@ -36,6 +54,7 @@ export function startLive(opts) {
   let curtainSeat = null;
   let waiting = false;
   let gameGone = false; // the link leads to no game: no more reconnecting
+  let wasMine = true; // whether it was this screen's turn at the last drawing (no chime at the first)
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -277,7 +296,11 @@ export function startLive(opts) {
     const g = msg.game;
     const mode = g.mode === "agent" ? t("vs {player}", { player: playerName(g.players[g.agent_seat]) || t("the computer") }) : t(g.mode === "hotseat" ? "hot-seat" : "invite game");
     $("title").textContent = `${opts.title(g)} · ${mode} · ${g.id}`;
-    document.title = `fogofwar — ${opts.title(g)}`;
+    // Your turn shows in the tab (another tab in front still tells), and a short tone says so if asked for.
+    const mine = !curtainUp && g.status !== "over" && msg.seat !== null && (g.to_move === msg.seat || (g.status === "setup" && msg.setup && !msg.setup.done));
+    document.title = `${mine ? `● ${t("Your turn")} — ` : ""}fogofwar — ${opts.title(g)}`;
+    if (mine && !wasMine) chime();
+    wasMine = mine;
   }
 
   function renderStatus(msg) {
@@ -338,6 +361,7 @@ export function startLive(opts) {
     }
     // A rematch for whoever played (the same opponent, the sides swapped); hot-seat asks as the first seat.
     $button("rematch-button").hidden = !over || me === null;
+    $button("sound-button").hidden = me === null || over; // a spectator has no turn to be told of
     const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
     $("join-used").hidden = !(inviteFromLink && conns.has("watch") && g.open_seats.length === 0);
@@ -354,6 +378,15 @@ export function startLive(opts) {
     const tools = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tools > .row > *")), $("seat-link-box"), $form("move-form")]; // a page may add its own
     $("tools").hidden = tools.every((t) => t.hidden);
   }
+
+  const soundButton = $button("sound-button");
+  const showSound = () => { soundButton.textContent = t(soundOn() ? "Sound: on" : "Sound: off"); };
+  soundButton.addEventListener("click", () => {
+    localStorage.setItem(SOUND, soundOn() ? "off" : "on");
+    showSound();
+    if (soundOn()) chime();
+  });
+  showSound();
 
   $button("rematch-button").addEventListener("click", async () => {
     const seat = latest()?.seat ?? null;
