@@ -398,3 +398,33 @@ def test_your_turn_shows_in_the_tab_and_can_chime(browser: Any, live_server: str
     page.wait_for_selector("#sound-button")
     assert page.inner_text("#sound-button") == "Sound: on"  # the choice is kept in this browser
     context.close()
+
+
+def test_two_players_can_agree_a_draw(browser: Any, live_server: str) -> None:
+    host = new_page(browser)
+    create_in_lobby(host, live_server, "invite")
+    host.wait_for_selector("#invite:not([hidden])")
+    guest = new_page(browser)
+    guest.goto(host.input_value("#invite-link"))
+    guest.wait_for_selector("#join:not([hidden])")
+    guest.click("#join-button")
+    set_up_by_sample(guest)
+    set_up_by_sample(host)
+    host.wait_for_selector("#draw-button:not([hidden])")
+    for page in (host, guest):
+        page.on("dialog", lambda d: d.accept())
+    host.click("#draw-button")
+    guest.wait_for_selector("#draw-card:not([hidden])")
+    assert "offers a draw" in guest.inner_text("#draw-text")
+    host.wait_for_selector("#draw-card:not([hidden])")
+    assert "waits for an answer" in host.inner_text("#draw-text") and host.locator("#draw-accept").is_hidden()
+    guest.click("#draw-decline")
+    host.wait_for_selector("#draw-button:not([hidden])")  # declined: the game goes on, a new offer is possible
+    host.click("#draw-button")
+    guest.wait_for_selector("#draw-card:not([hidden])")
+    guest.click("#draw-accept")
+    for page in (host, guest):
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.inner_text("#result-text").startswith("Draw")
+        assert page.locator("#draw-button").is_hidden() and page.locator("#draw-card").is_hidden()
+        assert not page.errors

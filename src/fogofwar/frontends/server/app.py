@@ -52,6 +52,7 @@ from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, So
 from fogofwar.frontends.server.manager import Connection, Created, GameManager, LiveGame
 from fogofwar.frontends.server.replay_api import router as replay_router
 from fogofwar.frontends.server.session import (
+    DRAW_COMMANDS,
     MAX_MESSAGE_BYTES,
     ClientError,
     Command,
@@ -294,8 +295,10 @@ def create_app(
 
     async def act(request: Request, game_id: str, authorization: str | None, cmd: Command) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        if cmd.kind not in ("action", "setup", "undo", "resign"):
-            raise ClientError("malformed", f"{cmd.kind!r} is for the websocket; send action, setup, undo or resign")
+        if cmd.kind not in ("action", "setup", "undo", "resign", *DRAW_COMMANDS):
+            raise ClientError(
+                "malformed", f"{cmd.kind!r} is for the websocket; send action, setup, undo, resign or a draw's message"
+            )
         ev = await manager_of(request).submit(live, seat, cmd)
         return {"type": "ack", "id": cmd.ref, "seq": ev.seq, "state": live.session.view(seat)}
 

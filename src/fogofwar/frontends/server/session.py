@@ -104,7 +104,7 @@ def hash_token(token: str) -> str:
 class Command:
     """A checked client message: what a seat asks for."""
 
-    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "ping"
+    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "ping", or one of DRAW_COMMANDS
     ref: Any = None  # the client's own id for the message, echoed in the answer
     action: int | None = None
     move: str | None = None
@@ -156,9 +156,17 @@ def command_from_json(data: Any) -> Command:
         if token is not None and not isinstance(token, str):
             raise ClientError("malformed", '"token" must be a string')
         return Command("hello", ref, token=token)
-    if kind in ("resign", "ping", "undo"):
+    if kind in ("resign", "ping", "undo", *DRAW_COMMANDS):
         return Command(str(kind), ref)
-    raise ClientError("malformed", f"unknown message type {kind!r}; use action, setup, undo, resign, hello or ping")
+    raise ClientError(
+        "malformed",
+        f"unknown message type {kind!r}; use action, setup, undo, resign, offer_draw, accept_draw, decline_draw,"
+        " hello or ping",
+    )
+
+
+DRAW_COMMANDS = ("offer_draw", "accept_draw", "decline_draw")
+"""What players say of a draw (not to the computer): an offer, its acceptance, its refusal."""
 
 
 class GameSession:
@@ -177,6 +185,7 @@ class GameSession:
         self._moves: tuple[int, list[dict[str, Any]]] = (-1, [])  # the public move list, built once per seq
         self._moves_json: tuple[list[dict[str, Any]], list[str], str] = ([], [], "[]")  # that list as JSON
         self.drafts: dict[int, list[int]] = {}  # a seat's secret decisions, not yet committed
+        self.draw_offer: int | None = None  # the seat whose offer of a draw waits for the other's answer
         self.draft_explain: dict[int, list[dict[str, Any]]] = {}
         self._draft_state: tuple[tuple[int, int, tuple[int, ...]], State] | None = None
         self.log: list[Entry] = []  # the move log, for adapters that keep one (uses_log)
@@ -287,6 +296,8 @@ class GameSession:
         seq = self.seq + 1
         if cmd.kind == "resign":
             return Event(seq, "resign", seat, {})
+        if cmd.kind in DRAW_COMMANDS:
+            return self._draw_event(seq, seat, cmd.kind)
         if cmd.kind == "setup":
             ev = self._setup_event(seq, seat, cmd.setup)
             if cmd.explain:
@@ -367,6 +378,22 @@ class GameSession:
             raise ClientError("bad_setup", f"setup refused: {exc}", 422) from None
         return Event(seq, "setup", seat, {"placement": placement})
 
+    def _draw_event(self, seq: int, seat: int, kind: str) -> Event:
+        """An offer of a draw between two people, or the answer to one (the computer takes none)."""
+        if self.meta.mode == "agent":
+            raise ClientError("illegal", "the computer plays on: draws are agreed between two players", 409)
+        if self.adapter.in_setup(self.state):
+            raise ClientError("illegal", "a draw can be offered once the game has begun", 409)
+        if kind == "offer_draw":
+            if self.draw_offer == seat:
+                raise ClientError("illegal", "your offer of a draw is still waiting for an answer", 409)
+            if self.draw_offer is not None:
+                raise ClientError("illegal", "your opponent offers a draw: accept or decline it", 409)
+            return Event(seq, "draw_offer", seat, {})
+        if self.draw_offer is None or self.draw_offer == seat:
+            raise ClientError("illegal", "there is no offer of a draw from your opponent to answer", 409)
+        return Event(seq, "draw_accept" if kind == "accept_draw" else "draw_decline", seat, {})
+
     def forfeit_event(self, seat: int, reason: str) -> Event:
         return Event(self.seq + 1, "forfeit", seat, {"reason": reason[:500]})
 
@@ -375,7 +402,8 @@ class GameSession:
         """Play one logged event on the state (the only mutation)."""
         notes = ev.payload.get("explain") or []
         moment = self.adapter.moment(self.state) if notes else {}  # what the explanations remember
-        before = self.state.clone() if self.adapter.uses_log and ev.kind in ("setup", "resign", "forfeit") else None
+        ends = ("setup", "resign", "forfeit", "draw_accept")
+        before = self.state.clone() if self.adapter.uses_log and ev.kind in ends else None
         if ev.kind == "setup":
             assert ev.seat is not None
             placement = {str(k): str(v) for k, v in ev.payload["placement"].items()}
@@ -392,6 +420,13 @@ class GameSession:
             assert ev.seat is not None
             reason = str(ev.payload.get("reason") or "forfeit")
             self.state.end_by(Termination.FORFEIT, 1 - ev.seat, f"{self.seat_name(ev.seat)} forfeits: {reason}")
+        elif ev.kind == "draw_offer":
+            self.draw_offer = ev.seat
+        elif ev.kind == "draw_decline":
+            self.draw_offer = None
+        elif ev.kind == "draw_accept":
+            self.draw_offer = None
+            self.state.end_by(Termination.AGREED_DRAW, None, "the players agreed a draw")
         else:
             raise RecordError(f"unknown event kind {ev.kind!r}")
         if before is not None:
@@ -406,6 +441,8 @@ class GameSession:
                     "text": str(note.get("text", "")),
                 }
             )
+        if ev.kind in ("action", "setup") and self.draw_offer is not None and ev.seat != self.draw_offer:
+            self.draw_offer = None  # the opponent played on: the offer lapses
         self.events.append(ev)
         for seat in list(self.drafts):  # a draft lives only while its seat's secret decisions last
             if ev.seat == seat or not self.adapter.in_secret(self.state, seat):
@@ -470,6 +507,8 @@ class GameSession:
                 msg["actions"] = actions
         if seat is not None and seat in self.drafts:
             msg["draft"] = list(self.drafts[seat])  # the seat's own secret decisions, not yet committed
+        if self.draw_offer is not None and not over:
+            msg["draw_offer"] = self.draw_offer  # whose offer of a draw waits (both players and spectators see it)
         if self.explanations:
             shown: list[dict[str, Any]] = []  # the most recent visible ones, newest first
             for e in reversed(self.explanations):

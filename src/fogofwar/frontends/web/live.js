@@ -370,6 +370,17 @@ export function startLive(opts) {
     $("invite").hidden = !showInvite;
     if (showInvite) $input("invite-link").value = `${location.origin}/game/${encodeURIComponent(gameId)}#invite=${encodeURIComponent(stored.invite)}`;
     $button("resign-button").hidden = over || me === null || curtainUp;
+    // Draws are agreed between two players: an offer, and the other's answer (the computer takes none).
+    const offer = msg.draw_offer ?? null;
+    const people = g.mode !== "agent" && g.status === "play" && !over && me !== null && !curtainUp;
+    $button("draw-button").hidden = !people || offer !== null;
+    $("draw-card").hidden = !people || offer === null;
+    if (people && offer !== null) {
+      const theirs = offer !== me;
+      $("draw-text").textContent = theirs ? t("{seat} offers a draw.", { seat: label(offer) }) : t("Your offer of a draw waits for an answer.");
+      $button("draw-accept").hidden = !theirs;
+      $button("draw-decline").hidden = !theirs;
+    }
     // Moves can be typed too (opts.typedMoves: the notation the server reads), for the keyboard.
     $form("move-form").hidden = !opts.typedMoves || over || me === null || curtainUp || g.status === "setup" || g.to_move !== me;
     const token = me !== null ? stored.seats[me] : null;
@@ -387,6 +398,13 @@ export function startLive(opts) {
     if (soundOn()) chime();
   });
   showSound();
+
+  const sendShown = (type) => shown !== null && conns.has(shown) && conns.get(shown).send({ type });
+  $button("draw-button").addEventListener("click", () => {
+    if (confirm(t("Offer your opponent a draw?"))) sendShown("offer_draw");
+  });
+  $button("draw-accept").addEventListener("click", () => sendShown("accept_draw"));
+  $button("draw-decline").addEventListener("click", () => sendShown("decline_draw"));
 
   $button("rematch-button").addEventListener("click", async () => {
     const seat = latest()?.seat ?? null;
