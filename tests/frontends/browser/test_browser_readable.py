@@ -428,3 +428,23 @@ def test_two_players_can_agree_a_draw(browser: Any, live_server: str) -> None:
         assert page.inner_text("#result-text").startswith("Draw")
         assert page.locator("#draw-button").is_hidden() and page.locator("#draw-card").is_hidden()
         assert not page.errors
+
+
+def test_lotr_setups_can_be_saved_and_loaded_as_in_classic(browser: Any, live_server: str) -> None:
+    page = new_page(browser)
+    open_seat(page, live_server, {"game": "lotr", "variant": "powers", "opponent": "random", "color": "evil"})
+    page.wait_for_selector("#setup:not([hidden])")
+    assert page.locator("#setup-save").is_disabled()  # nothing placed yet
+    page.click("#setup-random")
+    page.wait_for_function("document.querySelectorAll('#board .piece.s0').length === 40")
+    king = page.get_attribute("#board .piece.s0[data-kind=witch_king]", "data-sq")
+    page.fill("#setup-save-name", "my evil")
+    page.click("#setup-save")
+    assert page.locator('#setup-saved option[value="my evil"]').count() == 1
+    page.click("#setup-clear")
+    assert page.locator("#board .piece.s0").count() == 0
+    page.select_option("#setup-saved", "my evil")
+    page.click("#setup-load")
+    page.wait_for_function("document.querySelectorAll('#board .piece.s0').length === 40")
+    assert page.get_attribute("#board .piece.s0[data-kind=witch_king]", "data-sq") == king
+    assert not page.errors

@@ -10,7 +10,7 @@ import { enableDragMoves } from "./drag_moves.js";
 import { animateMove, pieceCopy } from "./animate.js";
 import { t } from "./i18n.js";
 import { showMoves, shuffle, startLive, toast } from "./live.js";
-import { deleteSetup, loadSetup, savedSetups, saveSetup, SetupEditor } from "./setup_editor.js";
+import { savedSetupTools, SetupEditor } from "./setup_editor.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
 let ctx = null; // what live.js put on screen last: the message, the seat shown, send() (see startLive)
@@ -103,17 +103,7 @@ function renderSetup(msg) {
     sample.dataset.filled = "1";
   }
   $button("setup-sample-button").disabled = setup.samples.length === 0;
-  const saved = Object.keys(savedSetups(msg.game.game, msg.game.variant)).sort();
-  const select = $select("setup-saved");
-  const current = [...select.options].map((o) => o.value).join("\n");
-  if (current !== saved.join("\n")) {
-    const keep = select.value;
-    select.replaceChildren(...saved.map((name) => el("option", { value: name }, name)));
-    if (saved.includes(keep)) select.value = keep;
-  }
-  select.disabled = $button("setup-load").disabled = $button("setup-delete").disabled = saved.length === 0;
-  if (!saved.length) select.replaceChildren(el("option", { value: "" }, t("no saved setups")));
-  $button("setup-save").disabled = editor.placed() === 0;
+  showSaved(msg);
   $button("setup-confirm").disabled = editor.placed() === 0 || ctx.waiting;
 }
 
@@ -306,29 +296,7 @@ $textarea("setup-string").addEventListener("keydown", (e) => {
     $button("setup-preview").click();
   }
 });
-$button("setup-save").addEventListener("click", () => {
-  const msg = setupMsg();
-  const name = $input("setup-save-name").value.trim() || `setup ${new Date().toLocaleString()}`;
-  if (!msg || !editor.placed()) return;
-  saveSetup(msg.game.game, msg.game.variant, name, msg.seat, editor.placement());
-  $input("setup-save-name").value = "";
-  live.render();
-  $select("setup-saved").value = name;
-  toast(t("Saved \"{name}\" in this browser.", { name }), true);
-});
-$button("setup-load").addEventListener("click", () => {
-  const msg = setupMsg();
-  const name = $select("setup-saved").value;
-  const placement = msg && name ? loadSetup(msg.game.game, msg.game.variant, name, msg.seat) : null;
-  if (placement) editor.load(placement);
-});
-$button("setup-delete").addEventListener("click", () => {
-  const msg = setupMsg();
-  const name = $select("setup-saved").value;
-  if (!msg || !name || !confirm(t("Delete the saved setup \"{name}\"?", { name }))) return;
-  deleteSetup(msg.game.game, msg.game.variant, name);
-  live.render();
-});
+const showSaved = savedSetupTools(editor, { current: setupMsg, redraw: () => live.render(), say: toast });
 $button("setup-confirm").addEventListener("click", () => {
   if (!setupMsg() || !editor.placed()) return;
   // Sent as it stands: the server checks it and answers with an error if it is not a legal setup.

@@ -6,11 +6,11 @@
 // The board is drawn by lotr_board.js, as in the replay viewer.
 import { $, api, $button, capitalize, el, parseSquare, squareName, squareOf } from "./common.js";
 import { N_, t } from "./i18n.js";
-import { showMoves, startLive, shuffle } from "./live.js";
+import { showMoves, startLive, shuffle, toast } from "./live.js";
 import {
   battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
 } from "./lotr_board.js";
-import { SetupEditor } from "./setup_editor.js";
+import { savedSetupTools, SetupEditor } from "./setup_editor.js";
 import { enableDragMoves } from "./drag_moves.js";
 import { animateMove, pieceCopy } from "./animate.js";
 
@@ -39,6 +39,12 @@ const editor = new SetupEditor({
   onChange: () => live && live.render(),
 });
 let lastCtx = null;
+// Saved setups, as in classic Stratego: kept in this browser per game and variant.
+const showSaved = savedSetupTools(editor, {
+  current: () => (lastCtx && lastCtx.msg.setup ? lastCtx.msg : null),
+  redraw: () => live && live.render(),
+  say: toast,
+});
 
 function currentSeat() {
   return lastCtx && lastCtx.seat !== null ? lastCtx.seat : 0;
@@ -261,6 +267,7 @@ function renderSetup(ctx) {
   const order = [...info[msg.seat].values()].sort((a, b) => rankValue(b.rank) - rankValue(a.rank)).map((k) => k.key);
   editor.order = order;
   editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
+  showSaved(msg);
   $button("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
   if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say(t("Ready: confirm to play."), "good");
   return true;

@@ -468,3 +468,51 @@ export function loadSetup(game, variant, name, seat) {
   for (const [sq, piece] of Object.entries(entry.squares || {})) out[squareName(mirror(Number(sq), seat))] = piece;
   return out;
 }
+
+
+/**
+ * The saved-setup tools of a setup panel (#setup-saved with #setup-load and #setup-delete, #setup-save-name with
+ * #setup-save), the same for every game: wired once here; the returned function draws them for the setup on
+ * screen. `current()` is the state message being set up (or null), `redraw()` draws the page again, `say(text,
+ * ok)` tells the player.
+ * @param {SetupEditor} editor
+ * @param {{ current: () => any, redraw: () => void, say: (text: string, ok?: boolean) => void }} page
+ */
+export function savedSetupTools(editor, page) {
+  const byId = (id) => /** @type {any} */ (document.getElementById(id));
+  const select = /** @type {HTMLSelectElement} */ (byId("setup-saved"));
+  byId("setup-save").addEventListener("click", () => {
+    const msg = page.current();
+    const name = byId("setup-save-name").value.trim() || `setup ${new Date().toLocaleString()}`;
+    if (!msg || !editor.placed()) return;
+    saveSetup(msg.game.game, msg.game.variant, name, msg.seat, editor.placement());
+    byId("setup-save-name").value = "";
+    page.redraw();
+    select.value = name;
+    page.say(t("Saved \"{name}\" in this browser.", { name }), true);
+  });
+  byId("setup-load").addEventListener("click", () => {
+    const msg = page.current();
+    const placement = msg && select.value ? loadSetup(msg.game.game, msg.game.variant, select.value, msg.seat) : null;
+    if (placement) editor.load(placement);
+  });
+  byId("setup-delete").addEventListener("click", () => {
+    const msg = page.current();
+    const name = select.value;
+    if (!msg || !name || !confirm(t("Delete the saved setup \"{name}\"?", { name }))) return;
+    deleteSetup(msg.game.game, msg.game.variant, name);
+    page.redraw();
+  });
+  return (msg) => {
+    const saved = Object.keys(savedSetups(msg.game.game, msg.game.variant)).sort();
+    const current = [...select.options].map((o) => o.value).join("\n");
+    if (current !== saved.join("\n")) {
+      const keep = select.value;
+      select.replaceChildren(...saved.map((name) => el("option", { value: name }, name)));
+      if (saved.includes(keep)) select.value = keep;
+    }
+    select.disabled = byId("setup-load").disabled = byId("setup-delete").disabled = saved.length === 0;
+    if (!saved.length) select.replaceChildren(el("option", { value: "" }, t("no saved setups")));
+    byId("setup-save").disabled = editor.placed() === 0;
+  };
+}
