@@ -471,15 +471,25 @@ export function loadSetup(game, variant, name, seat) {
 
 
 /**
- * The saved-setup tools of a setup panel (#setup-saved with #setup-load and #setup-delete, #setup-save-name with
- * #setup-save), the same for every game: wired once here; the returned function draws them for the setup on
- * screen. `current()` is the state message being set up (or null), `redraw()` draws the page again, `say(text,
+ * The saved-setup tools of a setup panel, the same for every game: made in its #saved-setups box (#setup-saved
+ * with #setup-load and #setup-delete, #setup-save-name with #setup-save) and wired once here; the returned
+ * function draws them for the setup on screen. `current()` is the state message being set up (or null), `redraw()` draws the page again, `say(text,
  * ok)` tells the player.
  * @param {SetupEditor} editor
  * @param {{ current: () => any, redraw: () => void, say: (text: string, ok?: boolean) => void }} page
  */
 export function savedSetupTools(editor, page) {
   const byId = (id) => /** @type {any} */ (document.getElementById(id));
+  byId("saved-setups").replaceChildren(
+    el("div", { class: "row" },
+      el("select", { id: "setup-saved", "aria-label": t("Saved setups") }),
+      el("button", { id: "setup-load" }, t("Load")),
+      el("button", { id: "setup-delete" }, t("Delete"))),
+    el("div", { class: "row" },
+      el("input", { type: "text", id: "setup-save-name", maxlength: "40", placeholder: t("Name for this setup"),
+        "aria-label": t("Name for this setup") }),
+      el("button", { id: "setup-save" }, t("Save"))),
+  );
   const select = /** @type {HTMLSelectElement} */ (byId("setup-saved"));
   byId("setup-save").addEventListener("click", () => {
     const msg = page.current();
