@@ -195,6 +195,16 @@ def test_bench_prints_moves_per_second() -> None:
     assert re.search(r"barrage\s+\d+ games\s+\d+ moves\s+[\d,]+ moves/s", lines[0]), lines[0]
 
 
+def test_bench_measures_each_lotr_game() -> None:
+    result = runner.invoke(app, ["bench", "--game", "lotr", "--seconds", "0.3", "-v", "powers", "-v", "ring"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("lotr-")]
+    assert [line.split()[0] for line in lines] == ["lotr-powers", "lotr-ring"], result.output
+    assert all(re.search(r"\d+ games\s+\d+ moves\s+[\d,]+ moves/s", line) for line in lines), lines
+    bad = runner.invoke(app, ["bench", "--game", "lotr", "-v", "barrage"])
+    assert bad.exit_code == 2 and "LOTR's games are classic, powers, ring, not 'barrage'" in bad.output
+
+
 # --- the match runner -------------------------------------------------------------------------------------
 
 

@@ -205,10 +205,10 @@ def replay(
 
 @app.command()
 def bench(
-    variant: Annotated[list[str], typer.Option("--variant", "-v", help="variants to measure")] = [  # noqa: B006
-        "classic",
-        "barrage",
-    ],
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="variants to measure (default classic and barrage; LOTR's: its 3 games)"),
+    ] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="time per variant")] = 10.0,
     seed: Annotated[int, typer.Option("--seed")] = 1,
     engine: Annotated[
@@ -221,7 +221,7 @@ def bench(
         int, typer.Option("--jobs", "-j", min=0, help="worker processes for --cores all (0 = every core)")
     ] = 0,
     game: Annotated[
-        str, typer.Option("--game", "-g", help="stratego, or admiral (random play with dice, one core)")
+        str, typer.Option("--game", "-g", help="stratego, lotr, or admiral (random play with dice, one core)")
     ] = "stratego",
     max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Admiral: turn cap (a draw when reached)")] = (
         100
@@ -231,9 +231,29 @@ def bench(
 
     By default the reference engine on one core; --engine batched/both adds the batched simulator
     (its JIT compile time is reported apart), --cores all/both runs one process per core.
+    --game lotr: random Stratego LOTR games (powers included) for --seconds each, one core.
     --game admiral: random Admiral games (dice sampled) for --seconds: turns/s, games/s, actions/s."""
     import os
 
+    if game.strip().lower() == "lotr":
+        from fogofwar.games.lotr.params import GAME_MODES
+        from fogofwar.tools.bench import bench_lotr
+
+        modes = variant or list(GAME_MODES)
+        wrong = [m for m in modes if m not in GAME_MODES]
+        if wrong:
+            known = ", ".join(GAME_MODES)
+            console.print(f"bench: LOTR's games are {known}, not {wrong[0]!r}", style="red", markup=False)
+            raise typer.Exit(2)
+        console.print(
+            f"lotr reference engine, one core, Python {sys.version.split()[0]}, random play (powers included), "
+            f"{seconds:g}s a game",
+            markup=False,
+        )
+        for mode in modes:
+            console.print(bench_lotr(mode, seconds=seconds, seed=seed).line(), markup=False, soft_wrap=True)
+        return
+    variant = variant or ["classic", "barrage"]
     if game.strip().lower() == "admiral":
         from fogofwar.tools.bench import bench_admiral
 
@@ -246,7 +266,7 @@ def bench(
         console.print(admiral_result.line(), markup=False, soft_wrap=True)
         return
     if game.strip().lower() != "stratego":
-        console.print(f"bench: --game is stratego or admiral, got {game!r}", style="red", markup=False)
+        console.print(f"bench: --game is stratego, lotr or admiral, got {game!r}", style="red", markup=False)
         raise typer.Exit(2)
 
     from fogofwar.tools.bench import bench_batched, bench_parallel, bench_random_play, jit_warmup, versions

@@ -88,6 +88,45 @@ def bench_random_play(variant: str, seconds: float = 5.0, seed: int = 1, max_gam
     )
 
 
+def bench_lotr(
+    variant: str = "powers", seconds: float = 5.0, seed: int = 1, max_games: int | None = None, max_moves: int = 2000
+) -> BenchResult:
+    """Random Stratego LOTR games of one rulebook game (`classic`, `powers`, `ring`) for about `seconds`: random
+    armies, then uniformly random legal actions (moves and, in Games 2 and 3, powers) through `legal_actions()` and
+    `apply()`, the back-and-forth rule on; a game reaching `max_moves` moves is a draw."""
+    from fogofwar.games.lotr.rules import LotrGame
+    from fogofwar.games.lotr.rules import random_setup as lotr_setup
+
+    game = LotrGame(variant, max_moves=max_moves)
+    rng = random.Random(seed)
+    games = moves = 0
+    setup_time = 0.0
+    endings: dict[str, int] = {}
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds and (max_games is None or games < max_games):
+        t0 = time.perf_counter()
+        state = game.new_initial_state()
+        for player in (0, 1):
+            state.apply_setup(player, lotr_setup(game, player, rng))
+        setup_time += time.perf_counter() - t0
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+        games += 1
+        outcome = state.outcome()
+        assert outcome is not None
+        endings[outcome.termination.value] = endings.get(outcome.termination.value, 0) + 1
+    return BenchResult(
+        f"lotr-{variant}",
+        games,
+        moves,
+        time.perf_counter() - start,
+        setup_time,
+        endings,
+        cpu_seconds=time.process_time() - cpu,
+    )
+
+
 def jit_warmup(variant: str = "classic") -> tuple[float, bool]:
     """Compile (or load from numba's cache) the simulator's kernels.
 
