@@ -11,9 +11,11 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fogofwar.core.protocol import State
 from fogofwar.games.stratego.rules import StrategoGame
 from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.variants import DEFAULT_CAPS
@@ -64,28 +66,14 @@ def bench_random_play(variant: str, seconds: float = 5.0, seed: int = 1, max_gam
     """Play uniformly random games for about `seconds`: setups are random, every move goes through
     `legal_actions()` and `apply()` with the two-squares and more-squares rules on."""
     game = StrategoGame(variant, max_moves=DEFAULT_CAPS.get(variant, 2000))
-    rng = random.Random(seed)
-    games = moves = 0
-    setup_time = 0.0
-    endings: dict[str, int] = {}
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds and (max_games is None or games < max_games):
-        t0 = time.perf_counter()
+
+    def set_up(rng: random.Random) -> State:
         state = game.new_initial_state()
         for player in (0, 1):
             state.apply_setup(player, random_setup(game.variant, player, rng))
-        setup_time += time.perf_counter() - t0
-        choice = rng.choice
-        while not state.is_terminal():
-            state.apply(choice(state.legal_actions()))
-            moves += 1
-        games += 1
-        outcome = state.outcome()
-        assert outcome is not None
-        endings[outcome.termination.value] = endings.get(outcome.termination.value, 0) + 1
-    return BenchResult(
-        variant, games, moves, time.perf_counter() - start, setup_time, endings, cpu_seconds=time.process_time() - cpu
-    )
+        return state
+
+    return _random_games(variant, set_up, seconds, seed, max_games)
 
 
 def bench_lotr(
@@ -98,6 +86,21 @@ def bench_lotr(
     from fogofwar.games.lotr.rules import random_setup as lotr_setup
 
     game = LotrGame(variant, max_moves=max_moves)
+
+    def set_up(rng: random.Random) -> State:
+        state = game.new_initial_state()
+        for player in (0, 1):
+            state.apply_setup(player, lotr_setup(game, player, rng))
+        return state
+
+    return _random_games(f"lotr-{variant}", set_up, seconds, seed, max_games)
+
+
+def _random_games(
+    label: str, set_up: Callable[[random.Random], State], seconds: float, seed: int, max_games: int | None
+) -> BenchResult:
+    """Whole random games for about `seconds`: `set_up` places both armies (timed apart), then uniformly random
+    legal actions until the game ends; the endings are counted."""
     rng = random.Random(seed)
     games = moves = 0
     setup_time = 0.0
@@ -105,25 +108,18 @@ def bench_lotr(
     start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds and (max_games is None or games < max_games):
         t0 = time.perf_counter()
-        state = game.new_initial_state()
-        for player in (0, 1):
-            state.apply_setup(player, lotr_setup(game, player, rng))
+        state = set_up(rng)
         setup_time += time.perf_counter() - t0
+        choice = rng.choice
         while not state.is_terminal():
-            state.apply(rng.choice(state.legal_actions()))
+            state.apply(choice(state.legal_actions()))
             moves += 1
         games += 1
         outcome = state.outcome()
         assert outcome is not None
         endings[outcome.termination.value] = endings.get(outcome.termination.value, 0) + 1
     return BenchResult(
-        f"lotr-{variant}",
-        games,
-        moves,
-        time.perf_counter() - start,
-        setup_time,
-        endings,
-        cpu_seconds=time.process_time() - cpu,
+        label, games, moves, time.perf_counter() - start, setup_time, endings, cpu_seconds=time.process_time() - cpu
     )
 
 
