@@ -149,11 +149,7 @@ class AdmiralSetup(AdmiralMovement):
         c.rolls[p].append(face)
         if self._rs.die.faces[face].shows(Symbol.ADMIRAL):
             c.admirals[p] += 1
-        c.dice_left[p] -= 1
-        if c.dice_left[p]:
-            return
-        if p == 0 and c.dice_left[1]:
-            c.player = 1
+        if not self._both_rolled():
             return
         if c.admirals[0] == c.admirals[1]:
             self._start_initiative()  # a tie: both roll again (ADM-INIT-2)
@@ -229,17 +225,25 @@ class AdmiralSetup(AdmiralMovement):
             self._add_die(s, self._game.admiral_face, u.slot, "pending")
             self._add_die(s, self._game.admiral_face, u.slot, "symbol")
 
+    def _both_rolled(self) -> bool:
+        """Count the die just rolled for the player rolling; True once both pools are rolled (South's first,
+        then North's: the turn to roll passes to North when South is done)."""
+        c = self._core
+        p = c.player
+        c.dice_left[p] -= 1
+        if c.dice_left[p]:
+            return False
+        if p == 0 and c.dice_left[1]:
+            c.player = 1
+            return False
+        return True
+
     def _roll_action_die(self, face: int) -> None:
         c = self._core
         p = c.player
         self._add_die(p, face)
-        c.dice_left[p] -= 1
-        if c.dice_left[p]:
-            return
-        if p == 0 and c.dice_left[1]:
-            c.player = 1
-            return
-        self._start_movement()
+        if self._both_rolled():
+            self._start_movement()
 
     # --- movement (ADM-MOVE, ADM-REP, ADM-SUB-3/7) --------------------------------------------------------
     def _start_movement(self) -> None:
