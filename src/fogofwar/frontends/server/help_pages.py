@@ -19,7 +19,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 RULES_DIR = Path(__file__).resolve().parents[4] / "docs" / "rules"
 """The rules reference of the source tree (the server runs from a checkout: README's set-up)."""
 _RULE_ID = re.compile(r"<strong>((?:STR|LOTR|ADM|SOLO)-[A-Z0-9]+(?:-[A-Z0-9]+)*)</strong>")
-_DOC_NAME = re.compile(r"[a-z][a-z-]{0,40}")
 
 
 GUIDE_LANGUAGES = ("en", "it")
@@ -50,13 +49,20 @@ def _page(title: str, body: str) -> str:
     return shell.substitute(title=html.escape(title), body=body)
 
 
+@functools.cache
+def _docs() -> tuple[str, ...]:
+    """The pages of the rules reference there are: the games' docs found in the source tree."""
+    return tuple(d for a in ADAPTERS.values() for d in a.rules_docs if (RULES_DIR / f"{d}.md").is_file())
+
+
+@functools.cache
 def help_page() -> str:
-    """Every game's quick guide, with links to its rules reference."""
+    """Every game's quick guide, with links to its rules reference (made once: it is all data files)."""
     sections = []
     for name, adapter in ADAPTERS.items():
         title = adapter.describe().get("title", name)
         links = " · ".join(
-            f'<a href="/rules/{doc}">{html.escape(_doc_title(doc))}</a>' for doc in adapter.rules_docs if _exists(doc)
+            f'<a href="/rules/{doc}">{html.escape(_doc_title(doc))}</a>' for doc in adapter.rules_docs if doc in _docs()
         )
         rules = f'<p class="small"><span class="muted">The full rules:</span> {links}</p>' if links else ""
         # Every language's guide is in the page; i18n.js shows the reader's ([data-lang], English otherwise).
@@ -74,9 +80,13 @@ def help_page() -> str:
 
 def rules_page(doc: str) -> str:
     """One page of the rules reference; `NoSuchPage` for a name that is none."""
-    if not _DOC_NAME.fullmatch(doc) or not _exists(doc):
-        known = ", ".join(d for a in ADAPTERS.values() for d in a.rules_docs if _exists(d))
-        raise NoSuchPage(f"there is no rules page {doc[:60]!r}; the rules pages: {known}")
+    if doc not in _docs():  # only a known name ever becomes a path
+        raise NoSuchPage(f"there is no rules page {doc[:60]!r}; the rules pages: {', '.join(_docs())}")
+    return _rules_html(doc)
+
+
+@functools.cache
+def _rules_html(doc: str) -> str:
     text = (RULES_DIR / f"{doc}.md").read_text(encoding="utf-8")
     return _page(_doc_title(doc), render(text))
 
@@ -85,10 +95,6 @@ def missing_page(message: str) -> str:
     """The page for a help or rules address that leads nowhere: what was asked, what there is."""
     back = '<p><a href="/help">How to play</a></p>'
     return _page("No such page", f'<section class="card"><p>{html.escape(message)}</p>{back}</section>')
-
-
-def _exists(doc: str) -> bool:
-    return doc in {d for a in ADAPTERS.values() for d in a.rules_docs} and (RULES_DIR / f"{doc}.md").is_file()
 
 
 def _doc_title(doc: str) -> str:
