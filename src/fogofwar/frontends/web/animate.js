@@ -4,6 +4,8 @@
 // that fell in a battle fades out where it stood. Drawing stays the board's job; this only animates what
 // was drawn.
 
+import { parseSquare } from "./common.js";
+
 let lastKey = "";
 
 const reduced = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -37,7 +39,7 @@ export function moveBy(piece, dx, dy) {
  * @param {{ from: number, to: number, arrives: boolean } | null} move
  * @param {Element[]} [fallen]
  */
-export function animateMove(board, key, move, fallen = []) {
+function animateMove(board, key, move, fallen = []) {
   if (key === lastKey) return;
   const first = lastKey === "";
   lastKey = key;
@@ -61,7 +63,7 @@ const DRAWN = ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", 
 /** A picture of the piece drawn on `sq` now (before the board is drawn again), for `animateMove`'s fading: its
  * look copied into the copy itself, so that it is no `.piece` of the board (nothing counts it, picks it or
  * drags it) while it fades. */
-export function pieceCopy(board, sq) {
+function pieceCopy(board, sq) {
   const piece = board.querySelector(`.piece[data-sq="${sq}"]`);
   if (!piece) return null;
   const copy = /** @type {Element} */ (piece.cloneNode(true));
@@ -76,4 +78,26 @@ export function pieceCopy(board, sq) {
   copy.removeAttribute("data-sq");
   copy.setAttribute("aria-hidden", "true");
   return copy;
+}
+
+/** The squares whose pieces a battle took off, by its result. */
+const FELL = { attacker_won: (m) => [m.to], defender_won: (m) => [m.from], both_lost: (m) => [m.from, m.to] };
+
+/**
+ * The last move's animation, around a drawing of the board: call this before drawing with the last move
+ * ({from, to, result}: square names and the battle's result, if any; null for no move to show), and the function
+ * it returns after drawing with the position's key. The mover arrives unless it lost its battle; the pieces the
+ * battle took fade where they stood.
+ * @param {Element} board
+ * @param {{ from: string, to: string, result?: string } | null} last
+ * @returns {(key: string) => void}
+ */
+export function motionOf(board, last) {
+  const fallen = last ? (FELL[last.result ?? ""]?.(last) ?? []).map((sq) => pieceCopy(board, parseSquare(sq))) : [];
+  const move = last && {
+    from: parseSquare(last.from),
+    to: parseSquare(last.to),
+    arrives: !last.result || last.result === "attacker_won",
+  };
+  return (key) => animateMove(board, key, move, fallen.filter((p) => p !== null));
 }

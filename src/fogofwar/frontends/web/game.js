@@ -7,7 +7,7 @@
 import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
 import { drawBoard } from "./board.js";
 import { enableDragMoves } from "./drag_moves.js";
-import { animateMove, pieceCopy } from "./animate.js";
+import { motionOf } from "./animate.js";
 import { t } from "./i18n.js";
 import { showMoves, shuffle, startLive, toast } from "./live.js";
 import { savedSetupTools, SetupEditor } from "./setup_editor.js";
@@ -164,16 +164,13 @@ function renderBoard(msg) {
   const lm = msg.view.last_move;
   const lastMove = lm && !isPreview ? { from: parseSquare(lm.from), to: parseSquare(lm.to), battle: Boolean(lm.result) } : null;
   const clickable = new Set([...moves.keys(), ...targets.keys(), ...(editor.active ? area : [])]);
-  // The pieces a battle took off, as drawn before this drawing: they fade out where they stood.
-  const fell = { attacker_won: [lm?.to], defender_won: [lm?.from], both_lost: [lm?.from, lm?.to] }[lm?.result] || [];
-  const fallen = lastMove ? fell.map((sq) => pieceCopy(root, parseSquare(sq))).filter((p) => p !== null) : [];
+  const animate = motionOf(root, lastMove ? lm : null); // the last move glides in once it is drawn
   drawBoard(root, {
     board, perspective, me, selected, targets, movable: new Set(moves.keys()), lastMove, area, wasHidden,
     preview: isPreview, final: over, clickable,
   });
   editor.decorate();
-  const arrives = !lm?.result || lm.result === "attacker_won";
-  animateMove(root, `${gameKey(msg)}:${g.move_count}`, lastMove && { ...lastMove, arrives }, fallen);
+  animate(`${gameKey(msg)}:${g.move_count}`);
   root.onclick = (event) => {
     const sq = squareOf(event);
     if (sq === null) return;

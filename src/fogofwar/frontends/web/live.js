@@ -146,11 +146,7 @@ export function startLive(opts) {
   // A link to no game (mistyped, or from another server): say so once, stop reconnecting, lead back.
   function gone(message) {
     gameGone = true;
-    for (const c of conns.values()) {
-      c.stopped = true;
-      clearInterval(c.keepAlive);
-      if (c.ws) c.ws.close();
-    }
+    stopAll();
     $("title").textContent = t("No such game");
     $("conn").textContent = t("no game");
     $("conn").classList.remove("online");
@@ -172,11 +168,17 @@ export function startLive(opts) {
     $("conn").classList.toggle("online", online);
   }
 
-  function start() {
+  /** Close every connection of this page for good (no reconnecting, no keep-alive pings). */
+  function stopAll() {
     for (const c of conns.values()) {
       c.stopped = true;
+      clearInterval(c.keepAlive);
       if (c.ws) c.ws.close();
     }
+  }
+
+  function start() {
+    stopAll();
     conns.clear();
     states.clear();
     const seats = Object.keys(stored.seats).map(Number).sort();
@@ -294,7 +296,7 @@ export function startLive(opts) {
 
   function renderHeader(msg) {
     const g = msg.game;
-    const mode = g.mode === "agent" ? t("vs {player}", { player: playerName(g.players[g.agent_seat]) || t("the computer") }) : t(g.mode === "hotseat" ? "hot-seat" : "invite game");
+    const mode = g.mode === "agent" ? t("vs {player}", { player: playerName(g.players[g.agent_seat]) }) : t(g.mode === "hotseat" ? "hot-seat" : "invite game");
     $("title").textContent = `${opts.title(g)} · ${mode} · ${g.id}`;
     // Your turn shows in the tab (another tab in front still tells), and a short tone says so if asked for.
     const mine = !curtainUp && g.status !== "over" && msg.seat !== null && (g.to_move === msg.seat || (g.status === "setup" && msg.setup && !msg.setup.done));
@@ -362,9 +364,10 @@ export function startLive(opts) {
     // A rematch for whoever played (the same opponent, the sides swapped); hot-seat asks as the first seat.
     $button("rematch-button").hidden = !over || me === null;
     $button("sound-button").hidden = me === null || over; // a spectator has no turn to be told of
-    const canJoin = inviteFromLink && conns.has("watch") && g.open_seats.length > 0;
+    const invited = inviteFromLink && conns.has("watch"); // came by an invitation, holding no seat yet
+    const canJoin = invited && g.open_seats.length > 0;
     $("join").hidden = !canJoin;
-    $("join-used").hidden = !(inviteFromLink && conns.has("watch") && g.open_seats.length === 0);
+    $("join-used").hidden = !(invited && g.open_seats.length === 0);
     if (canJoin) $("join-seat").textContent = `as ${words.name(g.open_seats[0])}`;
     const showInvite = stored.invite && g.open_seats.length > 0 && me !== null;
     $("invite").hidden = !showInvite;

@@ -12,7 +12,7 @@ import {
 } from "./lotr_board.js";
 import { savedSetupTools, SetupEditor } from "./setup_editor.js";
 import { enableDragMoves } from "./drag_moves.js";
-import { animateMove, pieceCopy } from "./animate.js";
+import { motionOf } from "./animate.js";
 
 
 let meta = null; // the lobby's description of LOTR: armies, powers, zones
@@ -352,16 +352,13 @@ function render(ctx) {
   o.movable = new Set(bySquare.keys());
   o.clickable = new Set([...bySquare.keys(), ...o.targets.keys(), ...(setting ? o.area : [])]);
   o.board = board;
-  // What the last move took off the board, as drawn before: it fades out where it stood (animate.js).
+  // The last move glides in once it is drawn (a power that strikes from afar moves nobody).
   const moved = last && !setting && last.from && last.to && !(last.targets && last.targets.length) ? last : null;
-  const fell = moved ? ({ attacker_won: [moved.to], defender_won: [moved.from], both_lost: [moved.from, moved.to] }[moved.result] || []) : [];
-  const fallen = fell.map((sq) => pieceCopy(root, parseSquare(sq))).filter((p) => p !== null);
+  const animate = motionOf(root, moved);
   drawLotrBoard(root, o);
   root.classList.toggle("compact", root.getBoundingClientRect().width < 600); // names give way to initials
   editor.decorate();
-  const arrives = !moved?.result || moved.result === "attacker_won";
-  const move = moved && { from: parseSquare(moved.from), to: parseSquare(moved.to), arrives };
-  animateMove(root, `${msg.game.id}:${msg.seat}:${msg.game.move_count}`, move, fallen);
+  animate(`${msg.game.id}:${msg.seat}:${msg.game.move_count}`);
   renderAct(ctx, bySquare);
   root.onclick = setting ? null : (event) => {
     const sq = squareOf(event);
