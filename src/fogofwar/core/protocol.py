@@ -60,6 +60,7 @@ class Termination(enum.Enum):
     AGREED_DRAW = "agreed_draw"
     TIMEOUT = "timeout"
     FORFEIT = "forfeit"
+    ABORTED = "aborted"  # called off in its first moves: nobody won, nobody drew
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import TypeVar
 from fogofwar.core.protocol import JSON, Game, GameError, Outcome, RecordError, State, Termination
 
 OUTSIDE_ENDINGS: frozenset[Termination] = frozenset(
-    {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT}
+    {Termination.RESIGNATION, Termination.AGREED_DRAW, Termination.TIMEOUT, Termination.FORFEIT, Termination.ABORTED}
 )
 """Endings decided outside the board: a replay of the actions cannot reproduce them, so they are stored."""
 

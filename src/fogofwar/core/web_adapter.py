@@ -49,9 +49,11 @@ class Event:
     """One accepted input of a game, numbered from 1 in the order it was accepted."""
 
     seq: int
-    kind: str  # "setup" | "action" | "chance" | "resign" | "forfeit"
+    kind: str  # "setup" | "action" | "chance" | "resign" | "forfeit", ...
     seat: int | None
     payload: dict[str, Any] = field(default_factory=dict)
+    at: float | None = None
+    """When the server accepted it (seconds since the epoch): what the game clocks are rebuilt from."""
 
 
 class Adapter(Protocol):

@@ -97,6 +97,7 @@ class CreateGame(_Body):
     opponent: str = Field("heuristic", max_length=32, description="an agent name, 'hotseat' or 'invite'")
     color: str = Field("red", max_length=16, description="the creator's seat: red, blue or random")
     name: str = Field("", max_length=40)
+    clock: str = Field("", max_length=20, description='time control: "5+3" (minutes + seconds), "2 days", or "" (none)')
 
 
 class JoinGame(_Body):
@@ -262,7 +263,9 @@ def create_app(
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         options = {"variant": body.variant, **body.options}
-        created = await manager_of(request).create(body.game, options, body.opponent, body.color, body.name.strip())
+        created = await manager_of(request).create(
+            body.game, options, body.opponent, body.color, body.name.strip(), body.clock
+        )
         return _created(created)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
@@ -295,9 +298,10 @@ def create_app(
 
     async def act(request: Request, game_id: str, authorization: str | None, cmd: Command) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        if cmd.kind not in ("action", "setup", "undo", "resign", *DRAW_COMMANDS):
+        if cmd.kind not in ("action", "setup", "undo", "resign", "abort", *DRAW_COMMANDS):
             raise ClientError(
-                "malformed", f"{cmd.kind!r} is for the websocket; send action, setup, undo, resign or a draw's message"
+                "malformed",
+                f"{cmd.kind!r} is for the websocket; send action, setup, undo, resign, abort or a draw's message",
             )
         ev = await manager_of(request).submit(live, seat, cmd)
         return {"type": "ack", "id": cmd.ref, "seq": ev.seq, "state": live.session.view(seat)}

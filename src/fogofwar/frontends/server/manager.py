@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from fogofwar.core.agents import (
@@ -44,7 +44,9 @@ from fogofwar.core.agents import (
 from fogofwar.core.protocol import GameError, RecordError, State
 from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
 from fogofwar.core.web_adapter import Event
+from fogofwar.frontends.server import clock as game_clock
 from fogofwar.frontends.server.adapters import ADAPTERS, Adapter, get_adapter
+from fogofwar.frontends.server.clock import TimeControl
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
 from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
@@ -102,6 +104,8 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     agent: Agent | None = None
     agent_task: asyncio.Task[None] | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+    """Wakes the server when the running clock reaches zero."""
     used: float = field(default_factory=time.monotonic)
     """When the game was last asked for: idle games leave memory (`GameManager.evict_idle`)."""
 
@@ -143,13 +147,15 @@ class GameManager:
         # would only queue on its write lock, sleeping in its busy handler and adding to every commit's wait).
         self._writer = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="fogofwar-db")
         self._closing = False
+        self._timers: set[asyncio.Future[None]] = set()
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every unfinished game from its log and let computer players resume their turn."""
+        """Rebuild every unfinished game from its log and let computer players resume their turn; a running
+        clock goes on from now with the time it had at the game's last event (an outage is nobody's move)."""
         for game_id in await self._io(self.store.unfinished_ids):
             try:
-                await self.get(game_id)
+                await self.get(game_id, restarting=True)
             except ClientError as exc:
                 log.error("game %s cannot be restored: %s", game_id, exc.message)
         self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-games")
@@ -186,6 +192,8 @@ class GameManager:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for live in self._games.values():
+            if live.clock_timer is not None:
+                live.clock_timer.cancel()
             if live.agent_task is not None:
                 live.agent_task.cancel()
             for conn in list(live.connections):
@@ -233,12 +241,15 @@ class GameManager:
         opponent: str,
         color: str,
         name: str,
+        clock: str | None = None,
     ) -> Created:
-        """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret."""
+        """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret.
+        `clock` is the time control ("5+3", "2 days"; None or "" for an untimed game)."""
         try:
             adapter: Adapter = get_adapter(game)
             adapter.make_game(options)  # checks the options before anything is stored
-        except (GameError, TypeError, ValueError) as exc:
+            control = TimeControl.parse(clock)
+        except (GameError, TypeError, ValueError) as exc:  # TimeControlError is a ValueError
             raise ClientError("bad_request", str(exc), 422) from None
         seats = adapter.seat_names
         if color == "random":
@@ -297,6 +308,7 @@ class GameManager:
             invite_hash=hash_token(invite) if invite else None,
             created_at=now,
             updated_at=now,
+            clock=control.to_json() if control is not None else None,
         )
         session = GameSession(meta)
         summary = session.summary()
@@ -322,7 +334,8 @@ class GameManager:
         seats = adapter.seat_names
         player = meta.players[seat] or ""
         name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player
-        return await self.create(meta.game, options, opponent, seats[1 - seat], name)
+        clock = TimeControl.from_json(meta.clock).label.removesuffix(" a move") if meta.clock else None
+        return await self.create(meta.game, options, opponent, seats[1 - seat], name, clock)
 
     @staticmethod
     def _agent_options(meta: GameMeta) -> set[str]:
@@ -346,8 +359,10 @@ class GameManager:
             self.evict_idle(keep=meta.id)
         return live
 
-    async def get(self, game_id: str) -> LiveGame:
-        """The live game, rebuilt from the database on first use."""
+    async def get(self, game_id: str, restarting: bool = False) -> LiveGame:
+        """The live game, rebuilt from the database on first use (`restarting`: as the server starts, when a
+        running clock goes on from now; otherwise a clock that ran out while the game was out of memory
+        ends it, dated when it ran out)."""
         live = self._games.get(game_id)
         if live is not None:
             live.used = time.monotonic()
@@ -370,6 +385,14 @@ class GameManager:
             async with live.lock:
                 if live.session.needs_chance():
                     await self._commit(live, None)
+        if live.session.clocks is not None and live.clock_timer is None:
+            async with live.lock:
+                resume = live.session.resume_event(game_clock.now()) if restarting else None
+                if resume is not None:
+                    await self._commit(live, resume)
+                elif await self._flag_fall(live):
+                    self._broadcast(live)
+            self._schedule_clock(live)
         self._schedule_agent(live)
         return live
 
@@ -415,6 +438,8 @@ class GameManager:
     async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
         """Check and commit a seat's command; `ClientError` (nothing changed) if it is refused."""
         async with live.lock:
+            if await self._flag_fall(live):  # time ran out before this arrived: the game is over
+                self._broadcast(live)
             ev = live.session.event_for(seat, cmd)
             if ev.kind in ("draft", "undo"):
                 self._draft(live, ev)
@@ -437,14 +462,17 @@ class GameManager:
 
     async def _commit(self, live: LiveGame, ev: Event | None) -> None:
         """Store `ev` and the dice it calls for, and make them live; the caller holds the lock and has
-        checked the event (None: only the dice)."""
+        checked the event (None: only the dice). Each event is dated now unless it has its time already
+        (a loss on time)."""
         trial = live.session.copy()
+        now = game_clock.now()
         events: list[Event] = []
         if ev is not None:
+            ev = ev if ev.at is not None else replace(ev, at=now)
             trial.apply(ev)
             events.append(ev)
         while trial.needs_chance():
-            roll = trial.chance_event()
+            roll = replace(trial.chance_event(), at=now)
             trial.apply(roll)
             events.append(roll)
         if not events:
@@ -459,6 +487,49 @@ class GameManager:
             raise ClientError("unavailable", f"the move could not be saved ({type(exc).__name__})", 503) from None
         trial.meta.updated_at = stamp
         live.session = trial
+        self._schedule_clock(live)
+
+    # --- clocks --------------------------------------------------------------------------------
+    async def _flag_fall(self, live: LiveGame) -> bool:
+        """End the game on time if the running clock has reached zero (the caller holds the lock)."""
+        ev = live.session.timeout_event(game_clock.now())
+        if ev is None:
+            return False
+        await self._commit(live, ev)
+        return True
+
+    def _schedule_clock(self, live: LiveGame) -> None:
+        """Wake up when the running clock reaches zero (a move before then makes a new schedule)."""
+        if live.clock_timer is not None:
+            live.clock_timer.cancel()
+            live.clock_timer = None
+        clocks = live.session.clocks
+        end = clocks.deadline() if clocks is not None and not live.session.state.is_terminal() else None
+        if end is None or self._closing:
+            return
+        game_id = live.session.meta.id
+        live.clock_timer = asyncio.get_running_loop().call_later(
+            max(0.0, end - game_clock.now()) + 0.01, self._spawn_on_time, game_id
+        )
+
+    def _spawn_on_time(self, game_id: str) -> None:
+        task = asyncio.ensure_future(self._on_time(game_id))
+        self._timers.add(task)  # held until done: the loop keeps only a weak reference to a task
+        task.add_done_callback(self._timers.discard)
+
+    async def _on_time(self, game_id: str) -> None:
+        """The running clock of a game should be at zero now: end the game on time, or look again later."""
+        if self._closing:
+            return
+        try:
+            live = await self.get(game_id)  # reloads a game dropped from memory, which ends it on time
+            async with live.lock:
+                if await self._flag_fall(live):
+                    self._broadcast(live)
+                else:
+                    self._schedule_clock(live)
+        except ClientError as exc:  # the database is unavailable: the next look (or move) ends it
+            log.error("game %s: cannot end it on time: %s", game_id, exc.message)
 
     def _broadcast(self, live: LiveGame, only: int | None = None) -> None:
         """Send the new state to every connection (`only`: to that seat's connections alone)."""
@@ -524,6 +595,9 @@ class GameManager:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with live.lock:
+                if await self._flag_fall(live):  # its time ran out while it thought
+                    self._broadcast(live)
+                    return
                 if (live.session.seq, len(live.session.drafts.get(seat, []))) != stamp:
                     continue  # the game changed while the agent thought (a resignation): think again
                 try:

@@ -48,7 +48,9 @@ from fogofwar.core.protocol import (
 from fogofwar.core.randomness import Streams
 from fogofwar.core.records import GameRecord
 from fogofwar.core.web_adapter import Entry, Event
+from fogofwar.frontends.server import clock as game_clock
 from fogofwar.frontends.server.adapters import Adapter, get_adapter
+from fogofwar.frontends.server.clock import SLACK, Clocks, TimeControl
 from fogofwar.frontends.server.store import GameMeta, Summary
 
 MAX_MESSAGE_BYTES = 4096
@@ -104,7 +106,7 @@ def hash_token(token: str) -> str:
 class Command:
     """A checked client message: what a seat asks for."""
 
-    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "ping", or one of DRAW_COMMANDS
+    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "abort" | "ping", or one of DRAW_COMMANDS
     ref: Any = None  # the client's own id for the message, echoed in the answer
     action: int | None = None
     move: str | None = None
@@ -156,17 +158,19 @@ def command_from_json(data: Any) -> Command:
         if token is not None and not isinstance(token, str):
             raise ClientError("malformed", '"token" must be a string')
         return Command("hello", ref, token=token)
-    if kind in ("resign", "ping", "undo", *DRAW_COMMANDS):
+    if kind in ("resign", "abort", "ping", "undo", *DRAW_COMMANDS):
         return Command(str(kind), ref)
     raise ClientError(
         "malformed",
-        f"unknown message type {kind!r}; use action, setup, undo, resign, offer_draw, accept_draw, decline_draw,"
-        " hello or ping",
+        f"unknown message type {kind!r}; use action, setup, undo, resign, abort, offer_draw, accept_draw,"
+        " decline_draw, hello or ping",
     )
 
 
 DRAW_COMMANDS = ("offer_draw", "accept_draw", "decline_draw")
 """What players say of a draw (not to the computer): an offer, its acceptance, its refusal."""
+ABORT_BEFORE = 2
+"""A game may be aborted (called off without a result) until this many moves have been played."""
 
 
 class GameSession:
@@ -190,6 +194,7 @@ class GameSession:
         self._draft_state: tuple[tuple[int, int, tuple[int, ...]], State] | None = None
         self.log: list[Entry] = []  # the move log, for adapters that keep one (uses_log)
         self.explanations: list[Entry] = []
+        self.clocks = Clocks(TimeControl.from_json(meta.clock)) if meta.clock else None
 
     @classmethod
     def replay(cls, meta: GameMeta, events: list[Event]) -> GameSession:
@@ -272,6 +277,7 @@ class GameSession:
         other._draft_state = None
         other.log = list(self.log)
         other.explanations = list(self.explanations)
+        other.clocks = self.clocks.copy() if self.clocks is not None else None
         return other
 
     def has_set_up(self, seat: int) -> bool:
@@ -296,6 +302,12 @@ class GameSession:
         seq = self.seq + 1
         if cmd.kind == "resign":
             return Event(seq, "resign", seat, {})
+        if cmd.kind == "abort":
+            if self.adapter.move_count(self.state) >= ABORT_BEFORE:
+                raise ClientError(
+                    "illegal", f"a game can be aborted only in its first {ABORT_BEFORE} moves: resign instead", 409
+                )
+            return Event(seq, "abort", seat, {})
         if cmd.kind in DRAW_COMMANDS:
             return self._draw_event(seq, seat, cmd.kind)
         if cmd.kind == "setup":
@@ -397,12 +409,37 @@ class GameSession:
     def forfeit_event(self, seat: int, reason: str) -> Event:
         return Event(self.seq + 1, "forfeit", seat, {"reason": reason[:500]})
 
+    def timeout_event(self, now: float) -> Event | None:
+        """The loss on time of the seat whose clock has run out by `now` (None: nobody's has), dated the
+        moment it ran out."""
+        if self.clocks is None or self.state.is_terminal():
+            return None
+        seat, end = self.clocks.flagged(now), self.clocks.deadline()
+        if seat is None or end is None:
+            return None
+        return Event(self.seq + 1, "timeout", seat, {}, at=end)
+
+    def resume_event(self, now: float) -> Event | None:
+        """After a restart: the running clock goes on from `now` (None: no clock runs)."""
+        if self.clocks is None or self.clocks.running is None or self.state.is_terminal():
+            return None
+        return Event(self.seq + 1, "resume", None, {}, at=now)
+
+    def _clock_seat(self) -> int | None:
+        """Whose clock runs now: the seat to act once the play has started (while the server rolls dice,
+        the one it ran for before)."""
+        if self.state.is_terminal() or self.adapter.in_setup(self.state):
+            return None
+        if self.needs_chance():
+            return self.clocks.running if self.clocks is not None else None
+        return self.state.current_player()
+
     # --- applying events ------------------------------------------------------------------------
     def apply(self, ev: Event) -> None:
         """Play one logged event on the state (the only mutation)."""
         notes = ev.payload.get("explain") or []
         moment = self.adapter.moment(self.state) if notes else {}  # what the explanations remember
-        ends = ("setup", "resign", "forfeit", "draw_accept")
+        ends = ("setup", "resign", "forfeit", "draw_accept", "abort", "timeout")
         before = self.state.clone() if self.adapter.uses_log and ev.kind in ends else None
         if ev.kind == "setup":
             assert ev.seat is not None
@@ -427,6 +464,17 @@ class GameSession:
         elif ev.kind == "draw_accept":
             self.draw_offer = None
             self.state.end_by(Termination.AGREED_DRAW, None, "the players agreed a draw")
+        elif ev.kind == "abort":
+            assert ev.seat is not None
+            self.state.end_by(Termination.ABORTED, None, f"{self.seat_name(ev.seat)} aborted the game")
+        elif ev.kind == "timeout":
+            assert ev.seat is not None
+            if self.clocks is None or ev.at is None or self.clocks.flagged(ev.at + SLACK) != ev.seat:
+                raise RecordError(f"a loss on time for {self.seat_name(ev.seat)}, whose clock has not run out")
+            self.state.end_by(Termination.TIMEOUT, 1 - ev.seat, f"{self.seat_name(ev.seat)} ran out of time")
+        elif ev.kind == "resume":
+            if self.clocks is not None:
+                self.clocks.resume(ev.at)
         else:
             raise RecordError(f"unknown event kind {ev.kind!r}")
         if before is not None:
@@ -443,6 +491,8 @@ class GameSession:
             )
         if ev.kind in ("action", "setup") and self.draw_offer is not None and ev.seat != self.draw_offer:
             self.draw_offer = None  # the opponent played on: the offer lapses
+        if self.clocks is not None and ev.kind != "resume":
+            self.clocks.advance(ev.at, self._clock_seat())
         self.events.append(ev)
         for seat in list(self.drafts):  # a draft lives only while its seat's secret decisions last
             if ev.seat == seat or not self.adapter.in_secret(self.state, seat):
@@ -507,6 +557,8 @@ class GameSession:
                 msg["actions"] = actions
         if seat is not None and seat in self.drafts:
             msg["draft"] = list(self.drafts[seat])  # the seat's own secret decisions, not yet committed
+        if self.clocks is not None:
+            msg["clock"] = self.clocks.to_json(game_clock.now())
         if self.draw_offer is not None and not over:
             msg["draw_offer"] = self.draw_offer  # whose offer of a draw waits (both players and spectators see it)
         if self.explanations:
@@ -598,4 +650,5 @@ def game_info(m: GameMeta, s: Summary, seq: int) -> dict[str, Any]:
         "seq": seq,
         "created_at": m.created_at,
         "updated_at": m.updated_at,
+        "clock": m.clock["label"] if m.clock else None,
     }

@@ -82,6 +82,7 @@ class GameRow(_Base):
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # the time control; None: untimed
 
 
 class EventRow(_Base):
@@ -137,6 +138,8 @@ class GameMeta:
     to_move: int | None = None
     move_count: int = 0
     outcome: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    """The time control (`clock.TimeControl.to_json`), None for an untimed game."""
 
     def copy(self) -> GameMeta:
         """A copy sharing nothing mutable with this one (as `copy.deepcopy`, without walking every field)."""
@@ -168,6 +171,7 @@ class GameMeta:
             to_move=row.to_move,
             move_count=row.move_count,
             outcome=row.outcome,
+            clock=row.clock,
         )
 
 
@@ -218,6 +222,9 @@ def upgrade_schema(engine: Engine) -> None:
     are in its log already, so only the computer's future choices differ.
     """
     columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    if "clock" not in columns:  # games made before clocks are untimed
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE games ADD COLUMN clock JSON"))
     if "secret" in columns:
         return
     with engine.begin() as conn:
@@ -272,6 +279,7 @@ class Store:
                     to_move=meta.to_move,
                     move_count=meta.move_count,
                     outcome=meta.outcome,
+                    clock=meta.clock,
                 )
             )
 
@@ -328,7 +336,7 @@ class Store:
                             "kind": ev.kind,
                             "seat": ev.seat,
                             "payload": ev.payload,
-                            "created_at": now,
+                            "created_at": now if ev.at is None else ev.at,
                         }
                         for ev in events
                     ],
@@ -373,4 +381,4 @@ class Store:
     def events(self, game_id: str) -> list[Event]:
         with self._tx() as s:
             rows = s.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq))
-            return [Event(r.seq, r.kind, r.seat, dict(r.payload)) for r in rows]
+            return [Event(r.seq, r.kind, r.seat, dict(r.payload), r.created_at) for r in rows]
