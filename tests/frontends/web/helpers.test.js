@@ -44,6 +44,9 @@ test("an outcome reads from the player's side", () => {
   assert.equal(describeOutcome(won, null), "Red wins (flag captured)");
   assert.equal(describeOutcome({ winner: null, reason: "move limit" }, 0), "Draw: move limit");
   assert.equal(describeOutcome(null, 0), "");
+  const late = { winner: 1, termination: "timeout", reason: "red ran out of time" };
+  assert.equal(describeOutcome(late, 0), "Blue wins — you lose (Red ran out of time)");
+  assert.equal(describeOutcome({ winner: null, termination: "aborted", reason: "red aborted the game" }, 1), "Game aborted: no result");
   assert.equal(capitalize("evil"), "Evil");
 });
 

@@ -149,10 +149,13 @@ export function timeAgo(seconds) {
  * name(seat): how a seat is called, Stratego's Red and Blue unless given. */
 export function describeOutcome(outcome, perspective, name = (s) => capitalize(t(SEAT_NAMES[s]))) {
   if (!outcome) return "";
+  if (outcome.termination === "aborted") return t("Game aborted: no result");
   if (outcome.winner === null || outcome.winner === undefined) return t("Draw: {reason}", { reason: outcome.reason });
   const who = name(outcome.winner);
   const mine = perspective === outcome.winner ? t(" — you win!") : perspective === 1 - outcome.winner ? t(" — you lose") : "";
-  return t("{who} wins{mine} ({reason})", { who, mine, reason: outcome.reason });
+  // An ending the server words (a resignation, a flag taken) keeps its words; a loss on time is said here.
+  const reason = outcome.termination === "timeout" ? t("{seat} ran out of time", { seat: name(1 - outcome.winner) }) : outcome.reason;
+  return t("{who} wins{mine} ({reason})", { who, mine, reason });
 }
 
 

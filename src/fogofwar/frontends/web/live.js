@@ -9,6 +9,7 @@
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
 import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, saveGame, storedGame } from "./common.js";
 import { t } from "./i18n.js";
+import { clockLabel, clockLeft, formatClock } from "./clock.js";
 
 
 const SOUND = "fogofwar.sound";
@@ -117,6 +118,7 @@ export function startLive(opts) {
 
     receive(msg) {
       if (msg.type === "state") {
+        msg.receivedAt = performance.now(); // the clocks count down from here
         states.set(this.seat, msg);
         render();
       } else if (msg.type === "ack") {
@@ -259,6 +261,7 @@ export function startLive(opts) {
     document.body.dataset.draft = String((msg.draft || []).length);
     renderHeader(msg);
     renderStatus(msg);
+    renderClocks(msg);
     renderCommon(msg);
     opts.render(context(msg));
   }
@@ -341,6 +344,30 @@ export function startLive(opts) {
     );
   }
 
+  /** Each seat's time left, the running clock counting down between the server's messages (a timer redraws
+   * it); the server ends the game when a clock reaches zero. */
+  function renderClocks(msg) {
+    const clock = msg.clock;
+    $("clocks").hidden = !clock;
+    if (!clock) return;
+    const over = msg.game.status === "over";
+    const left = clockLeft(clock, over ? 0 : (performance.now() - (msg.receivedAt ?? performance.now())) / 1000);
+    const low = (s) => !clock.control.per_move && s < Math.min(30, (clock.control.initial || 0) / 10);
+    $("clocks").replaceChildren(
+      ...[0, 1].map((s) => el("div", {
+        class: `clock${clock.running === s && !over ? " running" : ""}${low(left[s]) ? " low" : ""}`,
+        "data-seat": String(s),
+        "aria-label": t("{seat}'s clock", { seat: label(s) }),
+      }, el("span", { class: dotOfSeat(s) }), el("span", { class: "clock-time" }, formatClock(left[s])))),
+      el("div", { class: "small muted clock-control" }, clockLabel(clock.control.label)),
+    );
+  }
+  const dotOfSeat = (s) => `dot ${seatClass(s)}`;
+  setInterval(() => {
+    const msg = states.get(shown ?? "watch") || latest();
+    if (msg && msg.clock && msg.clock.running !== null && msg.game.status !== "over") renderClocks(msg);
+  }, 200);
+
   function renderCommon(msg) {
     const g = msg.game;
     const me = msg.seat;
@@ -377,6 +404,8 @@ export function startLive(opts) {
     const offer = msg.draw_offer ?? null;
     const people = g.mode !== "agent" && g.status === "play" && !over && me !== null && !curtainUp;
     $button("draw-button").hidden = !people || offer !== null;
+    // A game can be called off in its first moves (the server says until when: ABORT_BEFORE).
+    $button("abort-button").hidden = over || me === null || curtainUp || (g.status === "play" && g.move_count >= 2);
     $("draw-card").hidden = !people || offer === null;
     if (people && offer !== null) {
       const theirs = offer !== me;
@@ -407,6 +436,9 @@ export function startLive(opts) {
     if (confirm(t("Offer your opponent a draw?"))) sendShown("offer_draw");
   });
   $button("draw-accept").addEventListener("click", () => sendShown("accept_draw"));
+  $button("abort-button").addEventListener("click", () => {
+    if (confirm(t("Abort this game? It ends without a result."))) sendShown("abort");
+  });
   $button("draw-decline").addEventListener("click", () => sendShown("decline_draw"));
 
   $button("rematch-button").addEventListener("click", async () => {

@@ -2,6 +2,7 @@
 // The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
 // resume your games, watch others.
 import { N_, t } from "./i18n.js";
+import { clockLabel } from "./clock.js";
 import { $, allStoredGames, api, $button, capitalize, el, $form, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
 let games = {}; // game name -> its description from /api/meta
@@ -56,8 +57,9 @@ function statusBadge(g) {
 function gameLabel(g) {
   const title = t(games[g.game]?.title || capitalize(g.game));
   const variant = games[g.game]?.variants?.find((v) => v.name === g.variant);
-  if (g.game === "stratego") return t(capitalize(g.variant || g.game));
-  return `${title} — ${variant ? t(variant.title) : g.variant || ""}`;
+  const clock = g.clock ? ` · ${clockLabel(g.clock)}` : "";
+  if (g.game === "stratego") return t(capitalize(g.variant || g.game)) + clock;
+  return `${title} — ${variant ? t(variant.title) : g.variant || ""}${clock}`;
 }
 
 function players(g) {
@@ -149,7 +151,10 @@ async function create(event) {
   try {
     const res = await api("/api/games", {
       method: "POST",
-      body: { game, variant: form.get("variant"), options, opponent, color: form.get("color"), name: form.get("name") || "" },
+      body: {
+        game, variant: form.get("variant"), options, opponent, color: form.get("color"), name: form.get("name") || "",
+        clock: form.get("clock") || "",
+      },
     });
     saveGame(res.game.id, { seats: res.seats, invite: res.invite, created: Date.now() });
     location.href = res.url;

@@ -1,0 +1,77 @@
+"""Clocks and aborting in real Chromium: a game with a clock chosen in the lobby shows both clocks, the running one
+counting down; a move after the flag fell loses on time, said on both screens; a game is aborted in its first
+moves. The server runs in this process, so the test moves its time (`clock.now`) instead of waiting."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fogofwar.frontends.server import clock as game_clock
+
+from .test_browser_play import new_page, set_up_by_sample
+
+
+def _seconds(text: str) -> float:
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + float(seconds)
+
+
+def test_a_clocked_invite_game_is_lost_on_time(
+    browser: Any, live_server: str, screenshots: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = new_page(browser)
+    host.goto(live_server + "/")
+    host.wait_for_selector("#variant option", state="attached")
+    host.select_option("#variant", "barrage")
+    host.check("input[name=opponent][value=invite]")
+    host.select_option("#clock", "5+3")
+    host.click("#create-button")
+    host.wait_for_url(re.compile(r"/game/"))
+    link = host.input_value("#invite-link")
+    guest = new_page(browser)
+    guest.goto(link)
+    guest.wait_for_selector("#join:not([hidden])")
+    guest.click("#join-button")
+    set_up_by_sample(guest)
+    set_up_by_sample(host)
+    host.wait_for_selector("#clocks .clock.running")
+    assert host.locator("#clocks .clock").count() == 2 and "5+3" in host.inner_text("#clocks")
+    first = _seconds(host.inner_text("#clocks .clock.running .clock-time"))
+    host.wait_for_timeout(1300)
+    assert _seconds(host.inner_text("#clocks .clock.running .clock-time")) < first <= 300  # it counts down
+    assert guest.inner_text("#clocks .clock[data-seat='1'] .clock-time") == "5:00"  # blue's waits
+    host.screenshot(path=str(screenshots / "clock-running.png"))
+
+    real = game_clock.now
+    monkeypatch.setattr(game_clock, "now", lambda: real() + 301)  # red thought too long
+    host.wait_for_selector("#board .piece.movable")
+    host.locator("#board .piece.movable").first.click(force=True)
+    host.locator("#board .cell-hit.target-hit").first.click()
+    host.wait_for_selector("#result:not([hidden])")
+    assert "ran out of time" in host.inner_text("#result-text") and "you lose" in host.inner_text("#result-text")
+    guest.wait_for_selector("#result:not([hidden])")
+    assert "you win" in guest.inner_text("#result-text")
+    assert guest.inner_text("#clocks .clock[data-seat='0'] .clock-time") == "0:00.0"
+    guest.screenshot(path=str(screenshots / "clock-lost-on-time.png"))
+    for page in (host, guest):
+        assert page.errors == []
+
+
+def test_a_game_is_aborted_in_its_first_moves(browser: Any, live_server: str, screenshots: Path) -> None:
+    page = new_page(browser)
+    created = page.request.post(
+        live_server + "/api/games", data={"variant": "barrage", "opponent": "heuristic", "clock": "10+5"}
+    ).json()
+    page.goto(f"{live_server}/game/{created['game']['id']}#seat=0&token={created['seats']['0']}")
+    page.wait_for_selector("#abort-button:not([hidden])")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#abort-button")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "aborted" in page.inner_text("#result-text")
+    assert page.locator("#abort-button").is_hidden() and page.locator("#resign-button").is_hidden()
+    page.screenshot(path=str(screenshots / "aborted.png"))
+    assert page.errors == []
