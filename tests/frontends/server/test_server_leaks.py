@@ -29,6 +29,13 @@ def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[i
     return [s for s in states if isinstance(s, StrategoState)], dict(session.setup_strings)
 
 
+STATE_KEYS = {
+    *("type", "game", "seat", "view", "moves", "legal", "actions", "draft", "draw_offer", "explanations"),
+    *("setup", "final", "setups", "clock"),
+}
+"""Everything a state message may hold: a new field must be added here, after its own check below."""
+
+
 def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[str], setups: list[str]) -> int:
     """Assert that `msg`, sent to `seat` (None: a spectator), leaks nothing; returns the number of cells checked.
 
@@ -41,6 +48,12 @@ def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[
         assert msg["type"] in ("ack", "error", "pong"), msg
         return 0
     truth = truths[msg["game"]["seq"]]
+    assert set(msg) <= STATE_KEYS, f"a field the leak test does not know: {set(msg) - STATE_KEYS}"
+    if "clock" in msg:  # each seat's time and whose clock runs: the same for everybody, nothing more
+        clock = msg["clock"]
+        assert set(clock) == {"control", "left", "running"} and len(clock["left"]) == 2
+        in_play = not truth.is_terminal() and truth.phase != "setup"
+        assert clock["running"] == (truth.current_player() if in_play else None)
     if not truth.is_terminal():
         for secret in setups:
             assert secret not in text, f"LEAK: the other army's setup reached seat {seat}: {msg}"
@@ -113,7 +126,7 @@ def test_no_message_to_any_seat_carries_an_unrevealed_enemy_rank(client: TestCli
 def test_hotseat_players_and_a_spectator_learn_only_what_is_revealed(
     client: TestClient, db_url: str, seed: int
 ) -> None:
-    res = create(client, opponent="hotseat", options={"max_moves": 150})
+    res = create(client, opponent="hotseat", options={"max_moves": 150}, clock="15+10")  # clocks are checked too
     gid, tokens = res["game"]["id"], res["seats"]
     rng = random.Random(seed)
     with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
@@ -131,3 +144,4 @@ def test_hotseat_players_and_a_spectator_learn_only_what_is_revealed(
             checked += check(m, key, truths, [tokens[str(s)] for s in others], [setups[s] for s in others])
     assert checked > 100
     assert logs[None][-1]["game"]["status"] == "over" and "final" in logs[None][-1]
+    assert all("clock" in m for m in logs[None] if m["type"] == "state")
