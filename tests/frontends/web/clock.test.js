@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { clockLabel, clockLeft, formatClock } from "../../../src/fogofwar/frontends/web/clock.js";
+import { clockKind, clockLabel, clockLeft, formatClock } from "../../../src/fogofwar/frontends/web/clock.js";
 
 test("a clock shows minutes and seconds, tenths in the last ten seconds, hours and days when long", () => {
   assert.equal(formatClock(300), "5:00");
@@ -26,4 +26,10 @@ test("time controls keep their label, correspondence ones are put in words", () 
   assert.equal(clockLabel("5+3"), "5+3");
   assert.equal(clockLabel("1 day a move"), "1 day a move");
   assert.equal(clockLabel("3 days a move"), "3 days a move");
+});
+
+test("the lobby's clock filter sorts controls into untimed, live and days", () => {
+  assert.equal(clockKind(null), "untimed");
+  assert.equal(clockKind("10+5"), "live");
+  assert.equal(clockKind("2 days a move"), "days");
 });

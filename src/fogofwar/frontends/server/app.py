@@ -4,8 +4,11 @@ REST (JSON; a seat proves itself with `Authorization: Bearer <token>`):
 
 - `GET  /api/meta`                    games, variants, sample setups, computer players
 - `GET  /api/games?limit=N`           public summaries, most recent first
-- `POST /api/games`                   create: {game, variant, options, opponent, color, name};
-                                      returns the creator's seat token(s) and, for `invite`, the invite secret
+- `POST /api/games`                   create: {game, variant, options, opponent, color, name, clock};
+                                      returns the creator's seat token(s) and, for `invite` and `challenge`
+                                      (an invitation listed in the lobby), the invite secret
+- `GET  /api/challenges?limit=N`      open challenges waiting for an opponent, newest first
+- `POST /api/games/{id}/accept`       {name}: take the open seat of an open challenge (not one's own)
 - `GET  /api/games/{id}`              the public (spectator) view
 - `GET  /api/games/{id}/seat`         the seat's own view (resume with a token)
 - `POST /api/games/{id}/join`         {invite, name}: take the open seat of an invite game
@@ -94,7 +97,9 @@ class CreateGame(_Body):
     game: str = Field("stratego", max_length=32)
     variant: str = Field("classic", max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
-    opponent: str = Field("heuristic", max_length=32, description="an agent name, 'hotseat' or 'invite'")
+    opponent: str = Field(
+        "heuristic", max_length=32, description="an agent name, 'hotseat', 'invite' or 'challenge' (in the lobby)"
+    )
     color: str = Field("red", max_length=16, description="the creator's seat: red, blue or random")
     name: str = Field("", max_length=40)
     clock: str = Field("", max_length=20, description='time control: "5+3" (minutes + seconds), "2 days", or "" (none)')
@@ -102,6 +107,10 @@ class CreateGame(_Body):
 
 class JoinGame(_Body):
     invite: str = Field(max_length=100)
+    name: str = Field("", max_length=40)
+
+
+class AcceptChallenge(_Body):
     name: str = Field("", max_length=40)
 
 
@@ -252,7 +261,7 @@ def create_app(
             "games": [a.describe() for a in ADAPTERS.values()],
             "agents": manager_of(request).agents(),
             "levels": [level for adapter in ADAPTERS.values() for level in adapter.levels()],
-            "opponents": ["hotseat", "invite"],
+            "opponents": ["hotseat", "invite", "challenge"],
             "max_message_bytes": MAX_MESSAGE_BYTES,
         }
 
@@ -290,6 +299,18 @@ def create_app(
     async def get_seat(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
         return live.session.view(seat)
+
+    @app.get("/api/challenges")
+    async def list_challenges(request: Request, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
+        return {"challenges": await manager_of(request).open_challenges(limit)}
+
+    @app.post("/api/games/{game_id}/accept")
+    async def accept_challenge(
+        request: Request, game_id: str, body: AcceptChallenge, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        token = _token(authorization) if authorization else None  # a seat's token: the challenger's own?
+        seat, new, info = await manager_of(request).accept(game_id, body.name.strip(), token)
+        return {"game": info, "seats": {str(seat): new}, "url": f"/game/{game_id}"}
 
     @app.post("/api/games/{game_id}/join")
     async def join_game(request: Request, game_id: str, body: JoinGame) -> dict[str, Any]:

@@ -271,7 +271,7 @@ class GameManager:
             mode = "hotseat"
             tokens[other] = secrets.token_urlsafe(24)
             players = [f"{name} ({s})" for s in seats] if name else [s.capitalize() for s in seats]
-        elif opponent == "invite":
+        elif opponent in ("invite", "challenge"):  # a challenge is an invitation listed for anyone to accept
             mode = "invite"
             invite = secrets.token_urlsafe(18)
         elif opponent in self.agents(game):
@@ -288,7 +288,8 @@ class GameManager:
         else:
             raise ClientError(
                 "bad_request",
-                f"opponent must be hotseat, invite or one of the agents of {game}: {', '.join(self.agents(game))}",
+                f"opponent must be hotseat, invite, challenge or one of the agents of {game}:"
+                f" {', '.join(self.agents(game))}",
                 422,
             )
         now = time.time()
@@ -309,6 +310,7 @@ class GameManager:
             created_at=now,
             updated_at=now,
             clock=control.to_json() if control is not None else None,
+            public=opponent == "challenge",
         )
         session = GameSession(meta)
         summary = session.summary()
@@ -330,7 +332,7 @@ class GameManager:
             raise ClientError("not_over", "a rematch follows a finished game; this one is still on", 409)
         adapter = get_adapter(meta.game)
         options = {k: v for k, v in meta.options.items() if k not in self._agent_options(meta)}
-        opponent = meta.agent if meta.mode == "agent" and meta.agent else meta.mode
+        opponent = meta.agent if meta.mode == "agent" and meta.agent else "challenge" if meta.public else meta.mode
         seats = adapter.seat_names
         player = meta.players[seat] or ""
         name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player
@@ -408,6 +410,11 @@ class GameManager:
                 out.append(game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq))
         return out
 
+    async def open_challenges(self, limit: int) -> list[dict[str, Any]]:
+        """The challenges waiting for an opponent, the newest first (from the database: listing replays nothing)."""
+        metas = await self._io(self.store.open_challenges, limit)
+        return [game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq) for m in metas]
+
     async def join(self, game_id: str, invite: str, name: str) -> tuple[int, str, dict[str, Any]]:
         """Take the open seat of an invite game with its invite secret; the secret then expires."""
         live = await self.get(game_id)
@@ -415,24 +422,45 @@ class GameManager:
             meta = live.session.meta
             if meta.invite_hash is None or not secrets.compare_digest(meta.invite_hash, hash_token(invite)):
                 raise ClientError("forbidden", "this invite is not valid (or the seat was taken already)", 403)
-            seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
-            token = secrets.token_urlsafe(24)
-            player = name or live.session.seat_name(seat).capitalize()
-            try:
-                joined = await self._write(self.store.join, game_id, seat, hash_token(token), player)
-            except Exception as exc:  # the database is down, full or read-only: nobody joined
-                log.exception("cannot store a join")
-                raise ClientError("unavailable", f"the seat could not be saved ({type(exc).__name__})", 503) from None
-            if not joined:
-                raise ClientError("forbidden", "the seat was taken already", 403)
-            session = live.session.copy()
-            session.meta.token_hashes[seat] = hash_token(token)
-            session.meta.players[seat] = player
-            session.meta.invite_hash = None
-            session.meta.updated_at = time.time()
-            live.session = session
-            self._broadcast(live)
-            return seat, token, session.info()
+            return await self._take_seat(live, name)
+
+    async def accept(self, game_id: str, name: str, token: str | None) -> tuple[int, str, dict[str, Any]]:
+        """Take the open seat of an open challenge (no invite needed); never one's own (`token`: a seat of it)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            meta = live.session.meta
+            if not meta.public:
+                raise ClientError("forbidden", "this game is not an open challenge: its seat needs the invitation", 403)
+            if live.session.seat_of(token) is not None:
+                raise ClientError("own_challenge", "this is your own challenge: wait for somebody to accept it", 409)
+            if meta.invite_hash is None:
+                raise ClientError("taken", "somebody accepted this challenge first", 409)
+            if live.session.state.is_terminal():
+                raise ClientError("game_over", "this challenge was withdrawn", 409)
+            return await self._take_seat(live, name)
+
+    async def _take_seat(self, live: LiveGame, name: str) -> tuple[int, str, dict[str, Any]]:
+        """Give the open seat to whoever joins (the caller holds the lock and has checked their right to)."""
+        game_id = live.session.meta.id
+        meta = live.session.meta
+        seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
+        token = secrets.token_urlsafe(24)
+        player = name or live.session.seat_name(seat).capitalize()
+        try:
+            joined = await self._write(self.store.join, game_id, seat, hash_token(token), player)
+        except Exception as exc:  # the database is down, full or read-only: nobody joined
+            log.exception("cannot store a join")
+            raise ClientError("unavailable", f"the seat could not be saved ({type(exc).__name__})", 503) from None
+        if not joined:
+            raise ClientError("forbidden", "the seat was taken already", 403)
+        session = live.session.copy()
+        session.meta.token_hashes[seat] = hash_token(token)
+        session.meta.players[seat] = player
+        session.meta.invite_hash = None
+        session.meta.updated_at = time.time()
+        live.session = session
+        self._broadcast(live)
+        return seat, token, session.info()
 
     # --- changes -----------------------------------------------------------------------------
     async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:

@@ -651,4 +651,5 @@ def game_info(m: GameMeta, s: Summary, seq: int) -> dict[str, Any]:
         "created_at": m.created_at,
         "updated_at": m.updated_at,
         "clock": m.clock["label"] if m.clock else None,
+        "public": m.public,
     }

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Float,
     ForeignKey,
     Integer,
@@ -83,6 +84,7 @@ class GameRow(_Base):
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # the time control; None: untimed
+    public: Mapped[bool] = mapped_column(Boolean, default=False)  # an open challenge: listed for anyone to accept
 
 
 class EventRow(_Base):
@@ -140,6 +142,8 @@ class GameMeta:
     outcome: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
     """The time control (`clock.TimeControl.to_json`), None for an untimed game."""
+    public: bool = False
+    """An open challenge: its open seat is listed in the lobby for anyone to take (not only the invite's holder)."""
 
     def copy(self) -> GameMeta:
         """A copy sharing nothing mutable with this one (as `copy.deepcopy`, without walking every field)."""
@@ -172,6 +176,7 @@ class GameMeta:
             move_count=row.move_count,
             outcome=row.outcome,
             clock=row.clock,
+            public=bool(row.public),
         )
 
 
@@ -225,6 +230,9 @@ def upgrade_schema(engine: Engine) -> None:
     if "clock" not in columns:  # games made before clocks are untimed
         with engine.begin() as conn:
             conn.execute(text("ALTER TABLE games ADD COLUMN clock JSON"))
+    if "public" not in columns:  # and no challenge was open
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
     if "secret" in columns:
         return
     with engine.begin() as conn:
@@ -280,6 +288,7 @@ class Store:
                     move_count=meta.move_count,
                     outcome=meta.outcome,
                     clock=meta.clock,
+                    public=meta.public,
                 )
             )
 
@@ -372,6 +381,17 @@ class Store:
             q = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
             if unfinished_only:
                 q = q.where(GameRow.status != "over")
+            return [GameMeta.from_row(r) for r in s.scalars(q)]
+
+    def open_challenges(self, limit: int = 100) -> list[GameMeta]:
+        """Open challenges whose seat nobody has taken yet, the newest first."""
+        with self._tx() as s:
+            q = (
+                select(GameRow)
+                .where(GameRow.public.is_(True), GameRow.invite_hash.is_not(None), GameRow.status != "over")
+                .order_by(GameRow.created_at.desc())
+                .limit(limit)
+            )
             return [GameMeta.from_row(r) for r in s.scalars(q)]
 
     def unfinished_ids(self) -> list[str]:

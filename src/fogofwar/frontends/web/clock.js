@@ -27,3 +27,9 @@ export function formatClock(seconds) {
 export function clockLeft(clock, elapsed) {
   return clock.left.map((left, seat) => (seat === clock.running ? Math.max(0, left - Math.max(0, elapsed)) : left));
 }
+
+/** The kind of a time control, as the lobby's filter names them: "untimed", "live" (minutes) or "days". */
+export function clockKind(label) {
+  if (!label) return "untimed";
+  return /a move$/.test(label) ? "days" : "live";
+}

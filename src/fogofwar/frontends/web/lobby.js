@@ -2,8 +2,8 @@
 // The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
 // resume your games, watch others.
 import { N_, t } from "./i18n.js";
-import { clockLabel } from "./clock.js";
-import { $, allStoredGames, api, $button, capitalize, el, $form, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
+import { clockKind, clockLabel } from "./clock.js";
+import { $, allStoredGames, api, $button, capitalize, el, $form, $input, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
 let games = {}; // game name -> its description from /api/meta
 let levels = {}; // agent name -> its level from /api/meta: label, blurb, measured Elo and seconds a move
@@ -81,6 +81,7 @@ async function loadMeta() {
   $select("game").replaceChildren(...meta.games.map((g) => el("option", { value: g.name }, t(g.title || capitalize(g.name)))));
   $select("game").value = "stratego";
   $select("game").addEventListener("change", chooseGame);
+  $select("challenge-game").append(...meta.games.map((g) => el("option", { value: g.name }, t(g.title || capitalize(g.name)))));
   chooseGame();
 }
 
@@ -164,7 +165,47 @@ async function create(event) {
   }
 }
 
+/** The open challenges, filtered by game and clock; anyone may accept one, except its own challenger. */
+async function loadChallenges() {
+  const { challenges } = await api("/api/challenges?limit=50");
+  const mine = allStoredGames();
+  const game = $select("challenge-game").value;
+  const clock = $select("challenge-clock").value;
+  const shown = challenges.filter((g) => (!game || g.game === game) && (!clock || clockKind(g.clock) === clock));
+  const body = $("challenges").querySelector("tbody");
+  body.replaceChildren(...shown.map((g) => {
+    const open = g.open_seats[0];
+    const challenger = g.players[1 - open] || seatName(g, 1 - open);
+    const action = mine[g.id]
+      ? el("span", { class: "muted small" }, t("yours: waiting"))
+      : el("button", { class: "primary", type: "button", "data-accept": g.id }, t("Accept"));
+    if (!mine[g.id]) action.addEventListener("click", () => accept(g.id, action));
+    return el("tr", {},
+      el("td", {}, gameLabel(g)),
+      el("td", {}, challenger),
+      el("td", {}, el("span", { class: `dot ${SEAT_NAMES[open]}` }), seatName(g, open)),
+      el("td", { class: "muted" }, timeAgo(g.created_at)),
+      el("td", { class: "links" }, action));
+  }));
+  $("challenges").hidden = shown.length === 0;
+  $("challenges-empty").hidden = shown.length !== 0;
+}
+
+async function accept(id, button) {
+  button.disabled = true;
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(id)}/accept`, { method: "POST", body: { name: $input("name").value.trim() } });
+    saveGame(id, { seats: res.seats, created: Date.now() });
+    location.href = res.url;
+  } catch (err) {
+    $("create-error").textContent = err.message;
+    button.disabled = false;
+    loadChallenges().catch(() => {});
+  }
+}
+
 async function loadLists() {
+  loadChallenges().catch(() => {});
   const { games } = await api("/api/games?limit=50");
   const mine = allStoredGames();
   const byId = new Map(games.map((g) => [g.id, g]));
@@ -197,7 +238,9 @@ async function loadLists() {
   // Recent games: anybody may watch (the public view shows no hidden rank).
   const body = $("recent").querySelector("tbody");
   body.replaceChildren();
+  const liveOnly = $input("live-only").checked;
   for (const g of games) {
+    if (liveOnly && (g.status !== "play" || g.open_seats.length)) continue;
     body.append(el("tr", {},
       el("td", {}, gameLabel(g)),
       el("td", {}, players(g)),
@@ -207,11 +250,16 @@ async function loadLists() {
       el("td", { class: "links" }, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, t(mine[g.id] ? "open" : "watch")),
         replayLink(g, "replay-link"))));
   }
-  if (!games.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, t("No games yet: create one."))));
+  if (!body.children.length) {
+    body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, t(liveOnly ? "No game in play right now." : "No games yet: create one."))));
+  }
 }
 
 $form("create").addEventListener("submit", create);
 loadMeta()
   .catch((err) => { $("create-error").textContent = t("cannot reach the server: {error}", { error: err.message }); })
   .then(() => loadLists().catch(() => {}));
-setInterval(() => loadLists().catch(() => {}), 15000);
+for (const id of ["challenge-game", "challenge-clock"]) $(id).addEventListener("change", () => loadChallenges().catch(() => {}));
+$input("live-only").addEventListener("change", () => loadLists().catch(() => {}));
+// Challenges come and go: the lists refresh every few seconds while the lobby is in front.
+setInterval(() => { if (!document.hidden) loadLists().catch(() => {}); }, 5000);
