@@ -57,6 +57,21 @@ def test_a_clocked_invite_game_is_lost_on_time(
     assert "you win" in guest.inner_text("#result-text")
     assert guest.inner_text("#clocks .clock[data-seat='0'] .clock-time") == "0:00.0"
     guest.screenshot(path=str(screenshots / "clock-lost-on-time.png"))
+
+    # A rematch: the host asks, the guest is told and takes the new game's seat; sides swapped, same clock.
+    old = host.url
+    host.click("#rematch-button")
+    host.wait_for_url(lambda url: url != old and "/game/" in url)
+    guest.wait_for_selector("#rematch-note:not([hidden])")
+    assert "asks for a rematch" in guest.inner_text("#rematch-note")
+    guest.screenshot(path=str(screenshots / "rematch-offered.png"))
+    guest.click("#rematch-button")
+    guest.wait_for_url(host.url.split("#")[0] + "**")
+    set_up_by_sample(guest)
+    set_up_by_sample(host)
+    guest.wait_for_selector("#clocks .clock.running")
+    assert "Your move" in guest.inner_text("#turn-text")  # the guest now plays red
+    assert "5+3" in guest.inner_text("#clocks")
     for page in (host, guest):
         assert page.errors == []
 

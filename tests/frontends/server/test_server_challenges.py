@@ -68,7 +68,7 @@ def test_a_challenge_is_withdrawn_by_its_creator_alone(client: TestClient) -> No
     assert gone.status_code == 409 and "withdrawn" in gone.json()["message"]
 
 
-def test_challenges_survive_a_restart_and_a_rematch_is_a_new_challenge(db_url: str) -> None:
+def test_challenges_survive_a_restart_and_a_rematch_is_offered_to_the_opponent_alone(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
         gid = create(client, opponent="challenge", clock="1 day")["game"]["id"]
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
@@ -76,5 +76,5 @@ def test_challenges_survive_a_restart_and_a_rematch_is_a_new_challenge(db_url: s
         guest = _accept(client, gid).json()["seats"]["1"]
         act(client, gid, guest, type="resign")
         again = client.post(f"/api/games/{gid}/rematch", headers=auth(guest)).json()
-        listed = _challenges(client)
-        assert [c["id"] for c in listed] == [again["game"]["id"]] and listed[0]["open_seats"] == [1]
+        assert _challenges(client) == []  # the rematch is the two players' own
+        assert again["game"]["clock"] == "1 day a move" and not again["game"]["public"]

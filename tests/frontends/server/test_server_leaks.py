@@ -31,7 +31,7 @@ def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[i
 
 STATE_KEYS = {
     *("type", "game", "seat", "view", "moves", "legal", "actions", "draft", "draw_offer", "explanations"),
-    *("setup", "final", "setups", "clock"),
+    *("setup", "final", "setups", "clock", "rematch"),
 }
 """Everything a state message may hold: a new field must be added here, after its own check below."""
 

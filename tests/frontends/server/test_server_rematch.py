@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from fogofwar.frontends.server.app import create_app
+
 from .server_helpers import act, auth, create
 
 
@@ -55,3 +57,26 @@ def test_no_rematch_before_the_end_nor_without_a_seat(client: TestClient) -> Non
     assert client.post(f"/api/games/{gid}/rematch").status_code == 401
     assert client.post(f"/api/games/{gid}/rematch", headers=auth("x" * 30)).status_code == 403
     assert client.post("/api/games/nosuch/rematch", headers=auth(token)).status_code == 404
+
+
+def test_between_two_people_the_first_asks_and_the_other_takes_the_seat(client: TestClient, db_url: str) -> None:
+    created = create(client, opponent="invite", color="red", name="Ann")
+    gid, ann = created["game"]["id"], created["seats"]["0"]
+    bob = client.post(f"/api/games/{gid}/join", json={"invite": created["invite"], "name": "Bob"}).json()["seats"]["1"]
+    act(client, gid, bob, type="resign")
+    asked = client.post(f"/api/games/{gid}/rematch", headers=auth(ann))
+    assert asked.status_code == 201, asked.text
+    new_id = asked.json()["game"]["id"]
+    assert list(asked.json()["seats"]) == ["1"]  # Ann now plays blue
+    view = client.get(f"/api/games/{gid}/seat", headers=auth(bob)).json()
+    assert view["rematch"] == {"game": new_id, "by": 0}  # Bob is told
+    again = client.post(f"/api/games/{gid}/rematch", headers=auth(ann))
+    assert again.status_code == 409 and "waits for your opponent" in again.json()["message"]
+    taken = client.post(f"/api/games/{gid}/rematch", headers=auth(bob))
+    assert taken.status_code == 201, taken.text
+    assert taken.json()["game"]["id"] == new_id and list(taken.json()["seats"]) == ["0"]
+    assert taken.json()["game"]["players"] == ["Bob", "Ann"] and taken.json()["game"]["open_seats"] == []
+    late = client.post(f"/api/games/{gid}/rematch", headers=auth(bob))
+    assert late.status_code == 409 and "taken" in late.json()["message"]
+    with TestClient(create_app(db_url, fsync=False, seed=7)) as restarted:  # the offer is in the old game's log
+        assert restarted.get(f"/api/games/{gid}").json()["rematch"] == {"game": new_id, "by": 0}

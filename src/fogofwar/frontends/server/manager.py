@@ -325,14 +325,34 @@ class GameManager:
         return Created(session.info(), tokens, invite)
 
     async def rematch(self, live: LiveGame, seat: int) -> Created:
-        """A new game like a finished one, the seats swapped: same game, options and opponent (the same computer,
-        the same screen, or a new invitation), the player who asks on the other side."""
-        meta = live.session.meta
+        """A new game like a finished one, the seats swapped: same game, options, clock and opponent (the same
+        computer, the same screen, or the same person). Between two people the first to ask makes the new game
+        and the other is told (a `rematch` event in the old game's log); the other asking too takes its seat."""
         if live.session.status() != "over":
             raise ClientError("not_over", "a rematch follows a finished game; this one is still on", 409)
+        if live.session.meta.mode != "invite":
+            return await self._rematch_game(live, seat)
+        async with live.lock:
+            offer = live.session.rematch
+            if offer is None:
+                created = await self._rematch_game(live, seat)
+                await self._commit(live, Event(live.session.seq + 1, "rematch", seat, {"game": created.info["id"]}))
+                self._broadcast(live)
+                return created
+            if offer["by"] == seat:
+                raise ClientError("illegal", "your rematch waits for your opponent to accept it", 409)
+        new = await self.get(str(offer["game"]))
+        async with new.lock:
+            if new.session.meta.invite_hash is None or new.session.state.is_terminal():
+                raise ClientError("taken", "the rematch was taken or withdrawn", 409)
+            taken, token, info = await self._take_seat(new, live.session.meta.players[seat] or "")
+        return Created(info, {taken: token}, None)
+
+    async def _rematch_game(self, live: LiveGame, seat: int) -> Created:
+        meta = live.session.meta
         adapter = get_adapter(meta.game)
         options = {k: v for k, v in meta.options.items() if k not in self._agent_options(meta)}
-        opponent = meta.agent if meta.mode == "agent" and meta.agent else "challenge" if meta.public else meta.mode
+        opponent = meta.agent if meta.mode == "agent" and meta.agent else meta.mode  # a challenge: offered, unlisted
         seats = adapter.seat_names
         player = meta.players[seat] or ""
         name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player

@@ -195,6 +195,7 @@ class GameSession:
         self.log: list[Entry] = []  # the move log, for adapters that keep one (uses_log)
         self.explanations: list[Entry] = []
         self.clocks = Clocks(TimeControl.from_json(meta.clock)) if meta.clock else None
+        self.rematch: dict[str, Any] | None = None  # {"game": id, "by": seat}: the new game one player asked for
 
     @classmethod
     def replay(cls, meta: GameMeta, events: list[Event]) -> GameSession:
@@ -475,6 +476,10 @@ class GameSession:
         elif ev.kind == "resume":
             if self.clocks is not None:
                 self.clocks.resume(ev.at)
+        elif ev.kind == "rematch":
+            if not self.state.is_terminal():
+                raise RecordError("a rematch of a game that is still on")
+            self.rematch = {"game": str(ev.payload["game"]), "by": ev.seat}
         else:
             raise RecordError(f"unknown event kind {ev.kind!r}")
         if before is not None:
@@ -576,6 +581,8 @@ class GameSession:
                 "string": self.setup_strings.get(seat, ""),
                 "placement": self.placements.get(seat, {}),  # the seat's own army, also while it waits for its turn
             }
+        if over and self.rematch is not None:
+            msg["rematch"] = dict(self.rematch)  # the new game one player asked for: the other may take its seat
         if over:
             msg["final"] = self.adapter.final_view(self.state)
             msg["setups"] = {str(s): text for s, text in sorted(self.setup_strings.items())}

@@ -389,7 +389,15 @@ export function startLive(opts) {
       $link("gravon-link").href = `${path}/record?format=gravon`;
     }
     // A rematch for whoever played (the same opponent, the sides swapped); hot-seat asks as the first seat.
-    $button("rematch-button").hidden = !over || me === null;
+    // Between two people the first to ask makes the new game and the other is offered its seat.
+    const rematchOffer = over && msg.rematch && !isHotseat() ? msg.rematch : null;
+    const offered = rematchOffer !== null && me !== null && rematchOffer.by !== me;
+    $button("rematch-button").hidden = !over || me === null || (rematchOffer !== null && !offered);
+    $button("rematch-button").textContent = offered ? t("Accept the rematch") : t("Rematch");
+    $("rematch-note").hidden = rematchOffer === null || me === null;
+    if (rematchOffer !== null) {
+      $("rematch-note").textContent = offered ? t("{seat} asks for a rematch, sides swapped.", { seat: label(rematchOffer.by) }) : t("Your rematch waits for your opponent.");
+    }
     $button("sound-button").hidden = me === null || over; // a spectator has no turn to be told of
     const invited = inviteFromLink && conns.has("watch"); // came by an invitation, holding no seat yet
     const canJoin = invited && g.open_seats.length > 0;
