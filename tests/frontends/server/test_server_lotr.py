@@ -5,7 +5,7 @@ The leak test records every message sent to each seat (and to a spectator) and c
 ground truth rebuilt from the server's own event log: a seat's view must be exactly its engine
 observation, a spectator's must show only revealed characters and the captured pieces both seats may
 see, the move list must be the engine's public history, and nothing may carry a placement id (it names
-a character) before the game is over.
+a character) or the other army's setup string before the game is over.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from fogofwar.core.protocol import InvalidSetupError
 from fogofwar.core.records import GameRecord
 from fogofwar.frontends.server import create_app
 from fogofwar.frontends.server.records_io import build_replay
@@ -24,6 +25,8 @@ from fogofwar.frontends.server.session import Command, GameSession
 from fogofwar.frontends.server.store import GameMeta
 from fogofwar.games.lotr.powers import POWER_BASE, decode
 from fogofwar.games.lotr.rules import PLACE_BASE, LotrGame, LotrState, captured_visible
+from fogofwar.games.lotr.setup import SAMPLES
+from fogofwar.games.lotr.ui.web import LotrAdapter
 from fogofwar.grid.board import square_name
 
 from .server_helpers import (
@@ -45,12 +48,16 @@ def create_lotr(client: TestClient, **body: Any) -> Msg:
     return create(client, game="lotr", **body)
 
 
-def truth_by_seq(db_url: str, game_id: str) -> list[LotrState]:
-    return [s for s in replay_log(db_url, game_id)[0] if isinstance(s, LotrState)]
+def truth_by_seq(db_url: str, game_id: str) -> tuple[list[LotrState], dict[int, str]]:
+    """The true state after each event (index = seq), and each seat's setup string, from the log."""
+    states, _events, session = replay_log(db_url, game_id)
+    return [s for s in states if isinstance(s, LotrState)], dict(session.setup_strings)
 
 
-def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str]) -> int:
-    """`msg`, sent to `seat` (None: a spectator), tells nothing that seat may not know; returns cells checked."""
+def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str], setups: list[str]) -> int:
+    """`msg`, sent to `seat` (None: a spectator), tells nothing that seat may not know; returns cells checked.
+
+    `tokens` must never reach this seat; `setups` (the other armies' setup strings) not before the end."""
     text = json.dumps(msg)
     for secret in tokens:
         assert secret not in text, f"another seat's token reached seat {seat}"
@@ -58,6 +65,9 @@ def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str]
         assert msg["type"] in ("ack", "error", "pong"), msg
         return 0
     truth = truths[msg["game"]["seq"]]
+    if not truth.is_terminal():
+        for secret in setups:
+            assert secret not in text, f"LEAK: the other army's setup string reached seat {seat}"
     if truth.is_terminal():
         for sq, cell in enumerate(msg["final"]["board"]):
             piece = truth.piece_at(sq)
@@ -163,7 +173,8 @@ def test_setups_early_random_by_hand_and_refused(client: TestClient) -> None:
         ({"A1": "gandalf"}, "not in good's four home rows"),
         ({"A7": "sauron"}, "not a good piece"),
         ({"A7": "gandalf"}, "0 x Aragorn; the army has 1"),  # a single piece: the army is incomplete
-        ("sample", "'random' or {square: character key}"),
+        ("sample:nowhere", "no sample setup 'nowhere' for good; known: fortress corner, open flank"),
+        ("GAL/ADF", "a setup string has 4 rows separated by '/', this one has 2"),
         ({"A7": 3}, "character key"),
     ]
     for setup, words in bad:
@@ -174,7 +185,11 @@ def test_setups_early_random_by_hand_and_refused(client: TestClient) -> None:
     preview = client.post(
         "/api/setup-preview", json={"game": "lotr", "variant": "powers", "seat": 1, "setup": "random"}
     ).json()
-    assert len(preview["placement"]) == 40 and preview["string"] == ""
+    assert len(preview["placement"]) == 40 and len(preview["string"]) == 43
+    again = client.post(
+        "/api/setup-preview", json={"game": "lotr", "variant": "powers", "seat": 1, "setup": preview["string"]}
+    ).json()
+    assert again == preview  # the string reads back as the same army
     ack = act(client, gid, good, type="setup", setup=preview["placement"])
     assert ack["state"]["setup"]["done"] and ack["state"]["setup"]["placement"] == preview["placement"]
     assert seat_view(client, gid, evil)["view"]["board"].count(None) == 100 - 8 - 0  # nothing of Good shows
@@ -183,6 +198,32 @@ def test_setups_early_random_by_hand_and_refused(client: TestClient) -> None:
     assert view["game"]["status"] == "play" and view["game"]["to_move"] == 0 and view["legal"]
     r = client.post(f"/api/games/{gid}/act", headers=auth(evil), json={"type": "setup", "setup": "random"})
     assert r.status_code == 409
+
+
+def test_setups_from_samples_and_strings_and_the_string_each_seat_sees(client: TestClient) -> None:
+    res = create_lotr(client, opponent="hotseat", variant="ring")
+    gid, evil, good = res["game"]["id"], res["seats"]["0"], res["seats"]["1"]
+    info = seat_view(client, gid, evil)["setup"]
+    assert info["samples"] == list(SAMPLES["evil"]) and info["string"] == ""
+    meta = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "lotr")
+    assert [a["samples"] for a in meta["armies"]] == [list(SAMPLES["evil"]), list(SAMPLES["good"])]
+    assert {k["key"]: k["letter"] for k in meta["armies"][1]["kinds"]}["gimli"] == "I"
+    ack = act(client, gid, good, type="setup", setup="sample:open flank")
+    assert ack["state"]["setup"]["string"] == SAMPLES["good"]["open flank"]
+    assert ack["state"]["setup"]["placement"]["H10"] == "flag"
+    assert seat_view(client, gid, evil)["setup"]["string"] == ""  # Good's string is Good's only
+    typed = SAMPLES["evil"]["fortress corner"].lower()
+    act(client, gid, evil, type="setup", setup=typed)
+    assert seat_view(client, gid, evil)["view"]["board"][0]["kind"] == "flag"  # A1, as the string says
+    assert "setups" not in seat_view(client, gid, evil) and "setups" not in client.get(f"/api/games/{gid}").json()
+    done = client.post(f"/api/games/{gid}/resign", headers=auth(good)).json()["state"]
+    assert done["setups"] == {"0": SAMPLES["evil"]["fortress corner"], "1": SAMPLES["good"]["open flank"]}
+    replay = client.get(f"/api/games/{gid}/replay").json()
+    assert replay["setups"] == done["setups"]
+    adapter = LotrAdapter()  # what no HTTP body can carry still gets a reason
+    state = adapter.make_game({"variant": "ring"}).new_initial_state()
+    with pytest.raises(InvalidSetupError, match="'random', 'sample', 'sample:NAME', a setup string or"):
+        adapter.parse_setup(state, 0, ["random"], random.Random(1))
 
 
 def _hotseat_in_play(client: TestClient, variant: str) -> tuple[str, str, str]:
@@ -262,10 +303,12 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     token = res["seats"][str(seat)]
     log, public, last = play_recorded_vs_agent(client, gid, seat, token, public_every=20)
     assert last["game"]["status"] == "over"
-    truths = truth_by_seq(db_url, gid)
-    checked = sum(check(m, seat, truths, []) for m in log)
-    checked += sum(check(m, None, truths, [token]) for m in public)
+    truths, setups = truth_by_seq(db_url, gid)
+    assert all(len(setups[s]) == 43 for s in (0, 1)), setups
+    checked = sum(check(m, seat, truths, [], [setups[1 - seat]]) for m in log)
+    checked += sum(check(m, None, truths, [token], [setups[0], setups[1]]) for m in public)
     assert checked > 40  # even the shortest game shows the own army in setup and in play (the cells are checked)
+    assert last["setups"] == {str(s): setups[s] for s in (0, 1)}  # once it is over, both setups are shown
     final = last["final"]
     assert all(c["kind"] for c in final["board"] if isinstance(c, dict))
     assert final["captured"] == [truths[-1].captured(0), truths[-1].captured(1)]
@@ -284,11 +327,12 @@ def test_hotseat_players_and_a_spectator_of_game_3(client: TestClient, db_url: s
             seat = room.last(0)["game"]["to_move"]
             room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
     logs = room.logs
-    truths = truth_by_seq(db_url, gid)
+    truths, setups = truth_by_seq(db_url, gid)
     checked = 0
     for key, log in logs.items():
-        others = [tokens[str(s)] for s in (0, 1) if s != key]
-        checked += sum(check(m, key, truths, others) for m in log)
+        others = [s for s in (0, 1) if s != key]
+        secrets = [tokens[str(s)] for s in others]
+        checked += sum(check(m, key, truths, secrets, [setups[s] for s in others]) for m in log)
     assert checked > 300
     assert logs[None][-1]["view"]["captured"] == [None, None]  # prisoners are nobody else's business
 

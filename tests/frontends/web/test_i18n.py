@@ -78,7 +78,7 @@ def admiral_names(meta: dict[str, Any]) -> set[str]:
 
 def server_names() -> set[str]:
     """Names the server sends that the pages show through t(): games, variants, seats, levels, ranks,
-    LOTR's characters, powers and captured-piece modes, Admiral's names (`admiral_names`)."""
+    LOTR's characters, sample armies, powers and captured-piece modes, Admiral's names (`admiral_names`)."""
     from fogofwar.games.lotr.params import CAPTURED_MODES
     from fogofwar.games.stratego.agents.levels import levels
     from fogofwar.games.stratego.pieces import Rank
@@ -94,7 +94,7 @@ def server_names() -> set[str]:
             if name != "admiral":  # Admiral's are keys ('open_sea'): its pages show the titles ('Open sea')
                 names.add(variant["name"])
         for army in meta.get("armies", []):
-            names |= {kind["name"] for kind in army["kinds"]}
+            names |= {kind["name"] for kind in army["kinds"]} | set(army.get("samples", []))  # LOTR's sample armies
         names |= set(meta.get("powers", {}).values())
         if name == "admiral":
             names |= admiral_names(meta)

@@ -7,9 +7,10 @@ import re
 import test_lotr_powers
 import test_lotr_ring
 import test_lotr_rules
+import test_lotr_setup
 from tests.paths import ROOT
 
-MODULES = (test_lotr_rules, test_lotr_powers, test_lotr_ring)
+MODULES = (test_lotr_rules, test_lotr_powers, test_lotr_ring, test_lotr_setup)
 
 DOC = ROOT / "docs" / "rules" / "lotr.md"
 

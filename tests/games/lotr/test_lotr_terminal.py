@@ -18,10 +18,12 @@ from fogofwar.frontends.cli import app
 from fogofwar.games.lotr import LotrGame
 from fogofwar.games.lotr.roster import EVIL, GOOD
 from fogofwar.games.lotr.rules import random_setup
+from fogofwar.games.lotr.setup import SAMPLES
 from fogofwar.games.lotr.ui.console import (
     board_text,
     describe_move,
     format_setup,
+    format_words,
     parse_setup,
     run_lotr_terminal_game,
     short_names,
@@ -151,8 +153,35 @@ def test_setup_strings_round_trip_and_are_checked() -> None:
     for player in (EVIL, GOOD):
         placement = random_setup(game, player, rng)
         assert parse_setup(format_setup(placement, game, player), game, player) == placement
+        assert parse_setup(format_words(placement, game, player), game, player) == placement  # the older form
     assert short_names(game.army(GOOD))["gandalf"] == "Gan"
     assert len(set(short_names(game.army(EVIL)).values())) == len(game.army(EVIL).kinds)
+
+
+def test_setup_takes_a_sample_and_letters_as_the_web_app_writes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words of classic Stratego's terminal: sample, sample:NAME, a setup string (one letter per character)."""
+    console, out = make_console()
+    lines = ["help", "sample:nowhere", "sample:open flank", "quit"]
+    monkeypatch.setattr(builtins, "input", scripted(lines))
+    code = run_lotr_terminal_game(variant="lotr-ring", opponent="random", color="good", seed=2, console=console)
+    text = out.getvalue()
+    assert code == 1
+    assert "sample, sample:NAME" in text  # the prompt
+    assert "G Gandalf, A Aragorn, L Legolas, I Gimli" in text  # the help names the letters
+    assert "samples for good: fortress corner, open flank" in text
+    assert "no sample setup 'nowhere' for good" in text
+    assert f"Your setup: {SAMPLES['good']['open flank']}" in text  # the letters, ready to type again
+    rows = board_cells(text)[-1]
+    assert rows[7][1] == "Fro  4" and rows[10][2] == "Flag"  # Frodo on I7, the Flag on H10, as the sample says
+    # A string of letters given on the command line is read before the game starts; a bad one is refused.
+    console, out = make_console()
+    monkeypatch.setattr(builtins, "input", scripted(["quit"]))
+    evil = SAMPLES["evil"]["fortress corner"]
+    assert run_lotr_terminal_game(variant="lotr-classic", setup=evil.lower(), seed=2, console=console) == 1
+    assert f"Your setup: {evil}" in out.getvalue()
+    console, out = make_console()
+    assert run_lotr_terminal_game(variant="lotr-classic", setup=evil[:-1] + "W", seed=2, console=console) == 2
+    assert "bad --setup: not evil's army: Witch-king (W) given twice (the army has 1), Fortress (B)" in out.getvalue()
 
 
 def test_setup_is_asked_until_valid(monkeypatch: pytest.MonkeyPatch) -> None:

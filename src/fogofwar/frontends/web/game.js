@@ -4,13 +4,14 @@
 // status line and the result, join, invite and tools boxes are live.js's, as on every game's page.
 // The server is the only judge: this page sends what the player intends and draws whatever state the
 // server pushes back; it never decides a rule on its own.
-import { $, api, $button, capitalize, el, $input, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, $select, setNotation, squareOf, $textarea } from "./common.js";
+import { $, api, $button, capitalize, el, notation, parseSquare, RANK_ORDER, rankLabel, rankSymbol, SEAT_NAMES, setNotation, squareOf } from "./common.js";
 import { drawBoard } from "./board.js";
 import { enableDragMoves } from "./drag_moves.js";
 import { motionOf } from "./animate.js";
 import { t } from "./i18n.js";
 import { showMoves, shuffle, startLive, toast } from "./live.js";
 import { savedSetupTools, SetupEditor } from "./setup_editor.js";
+import { setupLines, setupStringTools } from "./setup_string.js";
 import { battleText, describeAttack } from "./stratego_moves.js";
 
 let ctx = null; // what live.js put on screen last: the message, the seat shown, send() (see startLive)
@@ -33,7 +34,7 @@ const editor = new SetupEditor({
   sideClass: () => SEAT_NAMES[ctx?.shown ?? 0],
   onChange: () => {
     live.render();
-    checkSetupSoon();
+    strings.checkSoon();
   },
 });
 
@@ -97,12 +98,7 @@ function renderSetup(msg) {
   $("setup-symbols").textContent = ["marshal", "scout", "spy", "bomb", "flag"]
     .map((r, i) => `${rankSymbol(r)} ${t(r)}${i === 0 ? " …" : ","}`).join(" ").replace(/,$/, "");
   $button("setup-random").disabled = !setup.random;
-  const sample = $select("setup-sample");
-  if (sample.dataset.filled !== "1") {
-    sample.replaceChildren(...setup.samples.map((s) => el("option", { value: s }, s)));
-    sample.dataset.filled = "1";
-  }
-  $button("setup-sample-button").disabled = setup.samples.length === 0;
+  strings.render(msg);
   showSaved(msg);
   $button("setup-confirm").disabled = editor.placed() === 0 || ctx.waiting;
 }
@@ -190,115 +186,27 @@ function renderBoard(msg) {
 
 // --- setup actions ---------------------------------------------------------------------------------
 // The server reads every setup: random, sample and string setups come from it, and an arrangement
-// made by hand is checked by it (the setup string appears once it is complete and legal).
+// made by hand is checked by it (the setup string appears once it is complete and legal): setup_string.js.
 function setupMsg() {
   return ctx && ctx.shown !== null && ctx.msg.seat === ctx.shown ? ctx.msg : null;
 }
-
-async function previewSetup(spec) {
-  const msg = setupMsg();
-  if (!msg) return;
-  try {
-    const res = await api("/api/setup-preview", {
-      method: "POST",
-      body: { game: msg.game.game, variant: msg.game.variant, seat: msg.seat, setup: spec },
-    });
-    checked = JSON.stringify(res.placement);
-    checkGen++;
-    editor.load(res.placement);
-    const left = editor.leftCount();
-    sayVerdict(res.string || "", left ? t("Loaded; {n} pieces left in the tray.", { n: left }) : t("Ready: confirm to play."), "good");
-  } catch (err) {
-    editor.say(err.message, "bad");
-    toast(err.message);
-  }
-}
-
-let checked = ""; // the last placement the server has read
-let verdict = null; // what was said of it: [setup string, status text, status kind]
-let checkTimer = null;
-let checkGen = 0; // a check answered after something newer (a load, a confirm) is dropped
-let statusStale = false; // the placement moved away from the checked one since its verdict was said
-function checkSetupSoon() {
-  if (JSON.stringify(editor.placement()) !== checked) statusStale = true;
-  const left = editor.leftCount();
-  if (left) editor.say(t(left === 1 ? "{n} piece left in the tray." : "{n} pieces left in the tray.", { n: left }));
-  clearTimeout(checkTimer);
-  checkTimer = setTimeout(checkSetup, 150);
-}
-
-function sayVerdict(string, text, kind) {
-  verdict = [string, text, kind];
-  $textarea("setup-string").value = string;
-  editor.say(text, kind);
-}
-
-async function checkSetup() {
-  const msg = setupMsg();
-  if (!msg || !editor.active) return;
-  const placement = editor.placement();
-  const key = JSON.stringify(placement);
-  const stale = statusStale;
-  statusStale = false;
-  if (key === checked) {
-    // The checked placement came back (a clear, then a load, within one pause): its verdict
-    // stands, but the status line moved on meanwhile, so it is said again.
-    if (stale && verdict) sayVerdict(...verdict);
-    return;
-  }
-  checked = key;
-  verdict = null;
-  const gen = ++checkGen;
-  const left = editor.leftCount();
-  if (!editor.placed()) {
-    sayVerdict("", t("{n} pieces in the tray.", { n: left }), "");
-    return;
-  }
-  try {
-    const res = await api("/api/setup-preview", {
-      method: "POST",
-      body: { game: msg.game.game, variant: msg.game.variant, seat: msg.seat, setup: placement },
-    });
-    if (gen !== checkGen) return;
-    sayVerdict(res.string || "", left ? t("Legal so far; {n} pieces left in the tray.", { n: left }) : t("Ready: confirm to play."), "good");
-  } catch (err) {
-    if (gen !== checkGen) return;
-    sayVerdict($textarea("setup-string").value, left ? t("{n} pieces left in the tray.", { n: left }) : err.message, left ? "" : "bad");
-  }
-}
+const strings = setupStringTools(editor, { current: setupMsg, say: toast });
 
 // Random keeps what the player placed and fills the rest; with nothing placed (or nothing left) the server's
 // random army, which keeps the flag back behind its bombs.
 $button("setup-random").addEventListener("click", () => {
   if (editor.placed() > 0 && editor.leftCount() > 0) {
     editor.fillRest(shuffle);
-    checkSetupSoon();
+    strings.checkSoon();
   } else {
-    previewSetup("random");
-  }
-});
-$button("setup-sample-button").addEventListener("click", () => previewSetup(`sample:${$select("setup-sample").value}`));
-$button("setup-clear").addEventListener("click", () => {
-  editor.clear();
-  $textarea("setup-string").value = "";
-});
-$button("setup-preview").addEventListener("click", () => {
-  const text = $textarea("setup-string").value.trim();
-  if (text) previewSetup(text);
-  else toast(t("Type a setup string first, or pick Random or Sample."));
-});
-$textarea("setup-string").addEventListener("keydown", (e) => {
-  if (e.key === "Enter") {
-    e.preventDefault();
-    $button("setup-preview").click();
+    strings.preview("random");
   }
 });
 const showSaved = savedSetupTools(editor, { current: setupMsg, redraw: () => live.render(), say: toast });
 $button("setup-confirm").addEventListener("click", () => {
   if (!setupMsg() || !editor.placed()) return;
   // Sent as it stands: the server checks it and answers with an error if it is not a legal setup.
-  clearTimeout(checkTimer);
-  checkGen++;
+  strings.cancel();
   if (ctx.send({ type: "setup", setup: editor.placement() })) {
     $("board").scrollIntoView({ block: "nearest" }); // upright screens: back up to the board, where play begins
     $button("setup-confirm").disabled = true;
@@ -328,13 +236,10 @@ const live = startLive({
   },
   title: (g) => `Stratego ${t(g.variant)}`,
   progress: (msg) => t("Move {n}", { n: msg.game.move_count }) + (msg.game.options.max_moves ? t(" of at most {cap}", { cap: msg.game.options.max_moves }) : ""),
-  resultNote: (msg) => {
-    const setups = msg.setups ? Object.entries(msg.setups).filter(([, s]) => s) : [];
-    return [
-      t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
-      ...setups.map(([s, text]) => el("div", { class: "setup-line" }, t("{seat}'s setup: ", { seat: capitalize(t(SEAT_NAMES[s])) }), el("code", {}, text))),
-    ];
-  },
+  resultNote: (msg) => [
+    t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+    ...setupLines(msg, (s) => capitalize(t(SEAT_NAMES[s]))),
+  ],
   replay: true,
   gravon: (g) => g.game === "stratego",
   onError: (msg) => {

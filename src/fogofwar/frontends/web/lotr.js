@@ -11,6 +11,7 @@ import {
   battleLines, battleTag, drawLotrBoard, GAME_TITLES, RESULT_WORDS, RING_STATUS, ringNews, SEATS, strikeLines, symbolOf,
 } from "./lotr_board.js";
 import { savedSetupTools, SetupEditor } from "./setup_editor.js";
+import { setupLines, setupStringTools } from "./setup_string.js";
 import { enableDragMoves } from "./drag_moves.js";
 import { motionOf } from "./animate.js";
 
@@ -36,7 +37,10 @@ const editor = new SetupEditor({
   order: [],
   names: true, // the powers go with the character, not the rank: "8" is Gimli or an Elf
   sideClass: () => `s${currentSeat()}`,
-  onChange: () => live && live.render(),
+  onChange: () => {
+    if (live) live.render();
+    strings.checkSoon();
+  },
 });
 let lastCtx = null;
 // Saved setups, as in classic Stratego: kept in this browser per game and variant.
@@ -45,6 +49,8 @@ const showSaved = savedSetupTools(editor, {
   redraw: () => live && live.render(),
   say: toast,
 });
+// Samples and setup strings, as in classic Stratego: the server reads them (one letter per character).
+const strings = setupStringTools(editor, { current: () => (lastCtx && lastCtx.setting ? lastCtx.msg : null), say: toast });
 
 function currentSeat() {
   return lastCtx && lastCtx.seat !== null ? lastCtx.seat : 0;
@@ -267,6 +273,8 @@ function renderSetup(ctx) {
   const order = [...info[msg.seat].values()].sort((a, b) => rankValue(b.rank) - rankValue(a.rank)).map((k) => k.key);
   editor.order = order;
   editor.configure(`${location.pathname}:${msg.seat}`, { area: setup.area, roster: setup.roster });
+  strings.render(msg);
+  $("setup-letters").replaceChildren(...[...info[msg.seat].values()].flatMap((k, i) => [i ? ", " : "", el("b", {}, k.letter), ` ${k.name}`]));
   showSaved(msg);
   $button("setup-confirm").disabled = editor.leftCount() > 0 || ctx.waiting;
   if (!editor.leftCount() && editor.status && !editor.status.textContent) editor.say(t("Ready: confirm to play."), "good");
@@ -280,15 +288,14 @@ function rankValue(rank) {
 $button("setup-random").addEventListener("click", () => {
   const msg = lastCtx && lastCtx.msg;
   if (!msg || !msg.setup) return;
-  // The pieces placed by hand stay; the rest fill the free squares. With nothing left, a new random army.
-  const kept = editor.placed() > 0 && editor.leftCount() > 0;
-  if (!kept) editor.clear();
-  editor.fillRest(shuffle);
-  editor.say(t(kept ? "The rest placed at random: drag pieces to change it, then confirm." : "A random army: drag pieces to change it, then confirm."), "good");
+  // The pieces placed by hand stay and the rest fill the free squares; with nothing placed (or nothing left),
+  // the server's random army, with its setup string.
+  if (editor.placed() > 0 && editor.leftCount() > 0) editor.fillRest(shuffle);
+  else strings.preview("random");
 });
-$button("setup-clear").addEventListener("click", () => editor.clear());
 $button("setup-confirm").addEventListener("click", () => {
   if (!lastCtx || editor.leftCount() > 0) return;
+  strings.cancel();
   if (lastCtx.send({ type: "setup", setup: editor.placement() })) {
     editor.say(t("Sent…"));
     $("board").scrollIntoView({ block: "nearest" }); // upright screens: back up to the board, where play begins
@@ -385,7 +392,10 @@ async function main() {
       const mode = msg.view.captured_mode ? ` · ${t("captured pieces")}: ${t(msg.view.captured_mode)}` : "";
       return `${t("Move {n}", { n: g.move_count })}${cap}${mode}`;
     },
-    resultNote: (msg) => t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+    resultNote: (msg) => [
+      t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+      ...setupLines(msg, (s) => capitalize(t(SEATS[s]))),
+    ],
     replay: true,
     render,
   });

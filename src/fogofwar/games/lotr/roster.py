@@ -39,6 +39,8 @@ POWERS = frozenset(
     {"fly", "sense_enemy", "long_bow", "dwarf_axe", "swift_steed", "repeat_attack", "rage", "invisibility"}
 )
 SOURCES = frozenset({"text", "named", "choice"})
+FIXED_LETTERS = {FORTRESS: "B", FLAG: "F"}
+"""The letters every army uses for its Fortresses and its Flag, as classic Stratego's bomb and flag."""
 
 
 def rank_symbol(rank: int) -> str:
@@ -61,6 +63,8 @@ class Kind:
     count: int
     powers: tuple[str, ...]
     source: str
+    letter: str
+    """How a setup string writes the character (one letter, unique within its army: LOTR-SETUP-3)."""
 
     @property
     def movable(self) -> bool:
@@ -131,6 +135,7 @@ def _parse_kind(side: str, raw: dict[str, Any]) -> Kind:
         powers = tuple(str(p) for p in raw.get("powers", []))
         source = str(raw["source"])
         rank = _parse_rank(where, raw["rank"])
+        letter = raw["letter"]
     except KeyError as exc:
         raise GameError(f"{where}: missing field {exc.args[0]!r}") from None
     if not key or not key.replace("_", "").isalnum() or key != key.lower():
@@ -142,7 +147,9 @@ def _parse_kind(side: str, raw: dict[str, Any]) -> Kind:
         raise GameError(f"{where}: unknown powers {sorted(unknown)}; known: {sorted(POWERS)}")
     if source not in SOURCES:
         raise GameError(f"{where}: source must be one of {sorted(SOURCES)}")
-    return Kind(key, name, rank, count, powers, source)
+    if not isinstance(letter, str) or len(letter) != 1 or not (letter.isascii() and letter.isalpha()):
+        raise GameError(f"{where}: a letter is one ASCII letter, not {letter!r}")
+    return Kind(key, name, rank, count, powers, source, letter)
 
 
 def _parse_army(side: str, raw: Any) -> Army:
@@ -157,7 +164,20 @@ def _parse_army(side: str, raw: Any) -> Army:
     army = Army(side, kinds)
     if army.rank_counts().get(FLAG) != 1:
         raise GameError(f"roster {side}: an army needs exactly one flag")
+    _check_letters(side, kinds)
     return army
+
+
+def _check_letters(side: str, kinds: tuple[Kind, ...]) -> None:
+    """One letter per character, none used twice; the Fortresses' and the Flag's fixed (LOTR-SETUP-3)."""
+    letters = [k.letter for k in kinds]
+    twice = sorted({x for x in letters if letters.count(x) > 1})
+    if twice:
+        raise GameError(f"roster {side}: two characters share the letter {twice[0]!r}")
+    for k in kinds:
+        fixed = FIXED_LETTERS.get(k.rank)
+        if fixed is not None and k.letter != fixed:
+            raise GameError(f"roster {side} {k.key!r}: the {rank_label(k.rank)} is always written {fixed!r}")
 
 
 def _parse_board(raw: Any) -> BoardMap:

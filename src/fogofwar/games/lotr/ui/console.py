@@ -19,7 +19,6 @@ abandoned or record not saved, 2 bad options, 130 interrupted).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -45,6 +44,8 @@ from fogofwar.games.lotr.rules import (
     LotrState,
 )
 from fogofwar.games.lotr.rules import random_setup as lotr_random_setup
+from fogofwar.games.lotr.setup import format_setup, sample_names, sample_setup, setup_rows
+from fogofwar.games.lotr.setup import parse_setup as parse_letters
 from fogofwar.grid.board import NUM_SQUARES, SIZE, parse_square, square_name
 from fogofwar.grid.console import COMMANDS_HELP, MOVE_PROMPT, GridTerminalGame, grid_board_text
 
@@ -60,7 +61,7 @@ SIDES = {"evil": EVIL, "grey": EVIL, "gray": EVIL, "red": EVIL, "e": EVIL, "good
 SIDES["g"] = GOOD
 
 REPEAT_PROMPT = "Your Uruk-Hai on {square} may attack again ({example}) or 'stop': "
-SETUP_PROMPT = "Your setup (random, auto, a setup string, or: help, quit): "
+SETUP_PROMPT = "Your setup (a setup string, or: random, sample, sample:NAME, auto, help, quit): "
 LEGEND = "? unknown enemy  ?' unknown, has moved  Naz 8* known enemy  [ ] last move  ~~~~~~ Forbidden Zone"
 DOOM_LEGEND = "  DOOM Mount Doom"
 POWER_HELP = {
@@ -285,17 +286,20 @@ def _ring_words(event: Mapping[str, Any], me: int) -> str:
 # --- setups -----------------------------------------------------------------------------------
 
 
-def setup_rows(game: LotrGame, player: int) -> list[list[int]]:
-    """The setup squares in the order of a setup string: front row first, each row left to right
-    as `player` sees the board from their chair."""
-    area = game.board.setup_squares(player)
-    rows = sorted({sq // SIZE for sq in area}, reverse=player == EVIL)
-    cols = list(range(SIZE)) if player == EVIL else list(range(SIZE - 1, -1, -1))
-    return [[r * SIZE + c for c in cols] for r in rows]
+def in_words(text: str) -> bool:
+    """Whether a setup string names its pieces in words ('Gan Ara ...'), not in letters ('GAL...')."""
+    tokens = text.replace("/", " ").replace(",", " ").split()
+    return len(tokens) > 4 and any(len(t) > 1 for t in tokens)
 
 
 def parse_setup(text: str, game: LotrGame, player: int) -> dict[int, int]:
-    """Read a setup string: 4 rows separated by '/', the front row first, each row 10 pieces
+    """Read a setup string in letters (LOTR-SETUP-3, as the web app writes it) or, as this terminal read
+    them first, in words (`parse_words`). `InvalidSetupError` says what is wrong."""
+    return parse_words(text, game, player) if in_words(text) else parse_letters(text, game, player)
+
+
+def parse_words(text: str, game: LotrGame, player: int) -> dict[int, int]:
+    """Read a setup string in words: 4 rows separated by '/', the front row first, each row 10 pieces
     separated by spaces, left to right as seen from your chair; a piece is its short name ('Gan')
     or its key ('gandalf'), in any case. `InvalidSetupError` says what is wrong."""
     army = game.army(player)
@@ -316,10 +320,16 @@ def parse_setup(text: str, game: LotrGame, player: int) -> dict[int, int]:
     return placement
 
 
-def format_setup(placement: Mapping[int, int], game: LotrGame, player: int) -> str:
+def format_words(placement: Mapping[int, int], game: LotrGame, player: int) -> str:
+    """A placement as a setup string in words (`parse_words`)."""
     army = game.army(player)
     shorts = short_names(army)
     return " / ".join(" ".join(shorts[army.kinds[placement[sq]].key] for sq in row) for row in setup_rows(game, player))
+
+
+def letter_words(army: Army) -> str:
+    """The letters of a setup string: 'G Gandalf, A Aragorn, ...'."""
+    return ", ".join(f"{k.letter} {k.name}" for k in army.kinds)
 
 
 def roster_words(army: Army, game: LotrGame) -> str:
@@ -343,7 +353,7 @@ class LotrTerminalGame(GridTerminalGame):
 
     side_styles = SIDE_TEXT_STYLES
     setup_prompt = SETUP_PROMPT
-    late_setups = ("ask", "random", "auto", "sample")
+    late_setups = ("ask", "random", "auto")
 
     game: LotrGame
     state: LotrState
@@ -366,26 +376,32 @@ class LotrTerminalGame(GridTerminalGame):
 
     # -- setup
     def resolve_setup(self, spec: str) -> dict[int, int]:
-        """A placement {square: kind} for the person's seat from 'random', 'auto' or a setup string."""
-        word = spec.strip().lower()
+        """A placement {square: kind} for the person's seat from 'random', 'sample[:NAME]', 'auto' or a setup
+        string (the words of classic Stratego's terminal, and 'auto', the computer's way to set up)."""
+        text = spec.strip()
+        word = text.lower()
         if word == "random":
             return lotr_random_setup(self.game, self.human, self.setup_rng)
-        if word in ("auto", "sample"):
+        if word == "auto":
             return lotr_setup(self.game, self.human, self.setup_rng)
-        return parse_setup(spec, self.game, self.human)
+        if word == "sample" or word.startswith("sample:"):
+            return sample_setup(self.game, self.human, text.partition(":")[2].strip() or None)
+        return parse_setup(text, self.game, self.human)
 
     def setup_help(self) -> str:
         g = self.game
         army = g.army(self.human)
-        example = format_setup(lotr_setup(g, self.human, random.Random(1)), g, self.human)
+        samples = sample_names(self.human)
+        example = format_setup(sample_setup(g, self.human), g, self.human)
         return "\n".join(
             [
                 f"Set up the Forces of {self.me.capitalize()}: {roster_words(army, g)}.",
                 "A setup string is 4 rows separated by '/', the front row (nearest the enemy) first, each row 10 "
-                "pieces separated by spaces, left to right as you see the board from your chair; a piece is its "
-                "short name (above) or its key (gandalf, orc, ...).",
+                "letters, left to right as you see the board from your chair, one per character: "
+                f"{letter_words(army)}. (Rows of short names separated by spaces, 'Gan Ara ...', are read too.)",
                 f"  Example: {example}",
-                "Or type random (anywhere), or auto (the Flag on the back row between Fortresses, ...).",
+                f"Or type random (anywhere), sample or sample:NAME (samples for {self.me}: {', '.join(samples)}), "
+                "or auto (the computer's way: the Flag on the back row between Fortresses, ...).",
             ]
         )
 
@@ -548,8 +564,8 @@ def run_lotr_terminal_game(
 
     `variant` is classic, powers or ring (Games 1-3; lotr-classic, lotr-powers, lotr-ring too); `color`
     evil (moves first; also red/grey) or good (also blue/beige); `captured` the captured-piece mode (free,
-    prisoner, secret, hidden); `setup` ask, random, auto or a setup string; `hotseat` two people at this
-    keyboard."""
+    prisoner, secret, hidden); `setup` ask, random, sample, sample:NAME, auto or a setup string; `hotseat` two
+    people at this keyboard."""
     console = console or Console()
     try:
         name = variant.strip().lower()
@@ -576,7 +592,9 @@ __all__ = [
     "board_text",
     "describe_move",
     "format_setup",
+    "format_words",
     "parse_setup",
+    "parse_words",
     "run_lotr_terminal_game",
     "short_names",
 ]

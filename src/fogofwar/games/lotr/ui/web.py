@@ -1,6 +1,7 @@
 """The server's adapter for Stratego, The Lord of the Rings Trilogy edition (docs/rules/lotr.md).
 
-Like Stratego: two armies set up in secret (a whole army is one setup message), then open moves on
+Like Stratego: two armies set up in secret (a whole army is one setup message: 'random', 'sample',
+'sample:NAME', a setup string of `fogofwar.games.lotr.setup`, or {square: character key}), then open moves on
 the classic board. A seat's view is its engine observation; the spectators' view keeps only what both
 observations show (revealed characters, the captured pieces both seats may see in the chosen
 `captured_mode`); the final view shows every piece. The move list is the engine's public history,
@@ -31,6 +32,7 @@ from fogofwar.games.lotr.rules import (
     check_setup,
     random_setup,
 )
+from fogofwar.games.lotr.setup import format_setup, parse_setup, sample_names, sample_setup
 from fogofwar.grid.board import NUM_SQUARES, parse_square, square_name
 
 MAX_MOVES_LIMIT = 10_000
@@ -92,10 +94,11 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
                     "symbol": rank_symbol(k.rank),
                     "count": k.count,
                     "powers": list(k.powers),
+                    "letter": k.letter,
                 }
                 for k in game.army(seat).kinds
             ]
-            armies.append({"side": side, "kinds": kinds})
+            armies.append({"side": side, "kinds": kinds, "samples": sample_names(seat)})
         return {
             "name": self.name,
             "title": "Stratego LOTR",
@@ -133,10 +136,19 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
         if isinstance(spec, dict):
             kinds = self._kinds(game, seat, spec)
             check_setup(game, seat, kinds)
-        elif isinstance(spec, str) and spec.strip().lower() == "random":
-            kinds = random_setup(game, seat, rng)
+        elif isinstance(spec, str):
+            text = spec.strip()
+            word = text.lower()
+            if word == "random":
+                kinds = random_setup(game, seat, rng)
+            elif word == "sample" or word.startswith("sample:"):
+                kinds = sample_setup(game, seat, text.partition(":")[2].strip() or None)
+            else:
+                kinds = parse_setup(text, game, seat)
         else:
-            raise InvalidSetupError("a Stratego LOTR setup is 'random' or {square: character key}")
+            raise InvalidSetupError(
+                "a Stratego LOTR setup is 'random', 'sample', 'sample:NAME', a setup string or {square: character key}"
+            )
         army = game.army(seat)
         return {square_name(sq): army.kinds[k].key for sq, k in sorted(kinds.items())}
 
@@ -156,7 +168,9 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
         }
 
     def setup_string(self, state: State, seat: int, placement: dict[str, str]) -> str:
-        return ""  # the final view shows every piece; LOTR has no setup notation
+        """The army as a setup string (LOTR-SETUP-3): shown to its own seat, and to everyone once the game is over."""
+        game = _lotr(state).game
+        return format_setup(self._kinds(game, seat, placement), game, seat)
 
     def in_setup(self, state: State) -> bool:
         return _lotr(state).phase == "setup"
@@ -169,7 +183,7 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
         return {
             "area": [sq for sq in game.board.setup_squares(seat) if sq not in game.forbidden],
             "roster": {k.key: k.count for k in game.army(seat).kinds},
-            "samples": [],
+            "samples": sample_names(seat),
             "random": True,
         }
 
