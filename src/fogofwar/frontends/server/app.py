@@ -49,6 +49,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fogofwar.core.protocol import GameError, InvalidSetupError, NotationError
 from fogofwar.core.randomness import Streams
+from fogofwar.frontends.server.account_api import acting_user
+from fogofwar.frontends.server.account_api import router as account_router
+from fogofwar.frontends.server.account_store import AccountStore
 from fogofwar.frontends.server.adapters import ADAPTERS, get_adapter
 from fogofwar.frontends.server.help_pages import NoSuchPage, help_page, missing_page, rules_page
 from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
@@ -103,6 +106,7 @@ class CreateGame(_Body):
     color: str = Field("red", max_length=16, description="the creator's seat: red, blue or random")
     name: str = Field("", max_length=40)
     clock: str = Field("", max_length=20, description='time control: "5+3" (minutes + seconds), "2 days", or "" (none)')
+    rated: bool = Field(False, description="counts for the ratings: needs a signed-in player (and CSRF token)")
 
 
 class JoinGame(_Body):
@@ -190,8 +194,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url, fsync)
-        manager = GameManager(store, agent_delay=agent_delay, seed=seed, limits=limits)
+        accounts = await asyncio.to_thread(AccountStore, store.engine)
+        manager = GameManager(store, agent_delay=agent_delay, seed=seed, limits=limits, accounts=accounts)
         app.state.manager = manager
+        app.state.accounts = accounts
         await manager.start()
         try:
             yield
@@ -272,15 +278,16 @@ def create_app(
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         options = {"variant": body.variant, **body.options}
+        user = await acting_user(request, required=body.rated)
         created = await manager_of(request).create(
-            body.game, options, body.opponent, body.color, body.name.strip(), body.clock
+            body.game, options, body.opponent, body.color, body.name.strip(), body.clock, user, body.rated
         )
         return _created(created)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        created = await manager_of(request).rematch(live, seat)
+        created = await manager_of(request).rematch(live, seat, await acting_user(request))
         return _created(created)
 
     @app.get("/api/games/{game_id}")
@@ -309,12 +316,15 @@ def create_app(
         request: Request, game_id: str, body: AcceptChallenge, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
         token = _token(authorization) if authorization else None  # a seat's token: the challenger's own?
-        seat, new, info = await manager_of(request).accept(game_id, body.name.strip(), token)
+        user = await acting_user(request)
+        seat, new, info = await manager_of(request).accept(game_id, body.name.strip(), token, user)
         return {"game": info, "seats": {str(seat): new}, "url": f"/game/{game_id}"}
 
     @app.post("/api/games/{game_id}/join")
     async def join_game(request: Request, game_id: str, body: JoinGame) -> dict[str, Any]:
-        seat, token, info = await manager_of(request).join(game_id, body.invite, body.name.strip())
+        seat, token, info = await manager_of(request).join(
+            game_id, body.invite, body.name.strip(), await acting_user(request)
+        )
         return {"game": info, "seats": {str(seat): token}, "url": f"/game/{game_id}"}
 
     async def act(request: Request, game_id: str, authorization: str | None, cmd: Command) -> dict[str, Any]:
@@ -339,6 +349,8 @@ def create_app(
 
     # The record (JSON or Gravon XML), replays and record import: src/fogofwar/frontends/server/replay_api.py.
     app.include_router(replay_router)
+    # Accounts, profiles and leaderboards: src/fogofwar/frontends/server/account_api.py.
+    app.include_router(account_router)
 
     @app.post("/api/setup-preview")
     async def setup_preview(body: SetupPreview) -> dict[str, Any]:

@@ -27,7 +27,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -41,13 +41,15 @@ from fogofwar.core.agents import (
     make_agent,
     take_explanations,
 )
-from fogofwar.core.protocol import GameError, RecordError, State
+from fogofwar.core.protocol import GameError, RecordError, State, Termination
 from fogofwar.core.randomness import SECRET_BYTES, Streams, new_secret
 from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server import clock as game_clock
+from fogofwar.frontends.server.account_store import AccountStore, User
 from fogofwar.frontends.server.adapters import ADAPTERS, Adapter, get_adapter
 from fogofwar.frontends.server.clock import TimeControl
 from fogofwar.frontends.server.limits import Limits
+from fogofwar.frontends.server.ratings import Rating, computer, mode_of, updated
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
 from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
 
@@ -132,8 +134,10 @@ class GameManager:
         agent_workers: int = 4,
         seed: int | None = None,
         limits: Limits | None = None,
+        accounts: AccountStore | None = None,
     ) -> None:
         self.store = store
+        self.accounts = accounts
         self.agent_delay = agent_delay
         self.limits = limits or Limits()
         self._sweeper: asyncio.Task[None] | None = None
@@ -158,6 +162,9 @@ class GameManager:
                 await self.get(game_id, restarting=True)
             except ClientError as exc:
                 log.error("game %s cannot be restored: %s", game_id, exc.message)
+        if self.accounts is not None:  # rated games that ended while their rating was being written
+            for game_id in await self._io(self.accounts.unrated_finished):
+                await self._rate(game_id)
         self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-games")
 
     async def _sweep(self) -> None:
@@ -242,9 +249,12 @@ class GameManager:
         color: str,
         name: str,
         clock: str | None = None,
+        user: User | None = None,
+        rated: bool = False,
     ) -> Created:
         """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret.
-        `clock` is the time control ("5+3", "2 days"; None or "" for an untimed game)."""
+        `clock` is the time control ("5+3", "2 days"; None or "" for an untimed game); `user`, the signed-in
+        creator, sits at its seat; a `rated` game counts for the ratings of the accounts in it."""
         try:
             adapter: Adapter = get_adapter(game)
             adapter.make_game(options)  # checks the options before anything is stored
@@ -292,6 +302,10 @@ class GameManager:
                 f" {', '.join(self.agents(game))}",
                 422,
             )
+        if rated:
+            self._check_rated(adapter, game, opponent, user)
+        if user is not None and name == "":
+            players[seat] = user.name
         now = time.time()
         hashes: list[str | None] = [None, None]
         for s, t in tokens.items():
@@ -320,22 +334,38 @@ class GameManager:
         except Exception as exc:  # the database is down, full or read-only: nothing was created
             log.exception("cannot store a new game")
             raise ClientError("unavailable", f"the game could not be saved ({type(exc).__name__})", 503) from None
+        if user is not None and self.accounts is not None:
+            await self._write(self.accounts.bind_seat, meta.id, seat, user.id, rated)
         live = self._add(session)
         self._schedule_agent(live)
         return Created(session.info(), tokens, invite)
 
-    async def rematch(self, live: LiveGame, seat: int) -> Created:
+    def _check_rated(self, adapter: Adapter, game: str, opponent: str, user: User | None) -> None:
+        """A rated game needs an account, an opponent who can have one (or a computer with a measured rating)."""
+        if self.accounts is None or user is None:
+            raise ClientError("unauthorized", "sign in to play a rated game", 401)
+        if opponent == "hotseat":
+            raise ClientError("bad_request", "a hot-seat game cannot be rated: both seats are one screen", 422)
+        if opponent not in ("invite", "challenge") and self._computer_rating(adapter, opponent) is None:
+            raise ClientError("bad_request", f"the computer {opponent!r} has no measured rating in {game}", 422)
+
+    @staticmethod
+    def _computer_rating(adapter: Adapter, agent: str) -> Rating | None:
+        elo = next((level.get("elo") for level in adapter.levels() if level.get("name") == agent), None)
+        return computer(float(elo)) if isinstance(elo, int | float) else None
+
+    async def rematch(self, live: LiveGame, seat: int, user: User | None = None) -> Created:
         """A new game like a finished one, the seats swapped: same game, options, clock and opponent (the same
         computer, the same screen, or the same person). Between two people the first to ask makes the new game
         and the other is told (a `rematch` event in the old game's log); the other asking too takes its seat."""
         if live.session.status() != "over":
             raise ClientError("not_over", "a rematch follows a finished game; this one is still on", 409)
         if live.session.meta.mode != "invite":
-            return await self._rematch_game(live, seat)
+            return await self._rematch_game(live, seat, user)
         async with live.lock:
             offer = live.session.rematch
             if offer is None:
-                created = await self._rematch_game(live, seat)
+                created = await self._rematch_game(live, seat, user)
                 await self._commit(live, Event(live.session.seq + 1, "rematch", seat, {"game": created.info["id"]}))
                 self._broadcast(live)
                 return created
@@ -345,10 +375,11 @@ class GameManager:
         async with new.lock:
             if new.session.meta.invite_hash is None or new.session.state.is_terminal():
                 raise ClientError("taken", "the rematch was taken or withdrawn", 409)
-            taken, token, info = await self._take_seat(new, live.session.meta.players[seat] or "")
+            await self._check_account(new, user)
+            taken, token, info = await self._take_seat(new, live.session.meta.players[seat] or "", user)
         return Created(info, {taken: token}, None)
 
-    async def _rematch_game(self, live: LiveGame, seat: int) -> Created:
+    async def _rematch_game(self, live: LiveGame, seat: int, user: User | None) -> Created:
         meta = live.session.meta
         adapter = get_adapter(meta.game)
         options = {k: v for k, v in meta.options.items() if k not in self._agent_options(meta)}
@@ -357,7 +388,25 @@ class GameManager:
         player = meta.players[seat] or ""
         name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player
         clock = TimeControl.from_json(meta.clock).label.removesuffix(" a move") if meta.clock else None
-        return await self.create(meta.game, options, opponent, seats[1 - seat], name, clock)
+        rated = await self._is_rated(meta.id) and user is not None
+        return await self.create(meta.game, options, opponent, seats[1 - seat], name, clock, user, rated)
+
+    async def _is_rated(self, game_id: str) -> bool:
+        if self.accounts is None:
+            return False
+        return any(rated for _, rated in (await self._io(self.accounts.seats, game_id)).values())
+
+    async def _check_account(self, live: LiveGame, user: User | None) -> None:
+        """Taking a seat of a rated game needs an account, and not the one at the other seat."""
+        if self.accounts is None:
+            return
+        seats = await self._io(self.accounts.seats, live.session.meta.id)
+        if not any(rated for _, rated in seats.values()):
+            return
+        if user is None:
+            raise ClientError("unauthorized", "this game is rated: sign in to take its seat", 401)
+        if any(u.id == user.id for u, _ in seats.values()):
+            raise ClientError("bad_request", "you cannot play yourself in a rated game", 409)
 
     @staticmethod
     def _agent_options(meta: GameMeta) -> set[str]:
@@ -435,16 +484,21 @@ class GameManager:
         metas = await self._io(self.store.open_challenges, limit)
         return [game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq) for m in metas]
 
-    async def join(self, game_id: str, invite: str, name: str) -> tuple[int, str, dict[str, Any]]:
+    async def join(
+        self, game_id: str, invite: str, name: str, user: User | None = None
+    ) -> tuple[int, str, dict[str, Any]]:
         """Take the open seat of an invite game with its invite secret; the secret then expires."""
         live = await self.get(game_id)
         async with live.lock:
             meta = live.session.meta
             if meta.invite_hash is None or not secrets.compare_digest(meta.invite_hash, hash_token(invite)):
                 raise ClientError("forbidden", "this invite is not valid (or the seat was taken already)", 403)
-            return await self._take_seat(live, name)
+            await self._check_account(live, user)
+            return await self._take_seat(live, name, user)
 
-    async def accept(self, game_id: str, name: str, token: str | None) -> tuple[int, str, dict[str, Any]]:
+    async def accept(
+        self, game_id: str, name: str, token: str | None, user: User | None = None
+    ) -> tuple[int, str, dict[str, Any]]:
         """Take the open seat of an open challenge (no invite needed); never one's own (`token`: a seat of it)."""
         live = await self.get(game_id)
         async with live.lock:
@@ -457,15 +511,16 @@ class GameManager:
                 raise ClientError("taken", "somebody accepted this challenge first", 409)
             if live.session.state.is_terminal():
                 raise ClientError("game_over", "this challenge was withdrawn", 409)
-            return await self._take_seat(live, name)
+            await self._check_account(live, user)
+            return await self._take_seat(live, name, user)
 
-    async def _take_seat(self, live: LiveGame, name: str) -> tuple[int, str, dict[str, Any]]:
+    async def _take_seat(self, live: LiveGame, name: str, user: User | None = None) -> tuple[int, str, dict[str, Any]]:
         """Give the open seat to whoever joins (the caller holds the lock and has checked their right to)."""
         game_id = live.session.meta.id
         meta = live.session.meta
         seat = next(i for i, h in enumerate(meta.token_hashes) if h is None)
         token = secrets.token_urlsafe(24)
-        player = name or live.session.seat_name(seat).capitalize()
+        player = name or (user.name if user is not None else live.session.seat_name(seat).capitalize())
         try:
             joined = await self._write(self.store.join, game_id, seat, hash_token(token), player)
         except Exception as exc:  # the database is down, full or read-only: nobody joined
@@ -473,6 +528,8 @@ class GameManager:
             raise ClientError("unavailable", f"the seat could not be saved ({type(exc).__name__})", 503) from None
         if not joined:
             raise ClientError("forbidden", "the seat was taken already", 403)
+        if user is not None and self.accounts is not None:
+            await self._write(self.accounts.bind_seat, game_id, seat, user.id, await self._is_rated(game_id))
         session = live.session.copy()
         session.meta.token_hashes[seat] = hash_token(token)
         session.meta.players[seat] = player
@@ -534,8 +591,11 @@ class GameManager:
             log.exception("database error")
             raise ClientError("unavailable", f"the move could not be saved ({type(exc).__name__})", 503) from None
         trial.meta.updated_at = stamp
+        ended = not live.session.state.is_terminal() and trial.state.is_terminal()
         live.session = trial
         self._schedule_clock(live)
+        if ended and self.accounts is not None:
+            self._spawn(self._rate(trial.meta.id))
 
     # --- clocks --------------------------------------------------------------------------------
     async def _flag_fall(self, live: LiveGame) -> bool:
@@ -561,9 +621,46 @@ class GameManager:
         )
 
     def _spawn_on_time(self, game_id: str) -> None:
-        task = asyncio.ensure_future(self._on_time(game_id))
+        self._spawn(self._on_time(game_id))
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(job)
         self._timers.add(task)  # held until done: the loop keeps only a weak reference to a task
         task.add_done_callback(self._timers.discard)
+
+    # --- ratings -------------------------------------------------------------------------------
+    async def _rate(self, game_id: str) -> None:
+        """A finished game changes the ratings of its rated accounts, once: against the other account's rating or
+        the computer's measured one; a game aborted or against an anonymous seat changes nothing."""
+        accounts = self.accounts
+        if accounts is None:
+            return
+        try:
+            seats = await self._io(accounts.seats, game_id)
+            if not any(rated for _, rated in seats.values()):
+                return
+            live = await self.get(game_id)
+            meta, outcome = live.session.meta, live.session.state.outcome()
+            if outcome is None:
+                return
+            mode = mode_of(meta.game, meta.options.get("variant"))
+            old = {u.id: await self._io(accounts.rating, u.id, mode) for u, _ in seats.values()}
+            new: dict[int, Rating] = {}
+            if outcome.termination is not Termination.ABORTED:
+                for seat, (user, _) in seats.items():
+                    other = seats.get(1 - seat)
+                    if other is not None:
+                        opponent: Rating | None = old[other[0].id]
+                    elif meta.agent is not None and meta.agent_seat == 1 - seat:
+                        opponent = self._computer_rating(get_adapter(meta.game), meta.agent)
+                    else:
+                        opponent = None  # an anonymous player: nothing to rate against
+                    if opponent is not None:
+                        score = 0.5 if outcome.winner is None else 1.0 if outcome.winner == seat else 0.0
+                        new[user.id] = updated(old[user.id], opponent, score)
+            await self._write(accounts.rate, game_id, mode, new, old)
+        except Exception:  # the next start rates it (`start`): a result is never lost, never counted twice
+            log.exception("cannot rate game %s", game_id)
 
     async def _on_time(self, game_id: str) -> None:
         """The running clock of a game should be at zero now: end the game on time, or look again later."""

@@ -78,11 +78,12 @@ export function forgetGame(id) {
 // --- REST ----------------------------------------------------------------------------------
 /** A call of the server's JSON API; an error carries the HTTP status (`status`).
  * @param {string} path
- * @param {{method?: string, body?: any, token?: string | null}} [options] */
-export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
+ * @param {{method?: string, body?: any, token?: string | null, csrf?: string}} [options] */
+export async function api(path, { method = "GET", body = undefined, token = undefined, csrf = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf) headers["X-CSRF-Token"] = csrf; // a request on the signed-in player's behalf (account.js)
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try {

@@ -10,6 +10,7 @@
 import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, saveGame, storedGame } from "./common.js";
 import { t } from "./i18n.js";
 import { clockLabel, clockLeft, formatClock } from "./clock.js";
+import { asPlayer } from "./account.js";
 
 
 const SOUND = "fogofwar.sound";
@@ -455,7 +456,7 @@ export function startLive(opts) {
     if (!token) return;
     $button("rematch-button").disabled = true;
     try {
-      const res = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", token });
+      const res = await asPlayer(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", token });
       saveGame(res.game.id, { seats: res.seats, invite: res.invite, created: Date.now() });
       location.href = res.url;
     } catch (err) {

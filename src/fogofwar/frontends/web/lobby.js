@@ -2,6 +2,7 @@
 // The lobby: create a game (Stratego, Stratego LOTR or Admiral; computer, hot-seat or invite),
 // resume your games, watch others.
 import { N_, t } from "./i18n.js";
+import { account, asPlayer, showAccountNav } from "./account.js";
 import { clockKind, clockLabel } from "./clock.js";
 import { $, allStoredGames, api, $button, capitalize, el, $form, $input, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
@@ -150,11 +151,12 @@ async function create(event) {
   $button("create-button").disabled = true;
   $("create-error").textContent = "";
   try {
-    const res = await api("/api/games", {
+    const res = await asPlayer("/api/games", { // signed in: the game is the player's (and may be rated)
       method: "POST",
       body: {
         game, variant: form.get("variant"), options, opponent, color: form.get("color"), name: form.get("name") || "",
         clock: form.get("clock") || "",
+        rated: form.get("rated") === "on" && opponent !== "hotseat",
       },
     });
     saveGame(res.game.id, { seats: res.seats, invite: res.invite, created: Date.now() });
@@ -194,7 +196,7 @@ async function loadChallenges() {
 async function accept(id, button) {
   button.disabled = true;
   try {
-    const res = await api(`/api/games/${encodeURIComponent(id)}/accept`, { method: "POST", body: { name: $input("name").value.trim() } });
+    const res = await asPlayer(`/api/games/${encodeURIComponent(id)}/accept`, { method: "POST", body: { name: $input("name").value.trim() } });
     saveGame(id, { seats: res.seats, created: Date.now() });
     location.href = res.url;
   } catch (err) {
@@ -256,6 +258,8 @@ async function loadLists() {
 }
 
 $form("create").addEventListener("submit", create);
+showAccountNav();
+account().then(({ name }) => { $("rated-box").hidden = !name; });
 loadMeta()
   .catch((err) => { $("create-error").textContent = t("cannot reach the server: {error}", { error: err.message }); })
   .then(() => loadLists().catch(() => {}));
