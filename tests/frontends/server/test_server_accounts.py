@@ -1,7 +1,7 @@
 """Accounts, ratings and leaderboards: sign-up and sign-in (Argon2 hashes, HttpOnly session cookies), the CSRF
 token every request made on a player's behalf must carry, the sign-in rate limit, rated games against the
-computer and between two accounts (Glicko-2, once per game, even across a restart), claiming anonymous games,
-profiles; and every refusal says why."""
+computer and between two accounts (Weng-Lin on the Elo scale, once per game, even across a restart), claiming
+anonymous games, profiles; and every refusal says why."""
 
 from __future__ import annotations
 

@@ -7,6 +7,8 @@
 - `POST /api/account/claim`           {games: [{id, token}]} (CSRF): this browser's seats become the account's
 - `GET  /api/players/{name}`          a profile: ratings per game mode and the player's games
 - `GET  /api/leaderboard?mode=M`      the best ratings of a game mode, and the modes there are
+- `GET  /api/games/{id}/accounts`     who sits where (account names), whether the game is rated, and once it is
+                                      over what it did to each account's rating
 - `GET  /account`, `/player/{name}`, `/leaderboard`   their pages
 
 A request that acts for the signed-in player (signing out, claiming, creating or accepting a game as the
@@ -241,6 +243,21 @@ async def leaderboard(request: Request, mode: str = Query("", max_length=64)) ->
     chosen = mode or (modes[0] if modes else "")
     rows = await asyncio.to_thread(store.leaderboard, chosen, 50) if chosen else []
     return {"modes": modes, "mode": chosen, "players": [{"name": u.name, **r.to_json()} for u, r in rows]}
+
+
+@router.get("/api/games/{game_id}/accounts")
+async def game_accounts(request: Request, game_id: str) -> dict[str, Any]:
+    store = accounts_of(request)
+    game_id = game_id[:32]
+    seats = await asyncio.to_thread(store.seats, game_id)
+    changes = await asyncio.to_thread(store.rating_changes, game_id)
+    out: dict[str, Any] = {}
+    for seat, (user, _rated) in sorted(seats.items()):
+        entry: dict[str, Any] = {"name": user.name}
+        if user.id in changes:
+            entry["rating"] = {"before": changes[user.id][0], "after": changes[user.id][1]}
+        out[str(seat)] = entry
+    return {"rated": any(rated for _, rated in seats.values()), "seats": out}
 
 
 def _page(name: str) -> FileResponse:

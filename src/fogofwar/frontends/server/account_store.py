@@ -58,7 +58,6 @@ class RatingRow(_Base):
     mode: Mapped[str] = mapped_column(String(64), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
-    vol: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
 
 
@@ -170,12 +169,12 @@ class AccountStore:
     def rating(self, user_id: int, mode: str) -> Rating:
         with self._tx() as s:
             row = s.get(RatingRow, (user_id, mode))
-            return Rating(row.rating, row.rd, row.vol, row.games) if row is not None else Rating()
+            return Rating(row.rating, row.rd, row.games) if row is not None else Rating()
 
     def ratings_of(self, user_id: int) -> dict[str, Rating]:
         with self._tx() as s:
             rows = s.scalars(select(RatingRow).where(RatingRow.user_id == user_id).order_by(RatingRow.mode))
-            return {r.mode: Rating(r.rating, r.rd, r.vol, r.games) for r in rows}
+            return {r.mode: Rating(r.rating, r.rd, r.games) for r in rows}
 
     def leaderboard(self, mode: str, limit: int = 50) -> list[tuple[User, Rating]]:
         with self._tx() as s:
@@ -186,7 +185,7 @@ class AccountStore:
                 .order_by(RatingRow.rating.desc())
                 .limit(limit)
             ).all()
-            return [(User(u.id, u.name, u.created_at), Rating(r.rating, r.rd, r.vol, r.games)) for r, u in rows]
+            return [(User(u.id, u.name, u.created_at), Rating(r.rating, r.rd, r.games)) for r, u in rows]
 
     def modes(self) -> list[str]:
         """The rating pools anybody has a rating in."""
@@ -203,9 +202,9 @@ class AccountStore:
                 for user_id, r in new.items():
                     row = s.get(RatingRow, (user_id, mode))
                     if row is None:
-                        s.add(RatingRow(user_id=user_id, mode=mode, rating=r.rating, rd=r.rd, vol=r.vol, games=r.games))
+                        s.add(RatingRow(user_id=user_id, mode=mode, rating=r.rating, rd=r.rd, games=r.games))
                     else:
-                        row.rating, row.rd, row.vol, row.games = r.rating, r.rd, r.vol, r.games
+                        row.rating, row.rd, row.games = r.rating, r.rd, r.games
             return True
         except IntegrityError:
             return False

@@ -1,38 +1,45 @@
-"""Ratings: Glicko-2 (Glickman, "Example of the Glicko-2 system", 2012) per game mode, through the `glicko2` library.
+"""Ratings: the Weng-Lin Bayesian rating system (Weng & Lin, JMLR 2011; Bradley-Terry model) per game mode,
+through the maintained `openskill` library, its parameters set so that ratings read on the Elo scale.
 
-Glicko-2 is what lichess uses, and its scale is the Elo scale our computer levels are measured on
-(docs/strength.md, Demon of Ignorance level 1 = 1500): a player's rating against the computer and against
-people mean the same thing. Each game is its own rating period, as on game sites. A computer level carries its
-measured rating with a fixed deviation and is never changed by a game; a computer without a measured rating
-plays unrated games only.
+Like Glicko-2 (which lichess uses), each player has a rating and a deviation that shrinks with games. With
+mu = 1500, sigma = 350 and beta = 400 / ln 10 / sqrt 2, the model's logistic curve between two well-known
+players is Elo's, so a rating means what our computer levels' measured Elo means (docs/strength.md, Demon of
+Ignorance level 1 = 1500): a player's rating against the computer and against people is one number. Each game
+is rated on its own, as on game sites. A computer level carries its measured rating with a fixed deviation and
+is never changed by a game; a computer without a measured rating plays unrated games only.
 
 >>> new = updated(Rating(), Rating(), 1.0)
 >>> round(new.rating), round(new.rd), new.games
-(1662, 290, 1)
+(1617, 337, 1)
+>>> updated(Rating(), Rating(), 0.5).rating == 1500
+True
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-import glicko2
+from openskill.models import BradleyTerryFull
 
 START = 1500.0
 START_RD = 350.0
-START_VOL = 0.06
+BETA = 400 / math.log(10) / math.sqrt(2)
+"""Half the skill gap (squared) of one game's luck: sqrt(2) * BETA = 400 / ln 10, Elo's logistic scale."""
 PROVISIONAL_RD = 110.0
 """A rating this uncertain or more is shown as provisional ("1620?"), as lichess does."""
 COMPUTER_RD = 50.0
 """The deviation given to a computer level's measured rating (its 95% intervals span about +-100)."""
 
+_MODEL = BradleyTerryFull(mu=START, sigma=START_RD, beta=BETA)
+
 
 @dataclass(frozen=True)
 class Rating:
-    """One player's Glicko-2 rating in one game mode."""
+    """One player's rating in one game mode: the estimate, its deviation, and the games it rests on."""
 
     rating: float = START
     rd: float = START_RD
-    vol: float = START_VOL
     games: int = 0
 
     @property
@@ -52,14 +59,16 @@ def updated(player: Rating, opponent: Rating, score: float) -> Rating:
     """`player`'s rating after one game against `opponent` (score 1 a win, 0.5 a draw, 0 a loss)."""
     if score not in (0.0, 0.5, 1.0):
         raise ValueError(f"a game scores 0, 0.5 or 1, not {score}")
-    p = glicko2.Player(rating=player.rating, rd=player.rd, vol=player.vol)
-    p.update_player([opponent.rating], [opponent.rd], [score])
-    return Rating(float(p.rating), float(p.rd), float(p.vol), player.games + 1)
+    ranks: list[float] = [0.0, 0.0] if score == 0.5 else [0.0, 1.0] if score == 1.0 else [1.0, 0.0]  # 0 = first
+    me = _MODEL.rating(mu=player.rating, sigma=player.rd)
+    them = _MODEL.rating(mu=opponent.rating, sigma=opponent.rd)
+    [[after], _] = _MODEL.rate([[me], [them]], ranks=ranks)
+    return Rating(float(after.mu), float(after.sigma), player.games + 1)
 
 
 def computer(elo: float | None) -> Rating | None:
     """A computer level's fixed rating (None: it has none, its games are unrated)."""
-    return None if elo is None else Rating(float(elo), COMPUTER_RD, START_VOL)
+    return None if elo is None else Rating(float(elo), COMPUTER_RD)
 
 
 def mode_of(game: str, variant: object) -> str:

@@ -57,6 +57,8 @@ export function startLive(opts) {
   let waiting = false;
   let gameGone = false; // the link leads to no game: no more reconnecting
   let wasMine = true; // whether it was this screen's turn at the last drawing (no chime at the first)
+  let accounts = null; // who sits where by account, whether rated, the rating changes (/api/games/ID/accounts)
+  let accountsAsked = ""; // the game status they were last asked at: again when the game ends
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -338,11 +340,23 @@ export function startLive(opts) {
       if (opts.statusDetail) text += opts.statusDetail(msg);
     }
     $("turn-text").textContent = text;
+    // A player with an account links to their profile (and its rating, once the game is rated).
+    const who = (s) => {
+      const account = accounts?.seats?.[String(s)];
+      const text = `${account ? account.name : playerName(g.players[s])}${you(msg, s)}`;
+      return account ? el("a", { href: `/player/${encodeURIComponent(account.name)}` }, text) : text;
+    };
     $("players").replaceChildren(
-      el("span", { class: dotOf(0) }), `${playerName(g.players[0])}${you(msg, 0)}`, `  ${t("vs")}  `,
-      el("span", { class: dotOf(1) }), `${playerName(g.players[1])}${you(msg, 1)}`,
+      el("span", { class: dotOf(0) }), who(0), `  ${t("vs")}  `,
+      el("span", { class: dotOf(1) }), who(1),
+      accounts?.rated ? el("span", { class: "badge play" }, t("Rated")) : "",
       el("div", { class: "small" }, opts.progress ? opts.progress(msg) : t("Move {n}", { n: g.move_count })),
     );
+    if (accountsAsked !== g.status && (accountsAsked === "" || g.status === "over")) {
+      accountsAsked = g.status;
+      const askAfter = g.status === "over" ? 600 : 0; // a finished game's rating is written just after its end
+      setTimeout(() => api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => { accounts = a; render(); }).catch(() => {}), askAfter);
+    }
   }
 
   /** Each seat's time left, the running clock counting down between the server's messages (a timer redraws
@@ -396,6 +410,12 @@ export function startLive(opts) {
     $button("rematch-button").hidden = !over || me === null || (rematchOffer !== null && !offered);
     $button("rematch-button").textContent = offered ? t("Accept the rematch") : t("Rematch");
     $("rematch-note").hidden = rematchOffer === null || me === null;
+    const changes = over && accounts ? Object.entries(accounts.seats).filter(([, a]) => a.rating) : [];
+    $("rating-note").hidden = changes.length === 0;
+    $("rating-note").textContent = changes.map(([, a]) => {
+      const diff = a.rating.after - a.rating.before;
+      return t("{name}: rating {before} → {after} ({diff})", { name: a.name, before: a.rating.before, after: a.rating.after, diff: diff >= 0 ? `+${diff}` : String(diff) });
+    }).join(" · ");
     if (rematchOffer !== null) {
       $("rematch-note").textContent = offered ? t("{seat} asks for a rematch, sides swapped.", { seat: label(rematchOffer.by) }) : t("Your rematch waits for your opponent.");
     }
