@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -168,8 +168,8 @@ def play_recorded_vs_agent(
 
 
 class HotseatRoom:
-    """Both seats and a spectator connected to one hot-seat game; `logs` keeps what each was sent
-    (key None: the spectator)."""
+    """Both seats and a spectator connected to one game (hot-seat, or an invite game taken up); `logs` keeps what
+    each was sent (key None: the spectator)."""
 
     def __init__(self, conns: dict[int | None, WebSocketTestSession], tokens: Mapping[int, str]) -> None:
         self.conns = conns
@@ -179,18 +179,52 @@ class HotseatRoom:
 
     def step(self, seat: int, command: dict[str, Any]) -> Msg:
         """Send a command for `seat`; its ack, then the state each connection is sent (a draft of secret
-        orders is sent to its own seat alone)."""
+        orders is sent to its own seat alone). Chat messages that come before are logged too (the leak test
+        judges them)."""
         self.conns[seat].send_json(command)
-        ack = self.conns[seat].receive_json()
+        ack = self._until(seat, "ack")
         assert ack["type"] == "ack", ack
-        self.logs[seat].append(ack)
         told = [seat] if "draft" in ack else list(self.conns)
         for key in told:
-            self.logs[key].append(self.conns[key].receive_json())
+            self._until(key, "state")
         return ack
+
+    def _until(self, key: int | None, kind: str) -> Msg:
+        """Log what connection `key` is sent up to the next message of type `kind` (or an error), and return it."""
+        while True:
+            msg = self.conns[key].receive_json()
+            self.logs[key].append(msg)
+            if msg["type"] in (kind, "error"):
+                return dict(msg)
+
+    def say(self, key: int | None, text: str, room: str, readers: Iterable[int | None]) -> Msg:
+        """A chat message from connection `key` to `room`; its answer, then (if it was accepted) the message each
+        of `readers` is sent. Whatever comes before the answer is logged too (the leak test judges it)."""
+        ref = f"chat-{key}"
+        self.conns[key].send_json({"type": "chat", "text": text, "room": room, "id": ref})
+        while True:
+            answer = self.conns[key].receive_json()
+            self.logs[key].append(answer)
+            if answer["type"] in ("ack", "error") and answer.get("id") == ref:
+                break
+        if answer["type"] == "ack":
+            for reader in readers:
+                self.logs[reader].append(self.conns[reader].receive_json())
+        return dict(answer)
+
+    def drain(self) -> None:
+        """Log whatever each connection was sent and not yet read (a ping's pong comes after it)."""
+        for key, ws in self.conns.items():
+            ws.send_json({"type": "ping", "id": "drain"})
+            while (msg := ws.receive_json())["type"] != "pong":
+                self.logs[key].append(msg)
 
     def last(self, key: int | None) -> Msg:
         return self.logs[key][-1]
+
+    def state(self, key: int | None) -> Msg:
+        """The last state message connection `key` was sent."""
+        return next(m for m in reversed(self.logs[key]) if m["type"] == "state")
 
 
 @contextmanager

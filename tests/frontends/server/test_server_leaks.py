@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from fogofwar.frontends.server.app import create_app
+from fogofwar.frontends.server.limits import Limits
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoState
 from fogofwar.grid.board import square_name
 
-from .server_helpers import Msg, create, hello, hotseat_room, ints, play_vs_agent_ws, replay_log
+from .server_helpers import HotseatRoom, Msg, create, hello, hotseat_room, ints, play_vs_agent_ws, replay_log
 
 
 def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[int, str]]:
@@ -34,6 +36,9 @@ STATE_KEYS = {
     *("setup", "final", "setups", "clock", "rematch"),
 }
 """Everything a state message may hold: a new field must be added here, after its own check below."""
+CHAT_KEYS = {"type", "room", "messages", "history"}
+LINE_KEYS = {"id", "seat", "name", "text", "at"}
+"""Everything a chat message, and each of its lines, may hold (`check_chat`)."""
 
 
 def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[str], setups: list[str]) -> int:
@@ -45,7 +50,7 @@ def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[
     for secret in tokens:
         assert secret not in text, f"another seat's token reached seat {seat}: {msg}"
     if msg["type"] != "state":
-        assert msg["type"] in ("ack", "error", "pong"), msg
+        assert msg["type"] in ("ack", "error", "pong", "chat"), msg  # chat: `check_chat`, from `check_log`
         return 0
     truth = truths[msg["game"]["seq"]]
     assert set(msg) <= STATE_KEYS, f"a field the leak test does not know: {set(msg) - STATE_KEYS}"
@@ -92,6 +97,51 @@ def check(msg: Msg, seat: int | None, truths: list[StrategoState], tokens: list[
     return checked
 
 
+def check_chat(msg: Msg, seat: int | None, over: bool, mode: str, players: list[str], typed: set[str]) -> None:
+    """A chat message reaches only its room's members: the players' room the seats of an invite game (never a
+    spectator, not even after the game), the spectators' room the spectators and, once the game is over, the
+    players. It holds only what people typed, who typed it and their public names: nothing of the game."""
+    assert set(msg) <= CHAT_KEYS, f"a field the leak test does not know: {set(msg) - CHAT_KEYS}"
+    if msg["room"] == "players":
+        assert seat is not None, f"LEAK: a spectator was sent the players' room: {msg}"
+        assert mode == "invite", f"a players' room in a {mode} game: {msg}"
+    else:
+        assert msg["room"] == "spectators", msg
+        assert seat is None or over, f"LEAK: seat {seat} was sent the spectators' room during the game: {msg}"
+    assert msg["messages"] and msg.get("history", True) is True
+    for line in msg["messages"]:
+        assert set(line) == LINE_KEYS and line["text"] in typed, line
+        assert line["name"] == (players[line["seat"]] if line["seat"] is not None else None)
+        if msg["room"] == "players":
+            assert line["seat"] in (0, 1)
+
+
+def check_log(
+    log: list[Msg],
+    seat: int | None,
+    truths: list[StrategoState],
+    tokens: list[str],
+    setups: list[str],
+    chat: tuple[str, list[str], set[str]] | None = None,
+) -> int:
+    """`check` every message one connection was sent, in order, and `check_chat` its chat messages (`chat`: the
+    game's mode, its players' names and every text typed) by what the connection knew then: whether its last
+    state said the game was over. Returns the number of cells checked."""
+    checked = 0
+    over = False
+    for m in log:
+        checked += check(m, seat, truths, tokens, setups)
+        if m["type"] == "state":
+            over = m["game"]["status"] == "over"
+        elif m["type"] == "chat":
+            assert chat is not None, f"chat where nobody typed: {m}"
+            check_chat(m, seat, over, *chat)
+            if not over:
+                for secret in setups:
+                    assert secret not in json.dumps(m)
+    return checked
+
+
 def test_no_message_to_any_seat_carries_an_unrevealed_enemy_rank(client: TestClient, db_url: str) -> None:
     checked = 0
     # Three games against the computer, from either chair.
@@ -112,8 +162,7 @@ def test_no_message_to_any_seat_carries_an_unrevealed_enemy_rank(client: TestCli
             play_vs_agent_ws(ws, seat, random.Random(i), hello(ws, token), setup="random", on_message=record)
         truths, setups = truth_by_seq(db_url, gid)
         assert truths[-1].is_terminal()
-        for m in log:
-            checked += check(m, seat, truths, [], [setups[1 - seat]])
+        checked += check_log(log, seat, truths, [], [setups[1 - seat]])
         for listing, public in lists:
             assert token not in json.dumps(listing) and "board" not in json.dumps(listing)
             for g in listing["games"]:
@@ -122,26 +171,60 @@ def test_no_message_to_any_seat_carries_an_unrevealed_enemy_rank(client: TestCli
     assert checked > 1000
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_hotseat_players_and_a_spectator_learn_only_what_is_revealed(
-    client: TestClient, db_url: str, seed: int
-) -> None:
-    res = create(client, opponent="hotseat", options={"max_moves": 150}, clock="15+10")  # clocks are checked too
-    gid, tokens = res["game"]["id"], res["seats"]
-    rng = random.Random(seed)
-    with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
-        room.step(1, {"type": "setup", "setup": "random"})  # blue first: kept until red has set up
-        room.step(0, {"type": "setup", "setup": "random"})
-        while room.last(0)["game"]["status"] != "over":
-            seat = room.last(0)["game"]["to_move"]
-            room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
+@pytest.mark.parametrize(("seed", "mode"), [(5, "hotseat"), (6, "invite")])
+def test_players_and_a_spectator_learn_only_what_is_revealed(db_url: str, seed: int, mode: str) -> None:
+    """Two players (at one screen, or each on their own device) and a spectator, the clock on; all of them chat now
+    and then, in their rooms and in rooms they may not write in, during the game and after it."""
+    with TestClient(create_app(db_url, fsync=False, seed=7, limits=Limits(chat_messages=10_000))) as client:
+        res = create(client, opponent=mode, options={"max_moves": 150}, clock="15+10")  # clocks are checked too
+        gid, tokens = res["game"]["id"], dict(res["seats"])
+        if mode == "invite":
+            joined = client.post(f"/api/games/{gid}/join", json={"invite": res["invite"], "name": "Guest"}).json()
+            tokens.update(joined["seats"])
+        rng = random.Random(seed)
+        typed: set[str] = set()
+        said: dict[str, list[str]] = {"players": [], "spectators": []}  # what each room was told
+
+        def chat(room: HotseatRoom, over: bool) -> None:
+            """Somebody says something in a room, which is refused unless they read it."""
+            key: int | None = rng.choice([0, 1, None])
+            where = rng.choice(["players", "spectators"])
+            text = f"message {len(typed)} from {key} to {where}"
+            typed.add(text)
+            members: dict[str, list[int | None]] = {
+                "players": [0, 1] if mode == "invite" else [],
+                "spectators": [None, *([0, 1] if over else [])],
+            }
+            allowed = key in members[where]
+            answer = room.say(key, text, where, members[where] if allowed else [])
+            assert answer["type"] == ("ack" if allowed else "error"), (key, where, answer)
+            if allowed:
+                said[where].append(text)
+
+        with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
+            room.step(1, {"type": "setup", "setup": "random"})  # blue first: kept until red has set up
+            room.step(0, {"type": "setup", "setup": "random"})
+            while room.state(0)["game"]["status"] != "over":
+                if rng.random() < 0.2:
+                    chat(room, over=False)
+                seat = room.state(0)["game"]["to_move"]
+                room.step(seat, {"type": "action", "action": rng.choice(room.state(seat)["legal"])})
+            room.drain()  # the players are sent the spectators' room
+            for _ in range(12):
+                chat(room, over=True)
+            room.drain()
+        players = client.get(f"/api/games/{gid}").json()["game"]["players"]
     logs = room.logs
     truths, setups = truth_by_seq(db_url, gid)
     checked = 0
     for key, log in logs.items():
         others = [s for s in (0, 1) if s != key]
-        for m in log:
-            checked += check(m, key, truths, [tokens[str(s)] for s in others], [setups[s] for s in others])
-    assert checked > 100
-    assert logs[None][-1]["game"]["status"] == "over" and "final" in logs[None][-1]
+        secrets = [tokens[str(s)] for s in others]
+        checked += check_log(log, key, truths, secrets, [setups[s] for s in others], (mode, players, typed))
+    assert checked > 100 and len(said["spectators"]) > 3 and (mode != "invite" or len(said["players"]) > 3)
+    last = next(m for m in reversed(logs[None]) if m["type"] == "state")
+    assert last["game"]["status"] == "over" and "final" in last
     assert all("clock" in m for m in logs[None] if m["type"] == "state")
+    for key in (0, 1, None):  # every accepted message reached each of its room's members, once
+        lines = [line["text"] for m in logs[key] if m["type"] == "chat" for line in m["messages"]]
+        assert sorted(lines) == sorted(said["spectators"] + (said["players"] if key is not None else []))

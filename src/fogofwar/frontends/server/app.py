@@ -26,8 +26,13 @@ command with {"type": "ack", "id", "seq"} once it is stored, and anything refuse
 {"type": "error", "error": code, "message"}, changing nothing. A secret decision (Admiral's attack
 orders) joins the seat's draft: its ack carries "draft" (the draft's length), the new state goes to that
 seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the seat commits.
-The server rolls every die itself. Every game's page is page.html around the game's own cards
-(`Adapter.page`: game.html for Stratego, lotr.html, admiral.html); see `game_page_html`.
+The server rolls every die itself.
+Chat (chat.py): {"type": "chat", "text", "room"} writes in one of the game's two rooms ("players", "spectators";
+no room: the first the client reads), acknowledged with {"type": "ack", "id", "chat"}; each room's messages go to
+the connections that read it as {"type": "chat", "room", "messages": [{id, seat, name, text, at}]}, its recent
+ones ("history": true) when a connection starts reading a room that has any. Chat is stored apart from the
+game's event log. Every game's page is page.html around the game's own cards (`Adapter.page`: game.html for
+Stratego, lotr.html, admiral.html); see `game_page_html`.
 """
 
 from __future__ import annotations
@@ -372,11 +377,11 @@ def create_app(
             await _refuse(ws, ClientError("busy", refused, 429))
             return
         try:
-            await _play_socket(ws, game_id)
+            await _play_socket(ws, game_id, ip)
         finally:
             gate.leave(ip)
 
-    async def _play_socket(ws: WebSocket, game_id: str) -> None:
+    async def _play_socket(ws: WebSocket, game_id: str, ip: str) -> None:
         manager = manager_of(ws)
         try:
             live = await manager.get(game_id)
@@ -397,7 +402,7 @@ def create_app(
         except ClientError as exc:
             await _refuse(ws, exc)
             return
-        conn = manager.connect(live, seat)
+        conn = manager.connect(live, seat, ip)
         sender = asyncio.create_task(_send_loop(ws, conn))
         try:
             while not conn.closed:
@@ -449,8 +454,11 @@ async def _handle(manager: GameManager, live: LiveGame, conn: Connection, raw: s
             return
         if cmd.kind == "hello":
             raise ClientError("malformed", "hello was said already")
+        if cmd.kind == "chat":
+            await manager.chat(live, conn, cmd)
+            return
         if conn.seat is None:
-            raise ClientError("forbidden", "spectators watch; only a seat's token lets a client play", 403)
+            raise ClientError("forbidden", "spectators watch (and chat); only a seat's token lets a client play", 403)
         await manager.submit(live, conn.seat, cmd, origin=conn)
     except ClientError as exc:
         conn.send(exc.to_json(cmd.ref if cmd is not None else None))

@@ -12,6 +12,9 @@ and is enforced in one of three places:
 - `SocketGate` (used by the websocket route): `sockets_per_ip` websockets per address, `spectators_per_game`
   watchers per game, and a socket whose client says nothing for `socket_idle_seconds` is closed (the
   browser client pings every minute, so only silent clients are dropped).
+
+The chat's flood limit (`chat_messages` in `chat_seconds` per seat, or per spectator's address) is kept by the
+game manager (`fogofwar.frontends.server.chat.FloodGate`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ class Limits(BaseModel):
     socket_idle_seconds: float = Field(default=600.0, gt=0, description="a silent websocket closes after this")
     live_games: int = Field(default=500, ge=1, description="games kept in memory; idle ones past it leave")
     idle_game_seconds: float = Field(default=900.0, gt=0, description="a game nobody used for this long leaves memory")
+    chat_messages: int = Field(default=5, ge=1, description="chat messages one writer may send in chat_seconds")
+    chat_seconds: float = Field(default=10.0, gt=0, description="the window of chat_messages")
 
     def body_cap(self, path: str) -> int:
         """The body cap of a route."""

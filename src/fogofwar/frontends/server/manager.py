@@ -47,6 +47,17 @@ from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server import clock as game_clock
 from fogofwar.frontends.server.account_store import AccountStore, User
 from fogofwar.frontends.server.adapters import ADAPTERS, Adapter, get_adapter
+from fogofwar.frontends.server.chat import (
+    HISTORY,
+    PLAYERS,
+    SPECTATORS,
+    FloodGate,
+    History,
+    chat_message,
+    clean_text,
+    rooms_for,
+    why_not,
+)
 from fogofwar.frontends.server.clock import TimeControl
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.ratings import Rating, computer, mode_of, updated
@@ -71,6 +82,8 @@ class Connection:
     a dict, or its JSON text already (a state, encoded once for every connection of its seat)."""
 
     seat: int | None
+    ip: str = ""
+    """The client's address: spectators' chat is limited per address (a new socket is no new writer)."""
     queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     closed: bool = False
 
@@ -110,6 +123,12 @@ class LiveGame:
     """Wakes the server when the running clock reaches zero."""
     used: float = field(default_factory=time.monotonic)
     """When the game was last asked for: idle games leave memory (`GameManager.evict_idle`)."""
+    chat: History = field(default_factory=History)
+    flood: FloodGate = field(default_factory=lambda: FloodGate(Limits().chat_messages, Limits().chat_seconds))
+    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Chat messages of the game are stored one at a time, so that their order is their numbers'."""
+    over_told: bool = False
+    """The players were sent the spectators' room, which they read once the game is over."""
 
     def busy(self) -> bool:
         """Somebody watches or plays it, the computer is thinking, or a change is under way."""
@@ -417,8 +436,13 @@ class GameManager:
         seated[meta.agent_seat] = make_agent(meta.agent)
         return set(agent_game_options(seated, meta.game, {}))
 
-    def _add(self, session: GameSession) -> LiveGame:
-        live = LiveGame(session)
+    def _add(self, session: GameSession, chat: History | None = None) -> LiveGame:
+        live = LiveGame(
+            session,
+            chat=chat or History(),
+            flood=FloodGate(self.limits.chat_messages, self.limits.chat_seconds),
+            over_told=session.state.is_terminal(),  # over already: a connection is sent every room it reads
+        )
         meta = session.meta
         if meta.agent is not None and meta.agent_seat is not None:
             agent = make_agent(meta.agent)
@@ -451,7 +475,8 @@ class GameManager:
                 session = await asyncio.to_thread(GameSession.replay, meta, events)
             except (RecordError, GameError) as exc:
                 raise ClientError("broken", f"game {game_id} cannot be rebuilt: {exc}", 500) from None
-            live = self._add(session)
+            said = await self._io(self.store.chat, game_id, HISTORY)
+            live = self._add(session, History(said))
         if live.session.needs_chance():  # a log from before the dice were stored with their move
             async with live.lock:
                 if live.session.needs_chance():
@@ -688,12 +713,52 @@ class GameManager:
             if conn.seat not in views:
                 views[conn.seat] = live.session.view_json(conn.seat)
             conn.send(views[conn.seat])
+        if not live.over_told and live.session.state.is_terminal():
+            # The game is over: the players may read the spectators' room now, and are sent what it holds.
+            live.over_told = True
+            said = live.chat.of(SPECTATORS)
+            history = chat_message(SPECTATORS, said, history=True)
+            for conn in list(live.connections):
+                if conn.seat is not None and said:
+                    conn.send(history)
 
-    def connect(self, live: LiveGame, seat: int | None) -> Connection:
-        conn = Connection(seat)
+    def connect(self, live: LiveGame, seat: int | None, ip: str = "") -> Connection:
+        """A new connection of `seat` (None: a spectator) from address `ip`: it is sent the game's state, then the
+        recent messages of each chat room it reads (if the room has any)."""
+        conn = Connection(seat, ip)
         live.connections.add(conn)
         conn.send(live.session.view_json(seat))
+        for room in rooms_for(live.session.meta.mode, seat, live.session.state.is_terminal()):
+            said = live.chat.of(room)
+            if said:
+                conn.send(chat_message(room, said, history=True))
         return conn
+
+    async def chat(self, live: LiveGame, conn: Connection, cmd: Command) -> None:
+        """A chat message from `conn`: checked (a room it reads, the text, the flood limit), stored, acknowledged,
+        then sent to every connection that reads its room; `ClientError` (nothing stored) if it is refused."""
+        meta = live.session.meta
+        readable = rooms_for(meta.mode, conn.seat, live.session.state.is_terminal())
+        room = cmd.room or (readable[0] if readable else PLAYERS)  # a spectator always reads its room
+        if room not in readable:
+            raise why_not(room, meta.mode, conn.seat)
+        text = clean_text(cmd.text or "")
+        live.flood.take(f"seat {conn.seat}" if conn.seat is not None else f"address {conn.ip}")
+        name = meta.players[conn.seat] if conn.seat is not None else None
+        async with live.chat_lock:
+            try:
+                entry = await self._write(self.store.add_chat, meta.id, room, conn.seat, name, text, HISTORY)
+            except Exception as exc:  # the database is down or full: nobody is told of the message
+                log.exception("cannot store a chat message")
+                why = f"the message could not be saved ({type(exc).__name__})"
+                raise ClientError("unavailable", why, 503) from None
+            live.chat.add(entry)
+        conn.send({"type": "ack", "id": cmd.ref, "chat": entry.id})
+        msg = chat_message(room, [entry])
+        over = live.session.state.is_terminal()
+        for other in list(live.connections):
+            if room in rooms_for(meta.mode, other.seat, over):
+                other.send(msg)
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         live.connections.discard(conn)

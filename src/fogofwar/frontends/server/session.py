@@ -106,13 +106,15 @@ def hash_token(token: str) -> str:
 class Command:
     """A checked client message: what a seat asks for."""
 
-    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "abort" | "ping", or one of DRAW_COMMANDS
+    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "abort" | "ping" | "chat", or one of DRAW_COMMANDS
     ref: Any = None  # the client's own id for the message, echoed in the answer
     action: int | None = None
     move: str | None = None
     setup: Any = None
     token: str | None = None
     explain: tuple[dict[str, Any], ...] = ()  # a computer player's reasons (never read from a client)
+    text: str | None = None  # a chat message, as typed (`chat.clean_text` cleans it)
+    room: str | None = None  # the chat room it is for (None: the first the sender reads)
 
 
 def parse_command(raw: str | bytes) -> Command:
@@ -158,12 +160,19 @@ def command_from_json(data: Any) -> Command:
         if token is not None and not isinstance(token, str):
             raise ClientError("malformed", '"token" must be a string')
         return Command("hello", ref, token=token)
+    if kind == "chat":
+        text, room = data.get("text"), data.get("room")
+        if not isinstance(text, str):
+            raise ClientError("malformed", 'a chat message needs "text", a string')
+        if room is not None and room not in ("players", "spectators"):
+            raise ClientError("malformed", '"room" must be "players" or "spectators"')
+        return Command("chat", ref, text=text, room=room)
     if kind in ("resign", "abort", "ping", "undo", *DRAW_COMMANDS):
         return Command(str(kind), ref)
     raise ClientError(
         "malformed",
         f"unknown message type {kind!r}; use action, setup, undo, resign, abort, offer_draw, accept_draw,"
-        " decline_draw, hello or ping",
+        " decline_draw, chat, hello or ping",
     )
 
 

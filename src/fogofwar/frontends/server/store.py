@@ -1,4 +1,5 @@
-"""Persistence: one row per game and an append-only event log, through SQLAlchemy.
+"""Persistence: one row per game and an append-only event log, through SQLAlchemy (and each game's chat,
+in a table of its own: `ChatRow`, `Store.add_chat`).
 
 The in-memory game state is never stored: it is rebuilt by replaying a game's events
 through the rules engine, so the log is the single source of truth and a crash can lose
@@ -29,11 +30,13 @@ from sqlalchemy import (
     Boolean,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -96,6 +99,34 @@ class EventRow(_Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(_Base):
+    """A chat message of a game's room (`fogofwar.frontends.server.chat`): apart from the event log, which
+    replays the game and must hold nothing else."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("ix_chat_game_room", "game_id", "room", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"))
+    room: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the seat's player name when it wrote
+    text: Mapped[str] = mapped_column(String(2000))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class ChatEntry:
+    """One stored chat message."""
+
+    id: int
+    room: str
+    seat: int | None
+    name: str | None
+    text: str
+    at: float
 
 
 _GAMES = cast(Table, GameRow.__table__)
@@ -397,6 +428,38 @@ class Store:
     def unfinished_ids(self) -> list[str]:
         with self._tx() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status != "over")))
+
+    def add_chat(self, game_id: str, room: str, seat: int | None, name: str | None, text: str, keep: int) -> ChatEntry:
+        """Store a chat message, and forget the room's older ones past the newest `keep`, in one transaction."""
+        now = time.time()
+        with self._tx() as s:
+            row = ChatRow(game_id=game_id, room=room, seat=seat, name=name, text=text, created_at=now)
+            s.add(row)
+            s.flush()
+            oldest_kept = s.scalars(
+                select(ChatRow.id)
+                .where(ChatRow.game_id == game_id, ChatRow.room == room)
+                .order_by(ChatRow.id.desc())
+                .offset(keep - 1)
+                .limit(1)
+            ).first()
+            if oldest_kept is not None:
+                s.execute(
+                    delete(ChatRow).where(ChatRow.game_id == game_id, ChatRow.room == room, ChatRow.id < oldest_kept)
+                )
+            return ChatEntry(row.id, room, seat, name, text, now)
+
+    def chat(self, game_id: str, keep: int) -> list[ChatEntry]:
+        """A game's chat, oldest first: the newest `keep` messages of each room."""
+        with self._tx() as s:
+            rows = s.scalars(select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.id.desc()))
+            kept: dict[str, int] = {}
+            out = []
+            for r in rows:
+                if kept.get(r.room, 0) < keep:
+                    kept[r.room] = kept.get(r.room, 0) + 1
+                    out.append(ChatEntry(r.id, r.room, r.seat, r.name, r.text, r.created_at))
+            return out[::-1]
 
     def events(self, game_id: str) -> list[Event]:
         with self._tx() as s:
