@@ -11,6 +11,7 @@ import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link,
 import { t } from "./i18n.js";
 import { clockLabel, clockLeft, formatClock } from "./clock.js";
 import { asPlayer } from "./account.js";
+import { startChat } from "./chat.js";
 
 
 const SOUND = "fogofwar.sound";
@@ -108,6 +109,17 @@ export function startLive(opts) {
       };
     }
 
+    /** A chat message: it holds up no move (no `waiting`); its id, or null when not connected. */
+    sendChat(msg) {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        toast(t("Not connected: the page reconnects by itself, try again in a moment."));
+        return null;
+      }
+      const id = `chat-${this.seat}-${++this.counter}`;
+      this.ws.send(JSON.stringify({ ...msg, id }));
+      return id;
+    }
+
     send(msg) {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         toast(t("Not connected: the page reconnects by itself, try again in a moment."));
@@ -120,7 +132,11 @@ export function startLive(opts) {
     }
 
     receive(msg) {
-      if (msg.type === "state") {
+      if (msg.type === "chat") {
+        chat.receive(msg);
+      } else if ((msg.type === "ack" || msg.type === "error") && String(msg.id ?? "").startsWith("chat-")) {
+        chat.answer(msg); // a chat message's answer: the board is not waiting for it
+      } else if (msg.type === "state") {
         msg.receivedAt = performance.now(); // the clocks count down from here
         states.set(this.seat, msg);
         render();
@@ -266,6 +282,7 @@ export function startLive(opts) {
     renderStatus(msg);
     renderClocks(msg);
     renderCommon(msg);
+    chat.render(msg, { isHotseat: isHotseat(), curtainUp });
     opts.render(context(msg));
   }
 
@@ -450,6 +467,17 @@ export function startLive(opts) {
     const tools = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tools > .row > *")), $("seat-link-box"), $form("move-form")]; // a page may add its own
     $("tools").hidden = tools.every((t) => t.hidden);
   }
+
+  // Chat goes out on the connection on screen (a spectator's, or the seat shown).
+  const chat = startChat({
+    gameId,
+    seatClass,
+    playerName,
+    send: (cmd) => {
+      const conn = conns.get(shown ?? "watch") || conns.get("watch");
+      return conn ? conn.sendChat(cmd) : null;
+    },
+  });
 
   const soundButton = $button("sound-button");
   const showSound = () => { soundButton.textContent = t(soundOn() ? "Sound: on" : "Sound: off"); };
