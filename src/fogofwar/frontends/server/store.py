@@ -6,7 +6,9 @@ nothing that was committed. Each append also refreshes a few summary columns of 
 game row (status, whose turn, move count) in the same transaction, so that the lobby can
 list games without replaying them.
 
-Any SQLAlchemy URL works; SQLite (the default) is put in WAL mode with full syncing, so
+The tables are the models below; whenever a Store opens a database, the schema's migrations bring it up to
+date (`migrations`: Alembic revisions, docs/database.md). Any SQLAlchemy URL works, and PostgreSQL is tested
+as SQLite is (`postgresql+psycopg://...`); SQLite (the default) is put in WAL mode with full syncing, so
 that a commit survives a killed process and a power cut alike. `fsync=False` (for tests)
 keeps WAL's guarantee against a killed process and drops the one against a power cut,
 which makes a commit a thousand times cheaper on a busy disk.
@@ -36,9 +38,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -46,8 +46,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from fogofwar.core.randomness import new_secret
 from fogofwar.core.web_adapter import Event
+from fogofwar.frontends.server import migrations
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
@@ -98,6 +98,8 @@ class EventRow(_Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+METADATA = _Base.metadata
+"""The tables as the code has them: every change to them comes with a revision in migrations/versions/."""
 _GAMES = cast(Table, GameRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 # The statements of `Store.append_events`, built once (SQLAlchemy caches their compiled form).
@@ -219,33 +221,6 @@ def safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def upgrade_schema(engine: Engine) -> None:
-    """Bring a database written by an older fogofwar up to date (idempotent).
-
-    Games used to keep a 31-bit `seed`, from which a player could compute the computer's army and every
-    die; each now has a 256-bit `secret`. An old game gets a fresh secret: its stored setups and dice
-    are in its log already, so only the computer's future choices differ.
-    """
-    columns = {c["name"] for c in inspect(engine).get_columns("games")}
-    if "clock" not in columns:  # games made before clocks are untimed
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN clock JSON"))
-    if "public" not in columns:  # and no challenge was open
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
-    if "secret" in columns:
-        return
-    with engine.begin() as conn:
-        conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(64)"))
-        for (game_id,) in conn.execute(text("SELECT id FROM games")).all():
-            conn.execute(
-                text("UPDATE games SET secret = :secret WHERE id = :id"),
-                {"secret": new_secret().hex(), "id": game_id},
-            )
-        if "seed" in columns:
-            conn.execute(text("ALTER TABLE games DROP COLUMN seed"))
-
-
 class Store:
     """Games and their event logs in one database."""
 
@@ -254,8 +229,7 @@ class Store:
         self.engine = make_engine(url, fsync)
         self.writers = 1 if self.engine.dialect.name == "sqlite" else WRITERS
         """How many threads may usefully write at once: SQLite has one writer at a time."""
-        _Base.metadata.create_all(self.engine)
-        upgrade_schema(self.engine)
+        migrations.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
