@@ -117,6 +117,9 @@ _ADVANCE = (
 )
 _SEQ_OF = select(_GAMES.c.seq).where(_GAMES.c.id == bindparam("b_id"))
 _INSERT_EVENT = insert(_EVENTS)
+_SEATS_OF = select(_GAMES.c.invite_hash, _GAMES.c.token_hashes, _GAMES.c.players).where(
+    _GAMES.c.id == bindparam("b_id")
+)
 
 
 @dataclass
@@ -329,20 +332,25 @@ class Store:
         return now
 
     def join(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give the open seat to the holder of the invite, once: False if someone was faster."""
-        with self._tx() as s:
-            row = s.get(GameRow, game_id, with_for_update=True)
+        """Give the open seat to the holder of the invite, once: False if someone was faster.
+
+        The row is written only if its invite is still the one read (`WHERE invite_hash = ...`; joining clears
+        it), so of two joins racing exactly one wins, on any database. (`SELECT ... FOR UPDATE` would not do:
+        SQLite ignores it, and there two racing joins could both win.)"""
+        with self.engine.begin() as conn:
+            row = conn.execute(_SEATS_OF, {"b_id": game_id}).first()
             if row is None or row.invite_hash is None or row.token_hashes[seat] is not None:
                 return False
             hashes = list(row.token_hashes)
             hashes[seat] = token_hash
             players = list(row.players)
             players[seat] = name
-            row.token_hashes = hashes
-            row.players = players
-            row.invite_hash = None
-            row.updated_at = time.time()
-            return True
+            taken = conn.execute(
+                update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.invite_hash == row.invite_hash)
+                .values(token_hashes=hashes, players=players, invite_hash=None, updated_at=time.time())
+            )
+            return bool(taken.rowcount == 1)
 
     def game(self, game_id: str) -> GameMeta | None:
         with self._tx() as s:
