@@ -6,3 +6,7 @@ from hypothesis import settings
 # deadline only makes property tests flaky. CI keeps Hypothesis' own "ci" profile,
 # which has no deadline either.
 settings.register_profile("default", settings.get_profile("default"), deadline=None)
+
+# Alembic runs the migrations' env.py itself, once it has set up alembic.context; imported on its own (as
+# --doctest-modules would) it cannot run.
+collect_ignore = ["src/fogofwar/frontends/server/migrations/env.py"]

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -235,3 +236,7 @@ def hotseat_room(client: TestClient, game_id: str, tokens: Mapping[int, str]) ->
         client.websocket_connect(f"/ws/games/{game_id}") as watch,
     ):
         yield HotseatRoom({0: first, 1: second, None: watch}, tokens)
+
+
+BOTH_DATABASES = pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+"""Run a test that takes `db_url` (or `client`) on SQLite and on PostgreSQL (see conftest.py)."""

@@ -14,7 +14,7 @@ from fogofwar.frontends.server.account_store import RatedGameRow, RatingRow
 from fogofwar.frontends.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from fogofwar.frontends.server.app import create_app
 
-from .server_helpers import act, auth, create
+from .server_helpers import BOTH_DATABASES, act, auth, create
 
 
 def signup(client: TestClient, name: str, password: str = "correct horse") -> dict[str, str]:
@@ -30,6 +30,7 @@ def use_session(client: TestClient, cookie: str) -> None:
     client.cookies.set(SESSION_COOKIE, cookie)
 
 
+@BOTH_DATABASES
 def test_sign_up_sign_in_and_the_session_cookie(client: TestClient) -> None:
     r = client.post("/api/account/signup", json={"name": "Ada", "password": "correct horse"})
     assert r.status_code == 201 and r.json()["name"] == "Ada"
@@ -125,6 +126,7 @@ def _wait_rated(client: TestClient, name: str, mode: str) -> dict[str, Any]:
     raise AssertionError(f"{name} never got a {mode} rating")
 
 
+@BOTH_DATABASES
 def test_a_rated_game_between_two_accounts_is_rated_once(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
         host_csrf = signup(client, "Fay")

@@ -27,6 +27,7 @@ from fogofwar.games.admiral.actions import COMMIT, PASS, decode
 from fogofwar.games.admiral.rules import AdmiralState
 
 from .server_helpers import (
+    BOTH_DATABASES,
     Msg,
     act,
     auth,
@@ -387,6 +388,7 @@ def test_hotseat_players_and_a_spectator(client: TestClient, db_url: str) -> Non
 # --- persistence -----------------------------------------------------------------------------------------
 
 
+@BOTH_DATABASES
 def test_an_admiral_game_survives_a_restart_and_a_draft_does_not(db_url: str) -> None:
     rng = random.Random(8)
     with TestClient(create_app(db_url, fsync=False)) as client:
@@ -417,6 +419,7 @@ def test_an_admiral_game_survives_a_restart_and_a_draft_does_not(db_url: str) ->
         assert ev["seq"] == drafting["game"]["seq"] + 1
 
 
+@BOTH_DATABASES
 def test_dice_are_the_servers_and_replay_the_same(client: TestClient, db_url: str) -> None:
     gid, south, north = _hotseat(client, max_turns=2)
     act(client, gid, south, type="setup", setup="random")

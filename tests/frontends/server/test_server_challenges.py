@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from fogofwar.frontends.server.app import create_app
 
-from .server_helpers import act, auth, create, seat_view
+from .server_helpers import BOTH_DATABASES, act, auth, create, seat_view
 
 
 def _challenges(client: TestClient) -> list[dict[str, Any]]:
@@ -22,6 +22,7 @@ def _accept(client: TestClient, gid: str, name: str = "Guest", token: str | None
     return client.post(f"/api/games/{gid}/accept", json={"name": name}, headers=auth(token) if token else {})
 
 
+@BOTH_DATABASES
 def test_a_challenge_is_listed_until_somebody_accepts_it(client: TestClient) -> None:
     posted = create(client, opponent="challenge", color="blue", name="Host", clock="10+5")
     gid, host = posted["game"]["id"], posted["seats"]["1"]
@@ -68,6 +69,7 @@ def test_a_challenge_is_withdrawn_by_its_creator_alone(client: TestClient) -> No
     assert gone.status_code == 409 and "withdrawn" in gone.json()["message"]
 
 
+@BOTH_DATABASES
 def test_challenges_survive_a_restart_and_a_rematch_is_offered_to_the_opponent_alone(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
         gid = create(client, opponent="challenge", clock="1 day")["game"]["id"]

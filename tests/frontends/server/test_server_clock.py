@@ -19,7 +19,7 @@ from fogofwar.frontends.server.manager import GameManager
 from fogofwar.frontends.server.session import GameSession
 from fogofwar.frontends.server.store import Store
 
-from .server_helpers import act, auth, create, hello, seat_view
+from .server_helpers import BOTH_DATABASES, act, auth, create, hello, seat_view
 
 START = 1_900_000_000.0
 
@@ -166,6 +166,7 @@ def test_the_server_ends_the_game_when_the_clock_runs_out(client: TestClient, no
     assert seat_view(client, gid, red)["game"]["status"] == "over"
 
 
+@BOTH_DATABASES
 def test_a_restart_sets_the_running_clock_back_to_the_last_stored_event(db_url: str, now: FakeTime) -> None:
     """The log holds no time of the crash: the running clock goes on from where it stood at the last event,
     so neither the hour the server was down nor the thinking cut short by it is charged."""
@@ -184,6 +185,7 @@ def test_a_restart_sets_the_running_clock_back_to_the_last_stored_event(db_url: 
         assert view["clock"]["left"] == [250.0, 300.0] and view["clock"]["running"] == 1
 
 
+@BOTH_DATABASES
 def test_a_game_reloaded_after_its_flag_fell_ends_when_the_time_ran_out(db_url: str, now: FakeTime) -> None:
     """A game dropped from memory (or whose timer was lost) is ended on time when next asked for, dated when
     its clock ran out: the record is the same whenever the server noticed."""
@@ -197,6 +199,7 @@ def test_a_game_reloaded_after_its_flag_fell_ends_when_the_time_ran_out(db_url: 
         assert manager.store.events(gid)[-1].at == pytest.approx(START + 2 * DAY)
 
 
+@BOTH_DATABASES
 def test_a_timeout_the_clock_does_not_justify_is_refused_on_replay(db_url: str, now: FakeTime) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
         gid, _, _ = _two_players(client, "1+0")

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from fogofwar.frontends.server.app import create_app
 
-from .server_helpers import act, create, seat_view, wait_until
+from .server_helpers import BOTH_DATABASES, act, create, seat_view, wait_until
 
 
 def _two_players(client: TestClient) -> tuple[str, str, str]:
@@ -66,6 +66,7 @@ def test_no_draw_with_the_computer_nor_during_the_setup(client: TestClient) -> N
     assert "once the game has begun" in _refused(client, hot["game"]["id"], hot["seats"]["0"], "offer_draw")["message"]
 
 
+@BOTH_DATABASES
 def test_an_offer_survives_a_restart_and_the_agreed_draw_too(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=7)) as client:
         gid, red, blue = _two_players(client)

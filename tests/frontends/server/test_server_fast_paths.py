@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +13,8 @@ import pytest
 from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, encode_object
 from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
+
+from .server_helpers import BOTH_DATABASES
 
 
 def _meta(game: str, options: dict[str, Any]) -> GameMeta:
@@ -106,8 +107,9 @@ def test_encode_object_keeps_the_key_order() -> None:
     assert encode_object(msg, {}) == _starlette(msg)
 
 
-def test_append_takes_only_the_next_events_and_all_or_none(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}", fsync=False)
+@BOTH_DATABASES
+def test_append_takes_only_the_next_events_and_all_or_none(db_url: str) -> None:
+    store = Store(db_url, fsync=False)
     try:
         store.create_game(_meta("stratego", {"variant": "barrage"}))
         play = Summary("play", 1, 1, None)

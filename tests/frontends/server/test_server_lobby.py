@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .server_helpers import auth, create, hello, seat_view
+from .server_helpers import BOTH_DATABASES, auth, create, hello, seat_view
 
 
 def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) -> None:
@@ -40,6 +40,7 @@ def test_create_against_the_computer_returns_one_token(client: TestClient) -> No
     assert view["seat"] == 1 and view["view"]["player"] == 1
 
 
+@BOTH_DATABASES
 def test_create_hotseat_gives_both_tokens_and_invite_gives_a_secret(client: TestClient) -> None:
     hot = create(client, opponent="hotseat")
     assert sorted(hot["seats"]) == ["0", "1"] and hot["seats"]["0"] != hot["seats"]["1"]
@@ -79,6 +80,7 @@ def test_unknown_fields_and_oversized_names_are_refused(client: TestClient) -> N
     assert client.post("/api/games", json={"variant": "barrage", "name": "x" * 41}).status_code == 422
 
 
+@BOTH_DATABASES
 def test_game_list_and_public_view_carry_no_secret(client: TestClient) -> None:
     res = create(client, opponent="invite")
     gid, token = res["game"]["id"], res["seats"]["0"]
@@ -118,6 +120,7 @@ def test_unknown_game_is_404(client: TestClient) -> None:
         assert ws.receive_json()["error"] == "not_found"
 
 
+@BOTH_DATABASES
 def test_invite_link_joins_once(client: TestClient) -> None:
     res = create(client, opponent="invite", color="red", name="Host")
     gid = res["game"]["id"]

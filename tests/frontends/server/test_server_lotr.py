@@ -30,6 +30,7 @@ from fogofwar.games.lotr.ui.web import LotrAdapter
 from fogofwar.grid.board import square_name
 
 from .server_helpers import (
+    BOTH_DATABASES,
     Msg,
     act,
     auth,
@@ -340,6 +341,7 @@ def test_hotseat_players_and_a_spectator_of_game_3(client: TestClient, db_url: s
 # --- persistence -------------------------------------------------------------------------------------------
 
 
+@BOTH_DATABASES
 def test_a_lotr_game_survives_a_restart(db_url: str) -> None:
     rng = random.Random(5)
     with TestClient(create_app(db_url, fsync=False)) as client:

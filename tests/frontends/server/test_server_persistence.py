@@ -18,7 +18,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -26,7 +25,9 @@ from fastapi.testclient import TestClient
 from fogofwar.frontends.server import create_app
 from fogofwar.frontends.server.store import Store
 
-from .server_helpers import act, create, my_turn, seat_view, wait_until
+from .server_helpers import BOTH_DATABASES, act, create, my_turn, seat_view, wait_until
+
+pytestmark = BOTH_DATABASES
 
 
 def test_a_new_app_on_the_same_database_resumes_every_game(db_url: str) -> None:
@@ -128,10 +129,10 @@ def _start(port: int, db: str) -> subprocess.Popen[str]:
             time.sleep(0.05)
 
 
-def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
+def test_sigkill_loses_no_acknowledged_action(db_url: str) -> None:
     from websockets.sync.client import connect
 
-    db = f"sqlite:///{tmp_path / 'killed.db'}"
+    db = db_url
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     proc = _start(port, db)

@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 
 from fogofwar.frontends.server.app import create_app
 
-from .server_helpers import act, auth, create
+from .server_helpers import BOTH_DATABASES, act, auth, create
 
 
 def _resigned(client: TestClient, **body: object) -> tuple[str, str, dict[str, object]]:
@@ -16,6 +16,7 @@ def _resigned(client: TestClient, **body: object) -> tuple[str, str, dict[str, o
     return gid, token, created["game"]
 
 
+@BOTH_DATABASES
 def test_a_rematch_swaps_the_sides_and_keeps_the_game_options_and_the_computer(client: TestClient) -> None:
     gid, token, old = _resigned(
         client,

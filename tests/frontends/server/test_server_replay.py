@@ -22,7 +22,7 @@ from fogofwar.games.admiral.actions import COMMIT, PASS
 from fogofwar.games.stratego.formats.gravon import parse_gravon_xml, record_from_gravon
 from fogofwar.grid.board import parse_square
 
-from .server_helpers import act, auth, create, seat_view
+from .server_helpers import BOTH_DATABASES, act, auth, create, seat_view
 
 Msg = dict[str, Any]
 
@@ -72,6 +72,7 @@ def views_of(replay: Msg) -> list[Msg]:
     return views
 
 
+@BOTH_DATABASES
 def test_a_finished_game_replays_for_everyone_with_every_rank(client: TestClient) -> None:
     gid, _ = finished_game(client)
     r = client.get(f"/api/games/{gid}/replay")  # no token: a spectator
@@ -101,6 +102,7 @@ def test_a_finished_game_replays_for_everyone_with_every_rank(client: TestClient
     assert client.get(f"/api/games/{gid}/replay", params={"step": len(views)}).status_code == 404
 
 
+@BOTH_DATABASES
 def test_a_game_in_progress_replays_only_for_its_players_from_their_side(client: TestClient) -> None:
     gid, tokens = hotseat(client)
     play(client, gid, tokens, 12, seed=3)
@@ -125,6 +127,7 @@ def test_a_game_in_progress_replays_only_for_its_players_from_their_side(client:
         assert views_of(replay)[-1]["board"] == now["board"]  # ends where the seat's own view is
 
 
+@BOTH_DATABASES
 def test_export_as_json_record_and_gravon_xml(client: TestClient) -> None:
     gid, _ = finished_game(client, seed=5)
     r = client.get(f"/api/games/{gid}/record")
@@ -243,6 +246,7 @@ def play_lotr(
         act(client, gid, tokens[seat], type="action", action=rng.choice(pool)["id"])
 
 
+@BOTH_DATABASES
 def test_a_finished_lotr_game_replays_every_character_battle_and_power(client: TestClient) -> None:
     for attempt in range(5):  # random armies: a flag in reach may end a game at once; play another
         gid, tokens = hotseat_game(client, "lotr", "powers")
@@ -319,6 +323,7 @@ def play_admiral(client: TestClient, gid: str, tokens: dict[str, str], rng: rand
     raise AssertionError("the game did not end")
 
 
+@BOTH_DATABASES
 def test_a_finished_admiral_game_replays_rolls_decisions_and_their_results(client: TestClient) -> None:
     gid, tokens = hotseat_game(client, "admiral", "archipelago", max_turns=2)
     play_admiral(client, gid, tokens, random.Random(3))

@@ -30,7 +30,7 @@ from fogofwar.frontends.server.limits import BodyLimit, Limits
 from fogofwar.frontends.server.manager import GameManager
 from fogofwar.frontends.server.store import Store
 
-from .server_helpers import auth, create, hello, seat_view
+from .server_helpers import BOTH_DATABASES, auth, create, hello, seat_view
 
 # --- secrets -----------------------------------------------------------------------------------------
 
@@ -40,6 +40,7 @@ def _manager(client: TestClient) -> GameManager:
     return manager
 
 
+@BOTH_DATABASES
 def test_every_game_has_its_own_256_bit_secret_from_the_os(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False)) as client:  # production mode: no test seed
         ids = [create(client, opponent="hotseat")["game"]["id"] for _ in range(30)]
@@ -71,6 +72,7 @@ def test_the_computers_army_and_the_dice_come_from_separate_streams_of_the_secre
     assert len(keys) == 4
 
 
+@BOTH_DATABASES
 def test_the_secret_is_never_sent(client: TestClient, db_url: str) -> None:
     created = create(client, variant="barrage", opponent="hotseat")
     gid, tokens = created["game"]["id"], created["seats"]
@@ -232,6 +234,7 @@ def test_create_on_a_read_only_database_is_503(client: TestClient, monkeypatch: 
 # --- memory -------------------------------------------------------------------------------------------
 
 
+@BOTH_DATABASES
 def test_idle_games_leave_memory_and_come_back_from_the_log(db_url: str) -> None:
     with TestClient(create_app(db_url, fsync=False, seed=3, limits=Limits(live_games=4))) as client:
         games = [create(client, opponent="hotseat") for _ in range(10)]

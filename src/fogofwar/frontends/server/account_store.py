@@ -85,7 +85,7 @@ class AccountStore:
     """Reads and writes of the account tables (synchronous: the server calls it from worker threads)."""
 
     def __init__(self, engine: Engine) -> None:
-        _Base.metadata.create_all(engine)
+        """On the engine of a `Store`, which made the tables (its migrations)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager

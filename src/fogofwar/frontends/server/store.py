@@ -7,7 +7,9 @@ nothing that was committed. Each append also refreshes a few summary columns of 
 game row (status, whose turn, move count) in the same transaction, so that the lobby can
 list games without replaying them.
 
-Any SQLAlchemy URL works; SQLite (the default) is put in WAL mode with full syncing, so
+The tables are the models below; whenever a Store opens a database, the schema's migrations bring it up to
+date (`migrations`: Alembic revisions, docs/database.md). Any SQLAlchemy URL works, and PostgreSQL is tested
+as SQLite is (`postgresql+psycopg://...`); SQLite (the default) is put in WAL mode with full syncing, so
 that a commit survives a killed process and a power cut alike. `fsync=False` (for tests)
 keeps WAL's guarantee against a killed process and drops the one against a power cut,
 which makes a commit a thousand times cheaper on a busy disk.
@@ -39,9 +41,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -49,8 +49,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from fogofwar.core.randomness import new_secret
 from fogofwar.core.web_adapter import Event
+from fogofwar.frontends.server import migrations
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
@@ -129,6 +129,8 @@ class ChatEntry:
     at: float
 
 
+METADATA = _Base.metadata
+"""The tables as the code has them: every change to them comes with a revision in migrations/versions/."""
 _GAMES = cast(Table, GameRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 # The statements of `Store.append_events`, built once (SQLAlchemy caches their compiled form).
@@ -146,6 +148,9 @@ _ADVANCE = (
 )
 _SEQ_OF = select(_GAMES.c.seq).where(_GAMES.c.id == bindparam("b_id"))
 _INSERT_EVENT = insert(_EVENTS)
+_SEATS_OF = select(_GAMES.c.invite_hash, _GAMES.c.token_hashes, _GAMES.c.players).where(
+    _GAMES.c.id == bindparam("b_id")
+)
 
 
 @dataclass
@@ -250,33 +255,6 @@ def safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def upgrade_schema(engine: Engine) -> None:
-    """Bring a database written by an older fogofwar up to date (idempotent).
-
-    Games used to keep a 31-bit `seed`, from which a player could compute the computer's army and every
-    die; each now has a 256-bit `secret`. An old game gets a fresh secret: its stored setups and dice
-    are in its log already, so only the computer's future choices differ.
-    """
-    columns = {c["name"] for c in inspect(engine).get_columns("games")}
-    if "clock" not in columns:  # games made before clocks are untimed
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN clock JSON"))
-    if "public" not in columns:  # and no challenge was open
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
-    if "secret" in columns:
-        return
-    with engine.begin() as conn:
-        conn.execute(text("ALTER TABLE games ADD COLUMN secret VARCHAR(64)"))
-        for (game_id,) in conn.execute(text("SELECT id FROM games")).all():
-            conn.execute(
-                text("UPDATE games SET secret = :secret WHERE id = :id"),
-                {"secret": new_secret().hex(), "id": game_id},
-            )
-        if "seed" in columns:
-            conn.execute(text("ALTER TABLE games DROP COLUMN seed"))
-
-
 class Store:
     """Games and their event logs in one database."""
 
@@ -285,8 +263,7 @@ class Store:
         self.engine = make_engine(url, fsync)
         self.writers = 1 if self.engine.dialect.name == "sqlite" else WRITERS
         """How many threads may usefully write at once: SQLite has one writer at a time."""
-        _Base.metadata.create_all(self.engine)
-        upgrade_schema(self.engine)
+        migrations.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -386,20 +363,25 @@ class Store:
         return now
 
     def join(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give the open seat to the holder of the invite, once: False if someone was faster."""
-        with self._tx() as s:
-            row = s.get(GameRow, game_id, with_for_update=True)
+        """Give the open seat to the holder of the invite, once: False if someone was faster.
+
+        The row is written only if its invite is still the one read (`WHERE invite_hash = ...`; joining clears
+        it), so of two joins racing exactly one wins, on any database. (`SELECT ... FOR UPDATE` would not do:
+        SQLite ignores it, and there two racing joins could both win.)"""
+        with self.engine.begin() as conn:
+            row = conn.execute(_SEATS_OF, {"b_id": game_id}).first()
             if row is None or row.invite_hash is None or row.token_hashes[seat] is not None:
                 return False
             hashes = list(row.token_hashes)
             hashes[seat] = token_hash
             players = list(row.players)
             players[seat] = name
-            row.token_hashes = hashes
-            row.players = players
-            row.invite_hash = None
-            row.updated_at = time.time()
-            return True
+            taken = conn.execute(
+                update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.invite_hash == row.invite_hash)
+                .values(token_hashes=hashes, players=players, invite_hash=None, updated_at=time.time())
+            )
+            return bool(taken.rowcount == 1)
 
     def game(self, game_id: str) -> GameMeta | None:
         with self._tx() as s:
