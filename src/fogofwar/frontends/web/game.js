@@ -237,7 +237,7 @@ const live = startLive({
   title: (g) => `Stratego ${t(g.variant)}`,
   progress: (msg) => t("Move {n}", { n: msg.game.move_count }) + (msg.game.options.max_moves ? t(" of at most {cap}", { cap: msg.game.options.max_moves }) : ""),
   resultNote: (msg) => [
-    t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+    msg.game.move_count === 1 ? t("1 move. Every piece is shown now; dashed ones stayed hidden to the end.") : t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
     ...setupLines(msg, (s) => capitalize(t(SEAT_NAMES[s]))),
   ],
   replay: true,

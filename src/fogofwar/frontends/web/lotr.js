@@ -393,7 +393,7 @@ async function main() {
       return `${t("Move {n}", { n: g.move_count })}${cap}${mode}`;
     },
     resultNote: (msg) => [
-      t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
+      msg.game.move_count === 1 ? t("1 move. Every piece is shown now; dashed ones stayed hidden to the end.") : t("{n} moves. Every piece is shown now; dashed ones stayed hidden to the end.", { n: msg.game.move_count }),
       ...setupLines(msg, (s) => capitalize(t(SEATS[s]))),
     ],
     replay: true,
