@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .test_browser_play import new_page, set_up_by_sample
+from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
 
 
 def test_sign_up_play_rated_and_find_yourself_on_the_leaderboard(
@@ -25,15 +25,7 @@ def test_sign_up_play_rated_and_find_yourself_on_the_leaderboard(
     page.wait_for_url(re.compile(r"/player/Zora"))
     page.wait_for_selector("#player-games:not([hidden])")
     assert old["game"]["id"] in page.inner_html("#player-games")  # claimed on signing up
-    page.goto(live_server + "/")
-    page.wait_for_selector("#rated-box:not([hidden])")
-    assert "Zora" in page.inner_text("#account-nav")
-    page.select_option("#variant", "barrage")
-    page.check("input[name=opponent][value=agent]")
-    page.select_option("#agent", "heuristic")
-    page.check("#rated")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/game/"))
+    create_in_lobby(page, live_server, "heuristic", rated=True)  # "Rated" is offered: the lobby knows Zora
     set_up_by_sample(page)
     page.wait_for_selector("#players .badge")
     assert "Rated" in page.inner_text("#players") and page.locator("#players a", has_text="Zora").count() == 1

@@ -7,22 +7,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .test_browser_play import new_page, set_up_by_sample
+from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
 
 
 def test_a_challenge_posted_in_the_lobby_is_accepted_and_watched(
     browser: Any, live_server: str, screenshots: Path
 ) -> None:
     host = new_page(browser)
-    host.goto(live_server + "/")
-    host.wait_for_selector("#variant option", state="attached")
-    host.select_option("#variant", "barrage")
-    host.check("input[name=opponent][value=challenge]")
-    host.select_option("#clock", "10+5")
-    host.fill("#name", "Ada")
-    host.click("#create-button")
-    host.wait_for_url(re.compile(r"/game/"))
-    gid = host.url.split("/game/")[1].split("#")[0]
+    gid = create_in_lobby(host, live_server, "challenge", clock="10+5", name="Ada")
 
     guest = new_page(browser)  # another browser: holds no seat of it
     guest.goto(live_server + "/")

@@ -4,7 +4,6 @@ moves. The server runs in this process, so the test moves its time (`clock.now`)
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 
 from fogofwar.frontends.server import clock as game_clock
 
-from .test_browser_play import new_page, set_up_by_sample
+from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
 
 
 def _seconds(text: str) -> float:
@@ -24,13 +23,7 @@ def test_a_clocked_invite_game_is_lost_on_time(
     browser: Any, live_server: str, screenshots: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = new_page(browser)
-    host.goto(live_server + "/")
-    host.wait_for_selector("#variant option", state="attached")
-    host.select_option("#variant", "barrage")
-    host.check("input[name=opponent][value=invite]")
-    host.select_option("#clock", "5+3")
-    host.click("#create-button")
-    host.wait_for_url(re.compile(r"/game/"))
+    create_in_lobby(host, live_server, "invite", clock="5+3")
     link = host.input_value("#invite-link")
     guest = new_page(browser)
     guest.goto(link)

@@ -80,12 +80,26 @@ def open_seat(page: Any, base: str, body: dict[str, Any]) -> str:
 
 
 def create_in_lobby(
-    page: Any, base: str, opponent: str, variant: str = "barrage", max_moves: int | None = None
-) -> None:
+    page: Any,
+    base: str,
+    opponent: str,
+    variant: str = "barrage",
+    max_moves: int | None = None,
+    clock: str = "",
+    name: str = "",
+    rated: bool = False,
+) -> str:
+    """Create a game with the lobby's form (`opponent`: hotseat, invite, challenge or an agent); its id."""
     page.goto(base + "/")
     page.wait_for_selector("#variant option", state="attached")
+    if rated:
+        page.wait_for_selector("#rated-box:not([hidden])")  # shown once the page knows the player signed in
+        page.check("#rated")
     page.select_option("#variant", variant)
-    if opponent in ("hotseat", "invite"):
+    page.select_option("#clock", clock)
+    if name:
+        page.fill("#name", name)
+    if opponent in ("hotseat", "invite", "challenge"):
         page.check(f"input[name=opponent][value={opponent}]")
     else:
         page.check("input[name=opponent][value=agent]")
@@ -95,6 +109,7 @@ def create_in_lobby(
         page.fill("#max_moves", str(max_moves))
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/game/"))
+    return str(page.url.split("/game/")[1].split("#")[0])
 
 
 def set_up_by_sample(page: Any) -> None:

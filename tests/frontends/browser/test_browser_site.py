@@ -14,7 +14,7 @@ import pytest
 from fogofwar.frontends.server import clock as game_clock
 
 from .test_browser_chat import say, wait_line
-from .test_browser_play import new_page, set_up_by_sample
+from .test_browser_play import create_in_lobby, new_page, set_up_by_sample
 
 pytestmark = pytest.mark.browser
 
@@ -35,15 +35,7 @@ def test_two_people_meet_play_rated_and_rematch(
     sign_up(bob, live_server, "Bobby")
 
     # Ann posts a rated challenge with a clock.
-    ann.goto(live_server + "/")
-    ann.wait_for_selector("#rated-box:not([hidden])")
-    ann.select_option("#variant", "barrage")
-    ann.check("input[name=opponent][value=challenge]")
-    ann.select_option("#clock", "3+2")
-    ann.check("#rated")
-    ann.click("#create-button")
-    ann.wait_for_url(re.compile(r"/game/"))
-    gid = ann.url.split("/game/")[1].split("#")[0]
+    gid = create_in_lobby(ann, live_server, "challenge", clock="3+2", rated=True)
 
     # Bob finds it in the lobby and accepts.
     bob.goto(live_server + "/")
