@@ -3,6 +3,7 @@ event log takes only the next events even when writers race, an invite is taken 
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,7 +14,8 @@ from typing import Any, TypeVar
 import pytest
 
 from fogofwar.core.web_adapter import Event
-from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
+from fogofwar.frontends.server.group_commit import GroupCommit
+from fogofwar.frontends.server.store import Append, GameMeta, Store, StoreError, Summary
 
 from .server_helpers import BOTH_DATABASES
 
@@ -150,3 +152,49 @@ def test_the_lobby_lists_the_latest_games_first_and_the_open_challenges(store: S
     store.join("c1", 1, "b" * 64, "taken")  # accepted
     store.append_events("c3", [Event(1, "abort", 0, {})], Summary("over", None, 0, None))  # withdrawn
     assert [m.id for m in store.open_challenges()] == ["c0", "c2"]
+
+
+# --- group commit -------------------------------------------------------------------------------------
+def _resign(seq: int) -> list[Event]:
+    return [Event(seq, "resign", 0, {})]
+
+
+def test_a_batch_stores_every_game_whose_events_are_next_and_only_those(store: Store) -> None:
+    for gid in ("g1", "g2", "g3"):
+        store.create_game(meta(gid))
+    over = Summary("over", None, 0, None)
+    results = store.append_batch(
+        [Append("g1", _resign(1), over), Append("g2", _resign(5), over), Append("g3", _resign(1), over)]
+    )
+    assert isinstance(results[0], float) and isinstance(results[2], float)
+    assert isinstance(results[1], StoreError) and "does not follow event 0" in str(results[1])
+    assert [e.seq for e in store.events("g1")] == [1] and store.events("g2") == [] and len(store.events("g3")) == 1
+    assert [g.status for g in (store.game("g1"), store.game("g2"), store.game("g3")) if g] == ["over", "setup", "over"]
+    again = store.append_batch([Append("g1", _resign(1), over), Append("nosuch", _resign(1), over)])
+    assert all(isinstance(r, StoreError) for r in again) and "no game" in str(again[1])
+
+
+def test_games_committing_together_share_transactions(store: Store) -> None:
+    games = [f"game{i}" for i in range(40)]
+    for gid in games:
+        store.create_game(meta(gid))
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    async def run(fn: Callable[[list[Append]], list[float | StoreError]], batch: list[Append]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, batch)
+
+    async def main() -> tuple[list[Any], int]:
+        commits = GroupCommit(store, run)
+        over = Summary("over", None, 0, None)
+        done = await asyncio.gather(
+            *(commits.append(Append(gid, _resign(1), over)) for gid in games),
+            commits.append(Append("game0", _resign(7), over)),  # not its next event: refused alone
+            return_exceptions=True,
+        )
+        return list(done), commits.batches
+
+    results, batches = asyncio.run(main())
+    pool.shutdown()
+    assert all(isinstance(r, float) for r in results[:-1]) and isinstance(results[-1], StoreError)
+    assert batches < len(games) / 4  # forty games, a handful of commits
+    assert all(len(store.events(gid)) == 1 for gid in games)

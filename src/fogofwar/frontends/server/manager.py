@@ -2,7 +2,8 @@
 
 Every change to a game goes through `GameManager.commit` under the game's lock:
 the event is tried on a copy of the session, written to the database (in a worker
-thread, so the event loop never waits on the disk), and only then does the copy become
+thread, so the event loop never waits on the disk; in one transaction with the other games'
+changes of the moment: group_commit.py), and only then does the copy become
 the live session, the sender get its acknowledgement and every connection its new view.
 A reader never sees a state that is not yet durable.
 
@@ -59,10 +60,11 @@ from fogofwar.frontends.server.chat import (
     why_not,
 )
 from fogofwar.frontends.server.clock import TimeControl
+from fogofwar.frontends.server.group_commit import GroupCommit
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.ratings import Rating, computer, mode_of, updated
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
-from fogofwar.frontends.server.store import GameMeta, Store, StoreError, Summary
+from fogofwar.frontends.server.store import Append, GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.frontends.server")
 
@@ -169,6 +171,8 @@ class GameManager:
         # Writes have threads of their own, as many as the database can use at once (SQLite: one; more
         # would only queue on its write lock, sleeping in its busy handler and adding to every commit's wait).
         self._writer = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="fogofwar-db")
+        # The games' moves share transactions: what arrives during a commit goes in the next one (group_commit.py).
+        self.commits = GroupCommit(store, self._write, flushers=store.writers)
         self._closing = False
         self._timers: set[asyncio.Future[None]] = set()
 
@@ -608,7 +612,7 @@ class GameManager:
         if not events:
             return
         try:
-            stamp = await self._write(self.store.append_events, trial.meta.id, events, trial.summary())
+            stamp = await self.commits.append(Append(trial.meta.id, events, trial.summary()))
         except StoreError as exc:
             log.error("cannot store event: %s", exc)
             raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None

@@ -44,7 +44,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -216,6 +216,15 @@ class GameMeta:
         )
 
 
+def _not_consecutive(item: Append) -> StoreError | None:
+    if not item.events:
+        return StoreError("nothing to append")
+    for before, ev in zip(item.events, item.events[1:], strict=False):
+        if ev.seq != before.seq + 1:
+            return StoreError(f"game {item.game_id}: event {ev.seq} does not follow event {before.seq}")
+    return None
+
+
 @dataclass(frozen=True)
 class Summary:
     """The columns of a game row that follow its play, written with each event."""
@@ -224,6 +233,15 @@ class Summary:
     to_move: int | None
     move_count: int
     outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Append:
+    """One game's new events and its summary after them: an item of a group commit (`Store.append_batch`)."""
+
+    game_id: str
+    events: list[Event]
+    summary: Summary
 
 
 def make_engine(url: str, fsync: bool = True) -> Engine:
@@ -310,57 +328,76 @@ class Store:
 
     def append_events(self, game_id: str, events: list[Event], summary: Summary) -> float:
         """Append consecutive events (a move and the dice it makes the server roll) in one transaction:
-        all of them are stored or none. `summary` is the game's after the last one.
+        all of them are stored or none. `summary` is the game's after the last one. Returns the time stamp
+        written; raises `StoreError` if they are not the next events of the game."""
+        result = self.append_batch([Append(game_id, events, summary)])[0]
+        if isinstance(result, StoreError):
+            raise result
+        return result
 
-        The game row moves from the seq before the first event to the last one with a conditional
-        UPDATE (`WHERE seq = first - 1`), which is the check that the events are the next ones and
-        takes the row's write lock, then the events are inserted; one commit for both. (SQLAlchemy
-        Core with cached statements: the ORM's unit of work cost more than the commit itself.)
+    def append_batch(self, batch: list[Append]) -> list[float | StoreError]:
+        """Append the events of several games in one transaction and one commit (group commit: one fsync for
+        all of them). Each game's events are stored whole or not at all: a game whose events are not its next
+        ones gets its `StoreError` in the result and changes nothing, the others are stored. Any other failure
+        (the database is down, full) raises, and then nothing of the batch is stored.
+
+        Each game row moves from the seq before its first event to its last one with a conditional UPDATE
+        (`WHERE seq = first - 1`), which is the check that the events are the next ones and takes the row's
+        write lock, then its events are inserted. (SQLAlchemy Core with cached statements: the ORM's unit of
+        work cost more than the commit itself.)
         """
-        if not events:
-            raise StoreError("nothing to append")
-        first, last = events[0].seq, events[-1].seq
-        for before, ev in zip(events, events[1:], strict=False):
-            if ev.seq != before.seq + 1:
-                raise StoreError(f"game {game_id}: event {ev.seq} does not follow event {before.seq}")
+        results: list[float | StoreError] = []
+        rows: list[dict[str, Any]] = []
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                advanced = conn.execute(
-                    _ADVANCE,
-                    {
-                        "b_id": game_id,
-                        "b_prev": first - 1,
-                        "b_seq": last,
-                        "b_status": summary.status,
-                        "b_to_move": summary.to_move,
-                        "b_move_count": summary.move_count,
-                        "b_outcome": summary.outcome,
-                        "b_now": now,
-                    },
-                )
-                if advanced.rowcount != 1:
-                    stored = conn.execute(_SEQ_OF, {"b_id": game_id}).scalar_one_or_none()
-                    if stored is None:
-                        raise StoreError(f"no game {game_id!r}")
-                    raise StoreError(f"game {game_id}: event {first} does not follow event {stored}")
-                conn.execute(
-                    _INSERT_EVENT,
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": ev.seq,
-                            "kind": ev.kind,
-                            "seat": ev.seat,
-                            "payload": ev.payload,
-                            "created_at": now if ev.at is None else ev.at,
-                        }
-                        for ev in events
-                    ],
-                )
+                for item in batch:
+                    problem = _not_consecutive(item)
+                    if problem is None:
+                        problem = self._advance(conn, item, now)
+                    results.append(problem if problem is not None else now)
+                    if problem is None:
+                        rows.extend(
+                            {
+                                "game_id": item.game_id,
+                                "seq": ev.seq,
+                                "kind": ev.kind,
+                                "seat": ev.seat,
+                                "payload": ev.payload,
+                                "created_at": now if ev.at is None else ev.at,
+                            }
+                            for ev in item.events
+                        )
+                if rows:
+                    conn.execute(_INSERT_EVENT, rows)
         except IntegrityError as exc:
-            raise StoreError(f"game {game_id}: event {first} or a later one already exists") from exc
-        return now
+            games = ", ".join(item.game_id for item in batch)
+            raise StoreError(f"an event of game(s) {games} already exists") from exc
+        return results
+
+    @staticmethod
+    def _advance(conn: Connection, item: Append, now: float) -> StoreError | None:
+        """Move the game row to the last of its new events (None), or say why they are not the next ones."""
+        first, last, summary = item.events[0].seq, item.events[-1].seq, item.summary
+        advanced = conn.execute(
+            _ADVANCE,
+            {
+                "b_id": item.game_id,
+                "b_prev": first - 1,
+                "b_seq": last,
+                "b_status": summary.status,
+                "b_to_move": summary.to_move,
+                "b_move_count": summary.move_count,
+                "b_outcome": summary.outcome,
+                "b_now": now,
+            },
+        )
+        if advanced.rowcount == 1:
+            return None
+        stored = conn.execute(_SEQ_OF, {"b_id": item.game_id}).scalar_one_or_none()
+        if stored is None:
+            return StoreError(f"no game {item.game_id!r}")
+        return StoreError(f"game {item.game_id}: event {first} does not follow event {stored}")
 
     def join(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         """Give the open seat to the holder of the invite, once: False if someone was faster.
