@@ -307,6 +307,9 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
         "ws_max_size": max(16 * limits.message_bytes, 64 * KIB),  # past message_bytes: a clear error, not a close
         "timeout_keep_alive": limits.keep_alive_seconds,
         "h11_max_incomplete_event_size": 16 * KIB,
+        # Messages are a few KiB of JSON: compressing each one cost a quarter of the server's CPU under load
+        # (py-spy on benchmarks/web_load.py) to save bandwidth nobody lacks at that size.
+        "ws_per_message_deflate": False,
     }
 
 
