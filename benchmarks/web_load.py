@@ -206,13 +206,30 @@ def main() -> int:
     p.add_argument("--create-concurrency", type=int, default=20, help="games created at once (default 20)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="the started server on a throwaway PostgreSQL server (Debian's postgresql; fsync on unless --no-fsync)",
+    )
     args = p.parse_args()
 
     proc = None
     tmp = None
+    postgres = None
     if args.url:
         base = args.url.rstrip("/")
         where = base
+    elif args.postgres:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: the tests' server helper
+        from tests.frontends.server.postgres import PostgresServer, unusable
+
+        problem = unusable()
+        if problem:
+            sys.exit(f"web_load: no PostgreSQL here: {problem}")
+        postgres = PostgresServer(durable=not args.no_fsync)
+        postgres.start()
+        proc, base = start_server(postgres.fresh_database(), fsync=not args.no_fsync)
+        where = f"{base} (started here; throwaway PostgreSQL, fsync {'off' if args.no_fsync else 'on'})"
     else:
         tmp = tempfile.TemporaryDirectory(prefix="fogofwar-load-")
         db = f"sqlite:///{Path(tmp.name) / 'load.db'}"
@@ -225,6 +242,8 @@ def main() -> int:
             stop_server(proc)
         if tmp is not None:
             tmp.cleanup()
+        if postgres is not None:
+            postgres.stop()
 
     acked = len(stats.move_latency) + len(stats.setup_latency)
     errors = sum(stats.errors.values())

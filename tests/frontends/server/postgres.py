@@ -86,7 +86,7 @@ class PostgresServer:
     """One server in its own temporary directory: `start` it, a `fresh_database` for each test, `stop` it.
     (`root`: the directory of a server already made, to stop it.)"""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, durable: bool = False) -> None:
         bindir = find_binaries()
         assert bindir is not None, unusable()
         self.bindir = bindir
@@ -102,6 +102,8 @@ class PostgresServer:
                 user = pwd.getpwnam(SUPERUSER)
                 os.chown(self.root, user.pw_uid, user.pw_gid)
         self._created = False
+        self.durable = durable
+        """fsync and synchronous commits on, as in production (the load benchmark); off for the tests' speed."""
 
     def _run(self, program: str, *args: str) -> None:
         cmd = [*self._as, str(self.bindir / program), *args]
@@ -112,7 +114,11 @@ class PostgresServer:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--no-sync")
-        options = " ".join([f"-k {self.root}", *(f"-c {key}={value}" for key, value in _SETTINGS.items())])
+        settings = {
+            **_SETTINGS,
+            **({"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on"} if self.durable else {}),
+        }
+        options = " ".join([f"-k {self.root}", *(f"-c {key}={value}" for key, value in settings.items())])
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
 
     def stop(self) -> None:
