@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/web_load.py                          # 200 games on a fresh local server
     .venv/bin/python benchmarks/web_load.py --games 20 --max-moves 40
     .venv/bin/python benchmarks/web_load.py --url http://127.0.0.1:8000   # a server already running
+    .venv/bin/python benchmarks/web_load.py --games 2000 --pace 3 --spectators 1 --max-moves 20  # human pace
+    .venv/bin/python benchmarks/web_load.py --postgres                    # on a throwaway PostgreSQL server
 
 Without --url the script starts the app itself (uvicorn on loopback, in a separate process, on a
 temporary SQLite file that is deleted afterwards). Each game is a hot-seat game created over REST;
@@ -44,7 +46,7 @@ import sys
 from fogofwar.frontends.server import Limits, serve
 db, port, fsync = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 # Every client of the benchmark comes from 127.0.0.1: the per-address caps are raised to let them all in.
-limits = Limits(connections_per_ip=2000, sockets_per_ip=2000)
+limits = Limits(connections_per_ip=20000, sockets_per_ip=20000, max_connections=20000, live_games=20000)
 serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync)
 """
 
@@ -58,6 +60,7 @@ class Stats:
     error_examples: list[str] = field(default_factory=list)
     finished: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
+    watched: int = 0  # states received by spectators
 
     def error(self, kind: str, detail: str) -> None:
         self.errors[kind] += 1
@@ -99,8 +102,11 @@ async def create_game(base: str, args: argparse.Namespace, stats: Stats, gate: a
     return created
 
 
-async def seat_client(ws_url: str, token: str, seat: int, rng: random.Random, stats: Stats) -> dict[str, Any] | None:
-    """Play one seat to the end of the game; returns the last state message."""
+async def seat_client(
+    ws_url: str, token: str, seat: int, rng: random.Random, stats: Stats, pace: float = 0.0
+) -> dict[str, Any] | None:
+    """Play one seat to the end of the game (thinking `pace` seconds a move, give or take half); returns the last
+    state message."""
     async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[str, float, str] | None = None  # (id, sent at, kind)
@@ -135,9 +141,23 @@ async def seat_client(ws_url: str, token: str, seat: int, rng: random.Random, st
                 pending = (ref, time.perf_counter(), "setup")
                 await ws.send(json.dumps({"type": "setup", "setup": "random", "id": ref}))
             elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
+                if pace:
+                    await asyncio.sleep(pace * rng.uniform(0.5, 1.5))  # a person thinking
                 pending = (ref, time.perf_counter(), "move")
                 await ws.send(json.dumps({"type": "action", "action": rng.choice(msg["legal"]), "id": ref}))
         return latest
+
+
+async def spectator(ws_url: str, stats: Stats) -> None:
+    """Watch a game to its end, counting the states it receives."""
+    async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg.get("type") == "state":
+                stats.watched += 1
+                if msg["game"]["status"] == "over":
+                    return
 
 
 async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stats, gate: asyncio.Semaphore) -> None:
@@ -150,10 +170,12 @@ async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stat
     ws_url = base.replace("http", "ws", 1) + f"/ws/games/{gid}"
     rng = random.Random(args.seed * 100_003 + index)
     clients = [
-        seat_client(ws_url, created["seats"][str(seat)], seat, random.Random(rng.random()), stats) for seat in (0, 1)
+        seat_client(ws_url, created["seats"][str(seat)], seat, random.Random(rng.random()), stats, args.pace)
+        for seat in (0, 1)
     ]
+    watchers = [spectator(ws_url, stats) for _ in range(args.spectators)]
     try:
-        results = await asyncio.wait_for(asyncio.gather(*clients), args.timeout)
+        results = (await asyncio.wait_for(asyncio.gather(*clients, *watchers), args.timeout))[:2]
     except TimeoutError:
         stats.error("timeout", f"game {gid} did not finish within {args.timeout} s")
         return
@@ -205,6 +227,8 @@ def main() -> int:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds a game may take (default 600)")
     p.add_argument("--create-concurrency", type=int, default=20, help="games created at once (default 20)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pace", type=float, default=0.0, help="seconds a player thinks a move, +-50%% (default 0)")
+    p.add_argument("--spectators", type=int, default=0, help="spectator websockets per game (default 0)")
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     p.add_argument(
         "--postgres",
@@ -259,6 +283,8 @@ def main() -> int:
         f"through  {acked} commands acknowledged in {wall:.1f} s = {acked / wall:.0f} commands/s "
         f"({len(stats.move_latency) / wall:.0f} moves/s)"
     )
+    if args.spectators:
+        print(f"watched  {args.spectators} spectator(s) a game received {stats.watched} states")
     ends = ", ".join(f"{k} {v}" for k, v in stats.outcomes.items())
     print(f"games    {stats.finished}/{args.games} finished: {ends}")
     print(f"errors   {errors}" + (": " + ", ".join(f"{k} {v}" for k, v in stats.errors.items()) if errors else ""))
@@ -277,6 +303,8 @@ def main() -> int:
                     "commands_per_s": acked / wall,
                     "errors": dict(stats.errors),
                     "wall_s": wall,
+                    "pace_s": args.pace,
+                    "spectators": args.spectators,
                 }
             )
         )
