@@ -64,8 +64,16 @@ Python threads (`threads` - 1 of them, the GIL released) or, with one thread, di
 _CHASE_MARGIN = 8  # chase positions one step can add to a seat's record (two moves, at most 3 each)
 
 
-def _seed_array(seed: int, n: int, salt: int = 0) -> npt.NDArray[np.uint64]:
-    """Game i's seed is seed + i (as gymnasium's SyncVectorEnv seeds its copies), mixed with `salt`."""
+_ACTION_SALT = 0x5DEECE66D  # sample_actions' stream differs from the game's own
+
+
+def _seed_array(seed: int | Sequence[int], n: int, salt: int = 0) -> npt.NDArray[np.uint64]:
+    """Game i's seed is seed + i (as gymnasium's SyncVectorEnv seeds its copies) or seed[i], mixed with `salt`."""
+    if not isinstance(seed, int | np.integer):
+        seeds = np.array([int(s) % 2**64 for s in seed], np.uint64)
+        if seeds.shape != (n,):
+            raise ValueError(f"{len(seeds)} seeds for {n} games")
+        return seeds ^ np.uint64(salt)
     base = np.uint64(int(seed) % 2**64)
     with np.errstate(over="ignore"):
         return (np.arange(n, dtype=np.uint64) + base) ^ np.uint64(salt)
@@ -172,15 +180,16 @@ class VectorStratego:
         self.S = (self.board, self.st, runs, self._pos, mob, mobidx, legal, captured, self.ctl, self.codes)
 
     # --- episodes ------------------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, envs: npt.ArrayLike | None = None) -> None:
+    def reset(self, seed: int | Sequence[int] | None = None, envs: npt.ArrayLike | None = None) -> None:
         """Start new episodes (all games, or those of the bool mask / indices `envs`). With `seed`, game i
-        draws from the seed `seed + i`; without, each game's stream goes on (first use: OS entropy)."""
+        draws from the seed `seed + i` (or `seed[i]` for a list); without, each game's stream goes on (first
+        use: OS entropy)."""
         which = np.ones(self.n_envs, np.bool_) if envs is None else _mask_of(envs, self.n_envs)
         if seed is None and not self._seeded:
             seed = int(np.random.SeedSequence().entropy) % 2**63  # type: ignore[arg-type]
         if seed is not None:
             V.seed_kernel(self.rng, _seed_array(seed, self.n_envs), which)
-            V.seed_kernel(self._act_rng, _seed_array(seed, self.n_envs, 0x5DEECE66D), which)
+            V.seed_kernel(self._act_rng, _seed_array(seed, self.n_envs, _ACTION_SALT), which)
             self._seeded = True
         V.reset_range(self.S, self.tables, self.cfg, self.rng, which, self.out)
 
