@@ -277,7 +277,7 @@ def write_mask(S, T, cfg, e, p, mask):  # type: ignore[no-untyped-def]
         mask[e, COMPACT_OF_MOVE[legal[e, i]]] = True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)  # not inline="always": inlined into step_prange, its ctl writes were lost (numba 0.68)
 def _end(S, e, p_illegal, rewards, terminated, truncated):  # type: ignore[no-untyped-def]
     """Record game e's ending (an illegal action of seat p_illegal if >= 0): rewards, flags, ending fields."""
     board, st, runs, pos, mob, mobidx, legal, captured, ctl, codes = S
