@@ -122,6 +122,25 @@ def test_same_step_autoreset_keeps_the_final_observation() -> None:
     assert vs.final_planes[e].any() and not np.array_equal(vs.final_planes[e], vs.planes[e])
 
 
+@pytest.mark.parametrize("autoreset", ["same_step", "next_step"])
+def test_no_episode_is_over_before_the_learner_acts(autoreset: str) -> None:
+    """Seed 1, game 49 of 64: a new deal whose opponent (red) takes the learner's flag with its first move (a scout
+    down an open file). Such deals are dealt again; they once left a game stuck at its end (same_step) or ended it
+    unreported (next_step)."""
+    vs = VectorStratego("barrage", 64, seat="random", autoreset=autoreset)
+    vs.reset(seed=1)
+    endings = 0
+    for _ in range(600):
+        vs.step(vs.sample_actions())
+        ended = vs.terminated | vs.truncated
+        endings += int(ended.sum())
+        decided = ended & (vs.ctl[:, 6] >= 0)  # C_END_WINNER
+        assert (np.abs(vs.rewards[decided]) == 1).all()
+        if autoreset == "same_step":
+            assert not vs.st[:, 2].any()  # K.DONE: every game is running again
+    assert 150 < endings < 400
+
+
 def test_disabled_autoreset_waits_for_reset() -> None:
     vs = VectorStratego("barrage", 4, max_moves=60, autoreset="disabled")
     vs.reset(seed=2)
