@@ -212,7 +212,13 @@ def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="time per variant")] = 10.0,
     seed: Annotated[int, typer.Option("--seed")] = 1,
     engine: Annotated[
-        str, typer.Option("--engine", "-e", help="reference (the rules engine), batched (the numba simulator) or both")
+        str,
+        typer.Option(
+            "--engine",
+            "-e",
+            help="reference (the rules engine), batched (the numba simulator), both, vector (the Gymnasium "
+            "vector env over the fused kernel: env-steps/s with observations and masks) or all",
+        ),
     ] = "reference",
     cores: Annotated[
         str, typer.Option("--cores", help="one (this process), all (one worker process per core) or both")
@@ -226,11 +232,19 @@ def bench(
     max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Admiral: turn cap (a draw when reached)")] = (
         100
     ),
+    envs: Annotated[
+        list[int] | None, typer.Option("--envs", "-n", min=1, help="--engine vector: batch sizes (default 1 256 4096)")
+    ] = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, help="--engine vector: interleaved slices per measurement")
+    ] = 3,
 ) -> None:
     """Random-play speed of the engines (moves/s, games/s), both repetition rules on.
 
     By default the reference engine on one core; --engine batched/both adds the batched simulator
     (its JIT compile time is reported apart), --cores all/both runs one process per core.
+    --engine vector: the Gymnasium vector env over the fused kernel (observations and masks included) at the
+    --envs batch sizes, on one thread and/or --jobs threads and processes; --engine all: every engine in one run.
     --game lotr: random Stratego LOTR games (powers included) for --seconds each, one core.
     --game admiral: random Admiral games (dice sampled) for --seconds: turns/s, games/s, actions/s."""
     import os
@@ -269,12 +283,17 @@ def bench(
         console.print(f"bench: --game is stratego, lotr or admiral, got {game!r}", style="red", markup=False)
         raise typer.Exit(2)
 
-    from fogofwar.tools.bench import bench_batched, bench_parallel, bench_random_play, jit_warmup, versions
+    from fogofwar.tools.bench import bench_batched, bench_parallel, bench_random_play, jit_warmup, machine, versions
 
-    engines = ["reference", "batched"] if engine == "both" else [engine]
+    if engine == "vector":
+        _bench_vector(variant, envs or [1, 256, 4096], seconds, rounds, seed, cores, jobs)
+        return
+    engines = ["reference", "batched"] if engine in ("both", "all") else [engine]
     core_modes = ["one", "all"] if cores == "both" else [cores]
     if any(e not in ("reference", "batched") for e in engines) or any(c not in ("one", "all") for c in core_modes):
-        console.print("bench: --engine is reference, batched or both; --cores is one, all or both", style="red")
+        console.print(
+            "bench: --engine is reference, batched, both, vector or all; --cores is one, all or both", style="red"
+        )
         raise typer.Exit(2)
     n_jobs = jobs or os.cpu_count() or 1
     if engines == ["reference"] and core_modes == ["one"]:
@@ -285,8 +304,8 @@ def bench(
             console.print(bench_random_play(v, seconds=seconds, seed=seed).line(), markup=False, soft_wrap=True)
         return
     console.print(
-        f"random play, both repetition rules on, Python {sys.version.split()[0]}, {versions()}, "
-        f"{os.cpu_count()} cores, {seconds:g}s per measurement",
+        f"random play, both repetition rules on, Python {sys.version.split()[0]}, {versions()}; {machine()}; "
+        f"{seconds:g}s per measurement",
         markup=False,
     )
     if "batched" in engines:
@@ -302,6 +321,41 @@ def bench(
                 else:
                     result = bench_parallel(e, v, seconds=seconds, seed=seed, jobs=n_jobs)
                 console.print(result.line(labelled=True), markup=False, soft_wrap=True)
+    if engine == "all":
+        _bench_vector(variant, envs or [1, 256, 4096], seconds, rounds, seed, cores, jobs)
+
+
+def _bench_vector(
+    variants: list[str], sizes: list[int], seconds: float, rounds: int, seed: int, cores: str, jobs: int
+) -> None:
+    """`bench --engine vector`: the vector env at each batch size, on one core and/or `jobs` threads and processes."""
+    import os
+    import time
+
+    from fogofwar.tools.bench import machine, versions
+    from fogofwar.tools.bench_vector import bench_vector, default_configs
+
+    if cores not in ("one", "all", "both"):
+        console.print("bench: --cores is one, all or both", style="red")
+        raise typer.Exit(2)
+    n_jobs = jobs or os.cpu_count() or 1
+    configs = default_configs(variants, sizes, cores in ("one", "both"), cores in ("all", "both"), n_jobs)
+    console.print(
+        f"vector env (StrategoVectorEnv, copy=False): random legal actions, both repetition rules on; "
+        f"Python {sys.version.split()[0]}, {versions()}; {machine()}; "
+        f"{seconds:g}s per measurement in {rounds} interleaved rounds",
+        markup=False,
+    )
+    start = time.perf_counter()
+    from fogofwar.games.stratego.sim.vector import PRANGE_FROM, VectorStratego
+
+    for n in (1, PRANGE_FROM):  # both kernels: the small-batch one and the prange one
+        sim = VectorStratego(variants[0], n)
+        sim.reset(seed=0)
+        sim.step(sim.sample_actions())
+    console.print(f"kernels ready in {time.perf_counter() - start:.2f}s (numba's cache or a compile)", markup=False)
+    for result in bench_vector(configs, seconds=seconds, rounds=rounds, seed=seed):
+        console.print(result.line(), markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -219,6 +219,20 @@ def versions() -> str:
     return ", ".join(out)
 
 
+def machine() -> str:
+    """The CPU model, core count, OS and load average (a shared machine shows in the load)."""
+    import platform
+
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = f", load average {os.getloadavg()[0]:.2f} at the start" if hasattr(os, "getloadavg") else ""
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}{load}"
+
+
 ADMIRAL_CAP = 100
 """Turn cap of `bench_admiral` (ADM-END-3): a random game still going after it is a draw."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from fogofwar.frontends.cli import app
@@ -39,3 +40,18 @@ def test_parallel_batched_adds_up_workers() -> None:
     res = bench_parallel("batched", "barrage", seconds=0.2, jobs=2)
     assert res.jobs == 2 and res.games > 0 and res.moves > res.games
     assert "numba" in versions()
+
+
+def test_bench_vector_env_one_and_two_cores() -> None:
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed: pip install -e .[research]")
+    result = runner.invoke(
+        app,
+        ["bench", "--engine", "vector", "--cores", "both", "--jobs", "2", "--seconds", "0.2", "--rounds", "1"]
+        + ["-n", "1", "-n", "64", "-v", "barrage"],
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "numba " in out and "2 cores" in out
+    for size, how in (("1", "1 thread"), ("1", "2 processes"), ("64", "2 threads"), ("64", "2 processes")):
+        assert re.search(rf"barrage\s+vector\s+N={size}\s+{how}\s+[\d,]+ env-steps/s\s+[\d,]+ moves/s", out), out
+    assert "N=1     2 threads" not in out  # one game cannot be split over threads

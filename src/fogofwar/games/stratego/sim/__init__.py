@@ -2,6 +2,9 @@
 
 The rules are exactly the reference engine's (`fogofwar.games.stratego.rules`), both repetition rules
 included; `tests/games/stratego/sim/test_differential.py` and `benchmarks/differential.py` check this game by game.
+`VectorStratego` steps the same rules for learning code: one compiled call per step (action, opponent's reply,
+autoreset, observation, mask, rewards) into preallocated buffers; `tests/games/stratego/sim/test_vector.py`
+checks it move by move against the reference engine.
 """
 
 from fogofwar.games.stratego.sim.batch import BatchSim, RolloutStats, piece_codes, setup_codes
@@ -13,6 +16,7 @@ from fogofwar.games.stratego.sim.tables import (
     NUM_MOVE_ACTIONS,
     TERMINATIONS,
 )
+from fogofwar.games.stratego.sim.vector import VECTOR_TERMINATIONS, VectorStratego
 
 __all__ = [
     "COMPACT_OF_MOVE",
@@ -22,9 +26,11 @@ __all__ = [
     "NUM_PLANES",
     "PLANE_NAMES",
     "TERMINATIONS",
+    "VECTOR_TERMINATIONS",
     "BatchSim",
     "RolloutStats",
     "piece_codes",
     "planes_from_observation",
     "setup_codes",
+    "VectorStratego",
 ]
