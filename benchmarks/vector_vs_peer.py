@@ -17,7 +17,10 @@ every path alike (classic = the peer's STANDARD, barrage = its BARRAGE; move cap
 * our AEC: `CompiledStrategoAECEnv`: `last()` then `step()` with a random legal action from the mask;
 * our Gymnasium env: `CompiledStrategoEnv`: a step is the learner's move *and* the kernel's random opponent's
   reply (two moves), each learner action drawn from the mask as above;
-* our vector env, N games: `StrategoVectorEnv(copy=False)`, actions from `sample_actions()` (compiled).
+* our vector env, N games: `StrategoVectorEnv(copy=False)`, actions from `sample_actions()` (compiled); a game's
+  step is two moves (the learner's and the opponent's reply) but one observation and mask;
+* our VectorStratego self-play, N games: the engine under the envs with `opponent=None`, so a game's step is one
+  move, one observation and one mask, as the peer's env.step.
 
 The single-game paths draw actions with the same numpy code on both sides (it is counted in). Reported: env
 steps (of the vector env: game steps) and moves per second of CPU time, steps per second of wall time (what
@@ -135,6 +138,19 @@ def vector_step(variant: str, n: int, threads: int) -> Step:
     return step
 
 
+def self_play_step(variant: str, n: int) -> Step:
+    from fogofwar.games.stratego.sim.vector import VectorStratego
+
+    sim = VectorStratego(variant, n, opponent=None)
+    sim.reset(seed=1)
+
+    def step() -> tuple[int, int]:
+        sim.step(sim.sample_actions())
+        return n, n - int(sim.ctl[:, 4].sum())  # games restarting at this step (NEXT_STEP) play no move
+
+    return step
+
+
 def measure(step: Step, seconds: float) -> tuple[int, int, float, float]:
     """(env steps, moves, CPU seconds, wall seconds) of stepping for about `seconds` of CPU time."""
     steps = moves = 0
@@ -166,6 +182,7 @@ def main() -> None:
             "our Gymnasium env": gym_step(variant),
             f"our vector env N={args.envs}": vector_step(variant, args.envs, 1),
             f"our vector env N={args.envs}, 2 threads": vector_step(variant, args.envs, 2),
+            f"our VectorStratego N={args.envs} self-play": self_play_step(variant, args.envs),
         }
         totals = {name: [0.0, 0.0, 0.0, 0.0] for name in paths}
         for step in paths.values():  # warm-up: compile or load every kernel first
