@@ -24,6 +24,7 @@ def test_a_clocked_invite_game_is_lost_on_time(
 ) -> None:
     host = new_page(browser)
     create_in_lobby(host, live_server, "invite", clock="5+3")
+    host.wait_for_selector("#invite:not([hidden])")  # the link is written once the game's first state has come
     link = host.input_value("#invite-link")
     guest = new_page(browser)
     guest.goto(link)
