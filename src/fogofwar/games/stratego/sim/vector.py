@@ -10,7 +10,9 @@
 
 What `BatchSim` does in four Python calls (step, sample, observe, mask) a step of `VectorStratego` does in one:
 the kernel (`vector_kernels.step_env`) plays the learner's action, lets the random opponent answer inside the
-kernel, deals new random setups to games that ended (autoreset), and writes into the buffers
+kernel, deals new random setups to games that ended (autoreset; a deal whose start or whose opponent's first
+move already ends the game is dealt again, so no episode is over before the learner acts), and writes into the
+buffers
 
 * `planes` (n, 33, 10, 10) uint8: planes 0-32 of `sim.planes` from the viewing seat;
 * `counts` (n, 12) uint8: the constant planes 33-44 as a vector (enemy pieces not accounted for, per rank);
