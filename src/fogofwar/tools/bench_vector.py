@@ -2,10 +2,10 @@
 
 A measured step is what a training loop does: draw a random legal action per game (`sample_actions`), then
 `StrategoVectorEnv.step` (the learner's move, the kernel's random opponent's reply, autoreset, the next
-observation and mask into the buffers; `copy=False`). Every configuration (batch size x threads or processes) is
-measured in `rounds` slices taken in turn, so that a busy machine's load falls on all of them alike; the rate
-is the total over the slices. CPU time is reported beside wall time: on a shared machine it shows what the
-process itself did.
+observation and mask into the buffers; `copy=False`). Every configuration (batch size x threads, of numba's pool
+or "py-threads", Python threads, or processes) is measured in `rounds` slices taken in turn, so that a busy
+machine's load falls on all of them alike; the rate is the total over the slices. CPU time is reported beside
+wall time: on a shared machine it shows what the process itself did.
 """
 
 from __future__ import annotations
@@ -24,11 +24,14 @@ class VectorConfig:
     n_envs: int
     threads: int = 1
     processes: int = 1
+    parallel: str = "auto"
 
     @property
     def label(self) -> str:
         if self.processes > 1:
             return f"{self.processes} processes"
+        if self.parallel == "threads" and self.threads > 1:
+            return f"{self.threads} py-threads"
         return f"{self.threads} thread{'s' if self.threads > 1 else ''}"
 
 
@@ -60,11 +63,11 @@ class VectorResult:
 class _Runner:
     """One vector env being measured, kept between slices."""
 
-    def __init__(self, variant: str, n_envs: int, threads: int, seed: int) -> None:
+    def __init__(self, variant: str, n_envs: int, threads: int, seed: int, parallel: str = "auto") -> None:
         from fogofwar.games.stratego.envs.vector_env import StrategoVectorEnv
 
         self.env = StrategoVectorEnv(
-            n_envs, variant, max_moves=DEFAULT_CAPS.get(variant, 2000), threads=threads, copy=False
+            n_envs, variant, max_moves=DEFAULT_CAPS.get(variant, 2000), threads=threads, copy=False, parallel=parallel
         )
         self.env.reset(seed=seed)
         for _ in range(3):  # warm the threads and caches
@@ -134,7 +137,7 @@ def bench_vector(
     """Measure each in-process config for `seconds` in all, in `rounds` interleaved slices; then the
     multi-process ones (their workers run at the same time, so they are measured one config after another)."""
     local = [c for c in configs if c.processes == 1]
-    runners = [_Runner(c.variant, c.n_envs, c.threads, seed) for c in local]
+    runners = [_Runner(c.variant, c.n_envs, c.threads, seed, c.parallel) for c in local]
     results = {id(c): VectorResult(c) for c in configs}
     for _ in range(rounds):
         for c, runner in zip(local, runners, strict=True):
@@ -154,7 +157,10 @@ def bench_vector(
 def default_configs(
     variants: list[str], sizes: list[int], one_core: bool, all_cores: bool, jobs: int
 ) -> list[VectorConfig]:
-    """Per variant and batch size: one thread (`one_core`); `jobs` threads and `jobs` processes (`all_cores`)."""
+    """Per variant and batch size: one thread (`one_core`); `jobs` threads (numba's pool, and Python threads from
+    `PRANGE_FROM` games, where the two differ) and `jobs` processes (`all_cores`)."""
+    from fogofwar.games.stratego.sim.vector import PRANGE_FROM
+
     out = []
     for v in variants:
         for n in sizes:
@@ -163,5 +169,7 @@ def default_configs(
             if all_cores and jobs > 1:
                 if n >= jobs:
                     out.append(VectorConfig(v, n, threads=jobs))
+                if n >= PRANGE_FROM:
+                    out.append(VectorConfig(v, n, threads=jobs, parallel="threads"))
                 out.append(VectorConfig(v, n, processes=jobs))
     return out

@@ -54,4 +54,4 @@ def test_bench_vector_env_one_and_two_cores() -> None:
     assert "numba " in out and "2 cores" in out
     for size, how in (("1", "1 thread"), ("1", "2 processes"), ("64", "2 threads"), ("64", "2 processes")):
         assert re.search(rf"barrage\s+vector\s+N={size}\s+{how}\s+[\d,]+ env-steps/s\s+[\d,]+ moves/s", out), out
-    assert "N=1     2 threads" not in out  # one game cannot be split over threads
+    assert "N=1     2 threads" not in out and re.search(r"N=64\s+2 py-threads", out)

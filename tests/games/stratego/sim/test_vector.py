@@ -56,11 +56,12 @@ _MORE = ("terminated", "truncated", "final_planes", "final_counts")
     ],
 )
 def test_seeded_and_the_same_on_any_number_of_threads(kw: dict[str, object]) -> None:
-    """Every array of the games, step by step, whichever kernel and threads step them (the prange kernel once lost
-    writes of an inlined helper: this compares the whole state, not only what the envs return)."""
-    ways = [{"parallel": "threads"}, {"threads": 2, "parallel": "threads"}, {"parallel": "prange"}]
-    ways.append({"threads": 2, "parallel": "prange"})
-    sims = [VectorStratego("barrage", 40, **kw, **way) for way in ways]  # type: ignore[arg-type]
+    """Every array of the games, step by step, whichever kernel and threads step them: 64 games, so one Python
+    thread or two run the prange kernel on their share, three the plain one (the prange kernel once lost writes of
+    an inlined helper: this compares the whole state, not only what the envs return)."""
+    ways: list[dict[str, object]] = [{"parallel": "threads"}, {"threads": 2, "parallel": "threads"}]
+    ways += [{"parallel": "prange"}, {"threads": 2, "parallel": "prange"}, {"threads": 3, "parallel": "threads"}]
+    sims = [VectorStratego("barrage", 64, **kw, **way) for way in ways]  # type: ignore[arg-type]
     for sim in sims:
         sim.reset(seed=11)
     ended = 0

@@ -15,7 +15,8 @@ When games end, `info` holds "termination" (names), "winner" and "moves" with th
 `info["final_info"]` with SAME_STEP); `reset` gives each game's learner seat in `info["seat"]`.
 
 `copy=False` returns the kernel's buffers themselves (valid until the next step); `threads` steps the games
-on that many cores (see `sim.vector`). `sample_actions()` draws a uniformly random legal action per game.
+on that many cores, `parallel` "prange" (numba's pool, the default) or "threads" (Python threads, better on a
+machine shared with other work; see `sim.vector`). `sample_actions()` draws a uniformly random legal action per game.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class StrategoVectorEnv(VectorEnv[Obs, np.ndarray, np.ndarray]):
         illegal: str = "lose",
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         threads: int = 1,
+        parallel: str = "auto",
         copy: bool = True,
     ) -> None:
         mode = AutoresetMode(autoreset_mode)
@@ -64,7 +66,7 @@ class StrategoVectorEnv(VectorEnv[Obs, np.ndarray, np.ndarray]):
         self.sim = VectorStratego(
             variant, num_envs, seat=seat, setup=setup, setup_menu=setup_menu, max_moves=max_moves,
             two_squares=two_squares, more_squares=more_squares, illegal=illegal, autoreset=_MODES[mode],
-            threads=threads,
+            threads=threads, parallel=parallel,
         )  # fmt: skip
         self.num_envs = num_envs
         self.copy = copy

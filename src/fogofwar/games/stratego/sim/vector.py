@@ -10,7 +10,9 @@
 
 What `BatchSim` does in four Python calls (step, sample, observe, mask) a step of `VectorStratego` does in one:
 the kernel (`vector_kernels.step_env`) plays the learner's action, lets the random opponent answer inside the
-kernel, deals new random setups to games that ended (autoreset), and writes into the buffers
+kernel, deals new random setups to games that ended (autoreset; a deal whose start or whose opponent's first
+move already ends the game is dealt again, so no episode is over before the learner acts), and writes into the
+buffers
 
 * `planes` (n, 33, 10, 10) uint8: planes 0-32 of `sim.planes` from the viewing seat;
 * `counts` (n, 12) uint8: the constant planes 33-44 as a vector (enemy pieces not accounted for, per rank);
@@ -26,13 +28,18 @@ With `opponent="random"` the viewing seat is the learner's (`seat`: 0, 1, or "ra
 waits for (`view`). Setups: "random" (both drawn in the kernel), "menu" (a seat's first action picks an
 army of `setup_menu` by index) or "pieces" (a seat places its pieces one per action, in roster order, an
 action being the square). Illegal actions lose the game (`illegal="lose"`) or raise (`"raise"`).
+
+Cores: `threads` > 1 splits a step over that many threads, `parallel="prange"` (the default from `PRANGE_FROM`
+games) over numba's thread pool (fastest on a quiet machine, but its OpenMP threads spin while they wait: a busy
+machine can make it slower than one thread), or `parallel="threads"` in Python threads, the GIL released (each
+steps its share on its own, waiting without spinning: the choice for a shared machine).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import numba
 import numpy as np
@@ -59,8 +66,9 @@ VECTOR_TERMINATIONS = (*TERMINATIONS, "illegal_action")
 SETUPS = ("random", "menu", "pieces")
 AUTORESETS = ("next_step", "same_step", "disabled")
 PRANGE_FROM = 32
-"""`parallel="auto"` steps batches of at least this many games over numba's thread pool, smaller ones in
-Python threads (`threads` - 1 of them, the GIL released) or, with one thread, directly."""
+"""From this many games (per thread) on, the prange kernel steps them (faster even on one thread); below, the plain
+kernel (a prange call costs a microsecond or two to start)."""
+_STEP_PRANGE = cast(Callable[..., int], V.step_prange)  # numba's parallel dispatcher is typed apart
 _CHASE_MARGIN = 8  # chase positions one step can add to a seat's record (two moves, at most 3 each)
 
 
@@ -167,12 +175,13 @@ class VectorStratego:
         )  # fmt: skip
         self._most = 0
         if parallel == "auto":
-            parallel = "prange" if n_envs >= PRANGE_FROM else "threads"
+            parallel = "prange" if threads > 1 and n_envs >= PRANGE_FROM else "threads"
         self.threads, self.parallel = threads, parallel
         self._chunks = [(n * i // threads, n * (i + 1) // threads) for i in range(threads)]
         self._prange = parallel == "prange"
         self._numba_threads = min(threads, int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
         self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 and not self._prange else None
+        self._chunk_kernel: Callable[..., int] | None = None  # decided at the first step (_pick_chunk_kernel)
         self._pack()
 
     def _pack(self) -> None:
@@ -203,17 +212,30 @@ class VectorStratego:
                 raise ValueError(f"env {bad}: action {int(acts[bad])} is not legal now")
         if self._most + _CHASE_MARGIN > self._pos.shape[2]:
             self._grow_positions(self._most + _CHASE_MARGIN)
-        args = (self.S, self.tables, self.cfg, self.rng, acts)
-        if self._pool is not None:
-            futures = [self._pool.submit(V.step_range, *args, lo, hi, self.out) for lo, hi in self._chunks[1:]]
-            lo, hi = self._chunks[0]
-            most = V.step_range(*args, lo, hi, self.out)
-            self._most = max([most, *(f.result() for f in futures)])
-        elif self._prange:
+        args: tuple[Any, ...] = (self.S, self.tables, self.cfg, self.rng, acts)
+        if self._prange:
             numba.set_num_threads(self._numba_threads)
-            self._most = V.step_prange(*args, 0, self.n_envs, self.out)
-        else:
-            self._most = V.step_range(*args, 0, self.n_envs, self.out)
+            self._most = _STEP_PRANGE(*args, 0, self.n_envs, self.out)
+            return
+        kernel: Callable[..., int] = self._chunk_kernel or self._pick_chunk_kernel(args)
+        if self._pool is None:
+            self._most = kernel(*args, 0, self.n_envs, self.out)
+            return
+        futures = [self._pool.submit(kernel, *args, lo, hi, self.out) for lo, hi in self._chunks[1:]]
+        lo, hi = self._chunks[0]
+        most = kernel(*args, lo, hi, self.out)
+        self._most = max([most, *(f.result() for f in futures)])
+
+    def _pick_chunk_kernel(self, args: tuple[Any, ...]) -> Callable[..., int]:
+        """The kernel each thread runs on its chunk: the prange one on one numba thread for large chunks, if
+        numba's threading layer may be entered from several threads at once (OpenMP, TBB; not workqueue)."""
+        kernel: Callable[..., int] = V.step_range
+        if self.n_envs // self.threads >= PRANGE_FROM:
+            _on_one_numba_thread(*args, 0, 0, self.out)  # an empty range: starts numba's threading layer
+            if self.threads == 1 or numba.threading_layer() in ("omp", "tbb"):
+                kernel = _on_one_numba_thread
+        self._chunk_kernel = kernel
+        return kernel
 
     def _grow_positions(self, need: int) -> None:
         cap = self._pos.shape[2]
@@ -275,6 +297,12 @@ class VectorStratego:
         out[:, : V.NUM_OBS_PLANES] = p
         out[:, V.NUM_OBS_PLANES :] = c[:, :, None, None]
         return out
+
+
+def _on_one_numba_thread(*args: Any) -> int:
+    """step_prange on the calling thread alone (numba's thread count is per calling thread)."""
+    numba.set_num_threads(1)
+    return _STEP_PRANGE(*args)
 
 
 def _check(name: str, value: object, allowed: tuple[object, ...]) -> None:
