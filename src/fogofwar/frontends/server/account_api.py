@@ -33,7 +33,6 @@ from fogofwar.frontends.server.accounts import (
     SESSION_COOKIE,
     SESSION_DAYS,
     AccountError,
-    Attempts,
     check_name,
     check_password,
     hash_password,
@@ -42,6 +41,7 @@ from fogofwar.frontends.server.accounts import (
     token_hash,
     verify_password,
 )
+from fogofwar.frontends.server.limits import SlidingWindow
 from fogofwar.frontends.server.session import ClientError, game_info
 from fogofwar.frontends.server.store import Summary
 
@@ -73,12 +73,12 @@ def accounts_of(request: Request) -> AccountStore:
     return store
 
 
-def _limits(request: Request) -> tuple[Attempts, Attempts]:
+def _limits(request: Request) -> tuple[SlidingWindow, SlidingWindow]:
     """Failed sign-ins (per name and per address) and sign-ups (per address), kept with the app."""
     state = request.app.state
     if not hasattr(state, "signin_attempts"):
-        state.signin_attempts = Attempts(limit=5, window=300.0)
-        state.signup_attempts = Attempts(limit=5, window=3600.0)
+        state.signin_attempts = SlidingWindow(limit=5, window=300.0)
+        state.signup_attempts = SlidingWindow(limit=5, window=3600.0)
     return state.signin_attempts, state.signup_attempts
 
 
@@ -159,7 +159,7 @@ async def signup(request: Request, response: Response, body: Credentials) -> dic
         check_password(body.password, name)
     except AccountError as exc:
         raise _refuse(exc) from None
-    signups.failed(_address(request))  # every sign-up counts
+    signups.add(_address(request))  # every sign-up counts
     hashed = await asyncio.to_thread(hash_password, body.password)
     try:
         user = await asyncio.to_thread(accounts_of(request).create_user, name, name_key(name), hashed)
@@ -180,8 +180,8 @@ async def signin(request: Request, response: Response, body: Credentials) -> dic
     stored = found[1] if found is not None else await asyncio.to_thread(hash_password, "no such player")
     good = await asyncio.to_thread(verify_password, stored, body.password[:200])
     if found is None or not good:
-        attempts.failed("name:" + key)
-        attempts.failed("addr:" + address)
+        attempts.add("name:" + key)
+        attempts.add("addr:" + address)
         raise ClientError("bad_credentials", "wrong name or password", 401)
     attempts.forget("name:" + key)
     return await _sign_in(request, response, found[0])

@@ -1,12 +1,12 @@
-"""Player accounts, optional: names, passwords, sign-in sessions, CSRF tokens and the sign-in rate limit.
+"""Player accounts, optional: names, passwords, sign-in sessions and CSRF tokens.
 
 Play never needs an account (a seat is its token); an account adds a name, ratings and a profile. Passwords
 are hashed with Argon2id (argon2-cffi, OWASP's minimum parameters: 19 MiB, two passes), so a stolen database
 gives nobody a password cheaply. A signed-in browser holds a random session token in an HttpOnly cookie;
 the server keeps only its hash, and a CSRF token (synchronizer pattern) that every request changing
 something on the account's behalf must send back in a header: a page of another site can make the browser
-send the cookie, never the token. Failed sign-ins are limited per name and per address, so guessing a
-password costs hours, not seconds, and hashing costs the server bounded time.
+send the cookie, never the token. Failed sign-ins are limited per name and per address (account_api.py, with
+`limits.SlidingWindow`), so guessing a password costs hours, not seconds, and hashing costs bounded time.
 
 >>> check_name("Ada_99")
 'Ada_99'
@@ -21,9 +21,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import time
-from collections import deque
-from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -88,37 +85,3 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """Session tokens are stored hashed: a leaked database opens no session."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class Attempts:
-    """Failed attempts per key in a sliding window: more than `limit` in `window` seconds locks the key until
-    the oldest one leaves the window. In memory: a restart forgets, which only ever helps a real player."""
-
-    limit: int
-    window: float
-    _seen: dict[str, deque[float]] = field(default_factory=dict)
-    max_keys: int = 100_000
-    """Bounded memory: past this many keys the oldest are forgotten."""
-
-    def wait(self, key: str, now: float | None = None) -> float:
-        """Seconds before `key` may try again (0: now)."""
-        now = time.monotonic() if now is None else now
-        seen = self._seen.get(key)
-        if not seen:
-            return 0.0
-        while seen and now - seen[0] >= self.window:
-            seen.popleft()
-        if not seen:
-            del self._seen[key]
-            return 0.0
-        return max(0.0, seen[0] + self.window - now) if len(seen) >= self.limit else 0.0
-
-    def failed(self, key: str, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        if key not in self._seen and len(self._seen) >= self.max_keys:
-            self._seen.pop(next(iter(self._seen)))
-        self._seen.setdefault(key, deque(maxlen=self.limit)).append(now)
-
-    def forget(self, key: str) -> None:
-        self._seen.pop(key, None)

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from fogofwar.frontends.server.limits import SlidingWindow
 from fogofwar.frontends.server.session import ClientError
 from fogofwar.frontends.server.store import ChatEntry
 
@@ -121,25 +122,21 @@ class FloodGate:
     def __init__(self, messages: int, seconds: float) -> None:
         self.messages = messages
         self.seconds = seconds
-        self._sent: dict[str, deque[float]] = {}
+        self._sent = SlidingWindow(messages, seconds, max_keys=1000)
 
     def take(self, who: str, at: float | None = None) -> None:
         """Count a message of `who` (at time `at`, by default `now()`); `ClientError` (nothing counted) if it has
         written too much lately."""
         at = now() if at is None else at
-        if len(self._sent) > 1000:  # forget the writers who have been quiet for a while
-            self._sent = {k: q for k, q in self._sent.items() if q and at - q[-1] < self.seconds}
-        sent = self._sent.setdefault(who, deque())
-        while sent and at - sent[0] >= self.seconds:
-            sent.popleft()
-        if len(sent) >= self.messages:
-            wait = max(1, math.ceil(self.seconds - (at - sent[0])))
+        left = self._sent.wait(who, at)
+        if left > 0:
+            wait = max(1, math.ceil(left))
             raise ClientError(
                 "slow_down",
                 f"slow down: at most {self.messages} chat messages in {self.seconds:g} seconds; wait {wait} s",
                 429,
             )
-        sent.append(at)
+        self._sent.add(who, at)
 
 
 __all__ = [

@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
-from collections import Counter
+import time
+from collections import Counter, deque
 from typing import Any, ClassVar
 
 import h11
@@ -160,6 +161,42 @@ def _content_length(scope: Scope) -> int | None:
             text = value.decode("latin-1").strip()
             return int(text) if text.isdigit() and len(text) < 20 else None
     return None
+
+
+class SlidingWindow:
+    """At most `limit` events per key in any `window` seconds: failed sign-ins of a name or an address, chat messages
+    of a seat. Memory is bounded: past `max_keys` keys the quiet ones are forgotten, then the oldest."""
+
+    def __init__(self, limit: int, window: float, max_keys: int = 100_000) -> None:
+        self.limit = limit
+        self.window = window
+        self.max_keys = max_keys
+        self._seen: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds before `key` may have another event (0: now)."""
+        now = time.monotonic() if now is None else now
+        seen = self._seen.get(key)
+        if not seen:
+            return 0.0
+        while seen and now - seen[0] >= self.window:
+            seen.popleft()
+        if not seen:
+            del self._seen[key]
+            return 0.0
+        return max(0.0, seen[0] + self.window - now) if len(seen) >= self.limit else 0.0
+
+    def add(self, key: str, now: float | None = None) -> None:
+        """Count an event of `key`."""
+        now = time.monotonic() if now is None else now
+        if key not in self._seen and len(self._seen) >= self.max_keys:
+            self._seen = {k: q for k, q in self._seen.items() if q and now - q[-1] < self.window}
+            while len(self._seen) >= self.max_keys:
+                self._seen.pop(next(iter(self._seen)))
+        self._seen.setdefault(key, deque(maxlen=self.limit)).append(now)
+
+    def forget(self, key: str) -> None:
+        self._seen.pop(key, None)
 
 
 class Quota:
