@@ -271,13 +271,13 @@ class GameManager:
         opponent: str,
         color: str,
         name: str,
-        clock: str | None = None,
+        clock: str | dict[str, Any] | None = None,
         user: User | None = None,
         rated: bool = False,
     ) -> Created:
         """Make a game; the creator gets its seat's token (both for hot-seat) and, for `invite`, the invite secret.
-        `clock` is the time control ("5+3", "2 days"; None or "" for an untimed game); `user`, the signed-in
-        creator, sits at its seat; a `rated` game counts for the ratings of the accounts in it."""
+        `clock` is the time control ("5+3", "2 days", or as stored; None or "" for an untimed game); `user`, the
+        signed-in creator, sits at its seat; a `rated` game counts for the ratings of the accounts in it."""
         try:
             adapter: Adapter = get_adapter(game)
             adapter.make_game(options)  # checks the options before anything is stored
@@ -398,8 +398,8 @@ class GameManager:
         async with new.lock:
             if new.session.meta.invite_hash is None or new.session.state.is_terminal():
                 raise ClientError("taken", "the rematch was taken or withdrawn", 409)
-            await self._check_account(new, user)
-            taken, token, info = await self._take_seat(new, live.session.meta.players[seat] or "", user)
+            rated = await self._check_account(new, user)
+            taken, token, info = await self._take_seat(new, live.session.meta.players[seat] or "", user, rated)
         return Created(info, {taken: token}, None)
 
     async def _rematch_game(self, live: LiveGame, seat: int, user: User | None) -> Created:
@@ -410,26 +410,27 @@ class GameManager:
         seats = adapter.seat_names
         player = meta.players[seat] or ""
         name = "" if meta.mode == "hotseat" or player == seats[seat].capitalize() else player
-        clock = TimeControl.from_json(meta.clock).label.removesuffix(" a move") if meta.clock else None
         rated = await self._is_rated(meta.id) and user is not None
-        return await self.create(meta.game, options, opponent, seats[1 - seat], name, clock, user, rated)
+        return await self.create(meta.game, options, opponent, seats[1 - seat], name, meta.clock, user, rated)
 
     async def _is_rated(self, game_id: str) -> bool:
         if self.accounts is None:
             return False
         return any(rated for _, rated in (await self._io(self.accounts.seats, game_id)).values())
 
-    async def _check_account(self, live: LiveGame, user: User | None) -> None:
-        """Taking a seat of a rated game needs an account, and not the one at the other seat."""
+    async def _check_account(self, live: LiveGame, user: User | None) -> bool:
+        """Whether the game is rated; taking a seat of a rated game needs an account, and not the one at the other
+        seat."""
         if self.accounts is None:
-            return
+            return False
         seats = await self._io(self.accounts.seats, live.session.meta.id)
         if not any(rated for _, rated in seats.values()):
-            return
+            return False
         if user is None:
             raise ClientError("unauthorized", "this game is rated: sign in to take its seat", 401)
         if any(u.id == user.id for u, _ in seats.values()):
             raise ClientError("bad_request", "you cannot play yourself in a rated game", 409)
+        return True
 
     @staticmethod
     def _agent_options(meta: GameMeta) -> set[str]:
@@ -522,8 +523,8 @@ class GameManager:
             meta = live.session.meta
             if meta.invite_hash is None or not secrets.compare_digest(meta.invite_hash, hash_token(invite)):
                 raise ClientError("forbidden", "this invite is not valid (or the seat was taken already)", 403)
-            await self._check_account(live, user)
-            return await self._take_seat(live, name, user)
+            rated = await self._check_account(live, user)
+            return await self._take_seat(live, name, user, rated)
 
     async def accept(
         self, game_id: str, name: str, token: str | None, user: User | None = None
@@ -540,10 +541,12 @@ class GameManager:
                 raise ClientError("taken", "somebody accepted this challenge first", 409)
             if live.session.state.is_terminal():
                 raise ClientError("game_over", "this challenge was withdrawn", 409)
-            await self._check_account(live, user)
-            return await self._take_seat(live, name, user)
+            rated = await self._check_account(live, user)
+            return await self._take_seat(live, name, user, rated)
 
-    async def _take_seat(self, live: LiveGame, name: str, user: User | None = None) -> tuple[int, str, dict[str, Any]]:
+    async def _take_seat(
+        self, live: LiveGame, name: str, user: User | None = None, rated: bool = False
+    ) -> tuple[int, str, dict[str, Any]]:
         """Give the open seat to whoever joins (the caller holds the lock and has checked their right to)."""
         game_id = live.session.meta.id
         meta = live.session.meta
@@ -558,7 +561,7 @@ class GameManager:
         if not joined:
             raise ClientError("forbidden", "the seat was taken already", 403)
         if user is not None and self.accounts is not None:
-            await self._write(self.accounts.bind_seat, game_id, seat, user.id, await self._is_rated(game_id))
+            await self._write(self.accounts.bind_seat, game_id, seat, user.id, rated)
         session = live.session.copy()
         session.meta.token_hashes[seat] = hash_token(token)
         session.meta.players[seat] = player
