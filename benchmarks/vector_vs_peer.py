@@ -1,6 +1,6 @@
 """fogofwar's environments over the fused kernel side by side with stratego_env (J.B. Lanier, Python + numba).
 
-    .venv/bin/python benchmarks/vector_vs_peer.py --peer PATH [--seconds 30] [--rounds 5]
+    .venv/bin/python benchmarks/vector_vs_peer.py --peer PATH [--seconds 30] [--rounds 5] [--paths all|envs|layer]
 
 PATH is a checkout of https://github.com/JBLanier/stratego_env (the folder that holds the `stratego_env`
 package), kept outside this repository and never committed. With numpy 2 its `np.reshape(..., newshape=...)`
@@ -10,7 +10,16 @@ unused here): when they are not installed this script stands in gymnasium's spac
 sides run on the same numpy and numba.
 
 Measured, in CPU time of this process, interleaved in `--rounds` slices so that a busy machine's load falls on
-every path alike (classic = the peer's STANDARD, barrage = its BARRAGE; move caps 2,000 / 1,000 on both sides):
+every path alike (classic = the peer's STANDARD, barrage = its BARRAGE; move caps 2,000 / 1,000 on both sides).
+The compiled layers (`--paths layer`), whole random games without observations, each side's fastest way:
+
+* peer compiled layer: `StrategoProceduralEnv`, the numba functions under the peer's env, called once a move from
+  Python as its env calls them (the mover's legal-move mask, a uniformly random legal move, the next state, the
+  ending), random setups from its own `random_initial_state_fn`; it has no whole-game compiled loop;
+* our compiled random rollouts: `BatchSim.random_rollouts`, whole random games in one compiled loop (setups
+  included), 16 games a call, as `fogofwar bench`'s "batched 1 core" row; ratios are to the peer's compiled layer.
+
+The environments (`--paths envs`):
 
 * peer env.step: `StrategoMultiAgentEnv` (partially observable observations, the cheapest mode for the peer)
   stepped with a uniformly random legal action from its mask, resetting at each game's end;
@@ -79,6 +88,48 @@ def peer_step(variant: str) -> Step:
         obs, _, done, _ = env.step({player: pick(obs[player]["valid_actions_mask"])})
         state["obs"] = env.reset() if done["__all__"] else obs
         return 1, 1
+
+    return step
+
+
+def peer_layer(variant: str) -> Step:
+    """The peer's compiled layer: a random game move by move through its numba functions, no observations."""
+    from stratego_env import GameVersions, ObservationModes, StrategoMultiAgentEnv
+
+    version = {"classic": GameVersions.STANDARD, "barrage": GameVersions.BARRAGE}[variant]
+    env = StrategoMultiAgentEnv(
+        env_config={"version": version, "observation_mode": ObservationModes.PARTIALLY_OBSERVABLE}
+    )
+    base, deal = env.base_env, env.random_initial_state_fn  # its StrategoProceduralEnv, its random setups
+    rng = np.random.default_rng(1)
+    game: dict[str, Any] = {"state": deal(), "player": 1}
+
+    def step() -> tuple[int, int]:
+        state, player = game["state"], game["player"]
+        legal = np.flatnonzero(base.get_valid_moves_as_1d_mask(state, player))
+        if len(legal) == 0:  # the mover cannot move: the game is over
+            game["state"], game["player"] = deal(), 1
+            return 0, 0
+        state, player = base.get_next_state(state, player, int(legal[rng.integers(len(legal))]))
+        if base.get_game_ended(state, player) != 0:
+            state, player = deal(), 1
+        game["state"], game["player"] = state, player
+        return 1, 1
+
+    return step
+
+
+def our_rollouts(variant: str) -> Step:
+    """Our compiled random rollouts: whole random games in one compiled loop, 16 a call."""
+    from fogofwar.games.stratego.sim import BatchSim
+    from fogofwar.games.stratego.variants import DEFAULT_CAPS
+
+    sim = BatchSim(variant, 1, max_moves=DEFAULT_CAPS[variant])
+    seeds = iter(range(1, 1 << 62))
+
+    def step() -> tuple[int, int]:
+        moves = sim.random_rollouts(16, seed=next(seeds)).moves
+        return moves, moves
 
     return step
 
@@ -169,6 +220,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--variant", action="append", help="classic and/or barrage (default both)")
     parser.add_argument("--envs", type=int, default=256, help="games of the vector env")
+    parser.add_argument(
+        "--paths",
+        choices=("all", "envs", "layer"),
+        default="all",
+        help="the environments, the compiled layers, or both",
+    )
     args = parser.parse_args()
     sys.path.insert(0, args.peer)
     _stand_ins()
@@ -176,14 +233,17 @@ def main() -> None:
 
     print(f"Python {sys.version.split()[0]}, numpy {np.__version__}, numba {numba.__version__}; CPU time per path")
     for variant in args.variant or ["classic", "barrage"]:
-        paths: dict[str, Step] = {
-            "peer env.step": peer_step(variant),
-            "our AEC env": aec_step(variant),
-            "our Gymnasium env": gym_step(variant),
-            f"our vector env N={args.envs}": vector_step(variant, args.envs, 1),
-            f"our vector env N={args.envs}, 2 threads": vector_step(variant, args.envs, 2),
-            f"our VectorStratego N={args.envs} self-play": self_play_step(variant, args.envs),
-        }
+        paths: dict[str, Step] = {}
+        if args.paths in ("all", "layer"):
+            paths["peer compiled layer"] = peer_layer(variant)
+            paths["our compiled random rollouts"] = our_rollouts(variant)
+        if args.paths in ("all", "envs"):
+            paths["peer env.step"] = peer_step(variant)
+            paths["our AEC env"] = aec_step(variant)
+            paths["our Gymnasium env"] = gym_step(variant)
+            paths[f"our vector env N={args.envs}"] = vector_step(variant, args.envs, 1)
+            paths[f"our vector env N={args.envs}, 2 threads"] = vector_step(variant, args.envs, 2)
+            paths[f"our VectorStratego N={args.envs} self-play"] = self_play_step(variant, args.envs)
         totals = {name: [0.0, 0.0, 0.0, 0.0] for name in paths}
         for step in paths.values():  # warm-up: compile or load every kernel first
             measure(step, 0.2)
@@ -191,9 +251,14 @@ def main() -> None:
             for name, step in paths.items():
                 for i, x in enumerate(measure(step, args.seconds / args.rounds)):
                     totals[name][i] += x
-        peer_steps, peer_moves, peer_cpu, _ = totals["peer env.step"]
-        peer_rate, peer_move_rate = peer_steps / peer_cpu, peer_moves / peer_cpu
         for name, (steps, moves, cpu, wall) in totals.items():
+            base = (
+                "peer compiled layer"
+                if name in ("peer compiled layer", "our compiled random rollouts")
+                else "peer env.step"
+            )
+            peer_steps, peer_moves, peer_cpu, _ = totals[base]
+            peer_rate, peer_move_rate = peer_steps / peer_cpu, peer_moves / peer_cpu
             rate, move_rate = steps / cpu, moves / cpu
             print(
                 f"{variant:<8} {name:<32} {rate:>10,.0f} steps/s {move_rate:>10,.0f} moves/s of CPU time "

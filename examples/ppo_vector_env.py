@@ -6,8 +6,9 @@ The learner plays red (`--seat`) against the kernel's uniformly random opponent 
 compact observation (33 uint8 planes + the 12 counts) and chooses among the legal moves only (illegal logits
 masked out). The reward is the game's (+1 / -1 / 0 at the end) plus a potential-based shaping term (Ng et al.,
 1999: gamma * phi(s') - phi(s), which leaves the optimal policy unchanged) with phi = `--shaping` x (own pieces
-minus enemy pieces on the board). With a random seat (the board is not turned round for blue, so the net must
-learn both sides) the win rate stayed near a half for five minutes in our runs, with or without the shaping.
+minus enemy pieces on the board). With a random seat the win rate stayed near a half for five minutes in our
+runs, with or without the shaping; those runs predate the env's own-side view (blue now sees the board turned
+round, as red sees it), and were not repeated since.
 It prints, after each update, the win rate over the last 200 finished games: it starts near the random player's
 (about half) and rises as the policy learns. The structure follows CleanRL's ppo.py (rollout, GAE, clipped
 objective, value loss, entropy bonus); SAME_STEP autoreset keeps the classic "done means the next observation

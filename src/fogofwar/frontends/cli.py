@@ -1,4 +1,4 @@
-"""The `fogofwar` command: play, serve, replay, bench, arena."""
+"""The `fogofwar` command: play, serve, replay, bench, arena, selfplay, train."""
 
 from __future__ import annotations
 
@@ -358,6 +358,18 @@ def _bench_vector(
         console.print(result.line(), markup=False, soft_wrap=True)
 
 
+_Ray = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        help="play on a Ray cluster instead of local processes: auto (the cluster `ray start` made this machine part "
+        "of), an address (ray://head:10001 or head:6379), or local (a private instance of --jobs CPUs); same "
+        "results as the local pool (docs/research.md)",
+        show_default=False,
+    ),
+]
+
+
 @app.command()
 def arena(
     players: Annotated[
@@ -382,6 +394,7 @@ def arena(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per pairing (colours alternate)")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes (1 = play in this process)")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="seed of the whole tournament")] = 1,
+    ray: _Ray = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="output directory (default artifacts/arena/<timestamp>)")
     ] = None,
@@ -414,6 +427,7 @@ def arena(
         split_players,
         write_outputs,
     )
+    from fogofwar.tools.workers import ClusterError
 
     try:
         specs = split_players(players)
@@ -422,6 +436,7 @@ def arena(
             games=games,
             seed=seed,
             jobs=jobs,
+            ray=ray,
             game=_game_of_variant(game, variant),
             variant=variant,
             max_moves=max_moves,
@@ -429,7 +444,7 @@ def arena(
             options=_parse_options(option or []),
         )
         result = run_arena(settings)
-    except (GameError, ValueError, TypeError, ImportError) as exc:
+    except (GameError, ValueError, TypeError, ImportError, ClusterError) as exc:
         console.print(f"[red]arena: {exc}[/red]")
         raise typer.Exit(2) from None
     print_report(result, console)
@@ -446,6 +461,77 @@ def arena(
             markup=False,
             highlight=False,
         )
+        raise typer.Exit(1)
+
+
+@app.command()
+def selfplay(
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="one agent spec, which plays itself, or two separated by a comma (colours alternate); "
+            "default search, the strong player",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games to play")] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes (1 = play in this process)")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the whole run")] = 1,
+    ray: _Ray = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="output directory (default artifacts/selfplay/<timestamp>)")
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            "-v",
+            help="Stratego: classic (default; what the training commands learn), barrage, duel or classicfree",
+        ),
+    ] = None,
+    max_moves: Annotated[
+        int | None, typer.Option("--max-moves", min=0, help="move cap, a draw when reached (default per variant)")
+    ] = None,
+    game: Annotated[str, typer.Option("--game", help="game to play")] = "stratego",
+    preload: Annotated[
+        list[str] | None, typer.Option("--preload", help="import this module first (it may register agents)")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE; may be repeated")
+    ] = None,
+) -> None:
+    """Play games between agents and write their records (OUT/games/NNNNNN.json), selfplay.csv and selfplay.json:
+    data for `fogofwar train ... OUT/games`. The same seed gives the same files whatever --jobs or --ray.
+
+    Exit status 1 if a game failed with an error (its record is missing)."""
+    from fogofwar.tools.arena import split_players
+    from fogofwar.tools.selfplay import DEFAULT_PLAYER, SelfplaySettings, default_out_dir, run_selfplay
+    from fogofwar.tools.workers import ClusterError
+
+    target = out if out is not None else default_out_dir()
+    try:
+        settings = SelfplaySettings(
+            players=split_players(players) if players else [DEFAULT_PLAYER],
+            games=games,
+            seed=seed,
+            jobs=jobs,
+            ray=ray,
+            game=_game_of_variant(game, variant),
+            variant=variant,
+            max_moves=max_moves,
+            preload=list(preload or []),
+            options=_parse_options(option or []),
+        )
+        result = run_selfplay(settings, target)
+    except (GameError, ValueError, TypeError, ImportError, ClusterError) as exc:
+        console.print(f"[red]selfplay: {exc}[/red]")
+        raise typer.Exit(2) from None
+    for line in result.summary_lines():
+        console.print(line, markup=False, highlight=False)
+    console.print(f"wrote {target} ({len(result.rows) - len(result.errors)} game records)", markup=False)
+    if result.errors:
         raise typer.Exit(1)
 
 
@@ -558,7 +644,13 @@ app.add_typer(train_app, name="train")
 
 
 # The options both `train` commands take.
-_Archives = Annotated[list[Path], typer.Argument(help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip")]
+_Archives = Annotated[
+    list[Path],
+    typer.Argument(
+        help="Gravon archives (.zip), e.g. ../shared/data/gravon/*.zip, and fogofwar records (.json) or folders of "
+        "them, e.g. a `fogofwar selfplay` run's OUT/games"
+    ),
+]
 _HeldOut = Annotated[int, typer.Option("--held-out", min=2, help="every Nth game is held out")]
 _MaxGames = Annotated[int, typer.Option("--max-games", min=0, help="train on at most N games (0: all)")]
 _MaxHeldOut = Annotated[int, typer.Option("--max-held-out", min=0, help="score at most N games (0: all)")]
@@ -617,10 +709,22 @@ def _save_net(net: ConvNet, note: str, out: Path | None, default: Path) -> None:
 def _gravon_split(
     what: str, archives: list[Path], held_out: int, max_games: int, max_held_out: int
 ) -> tuple[list[GravonGame], list[GravonGame], list[GravonGame]]:
-    """(all classic games, training games, held-out games: every `held_out`-th), cut to the maxima (0: all)."""
-    from fogofwar.games.stratego.agents.belief_training import gravon_games, split
+    """(all classic games, training games, held-out games: every `held_out`-th), cut to the maxima (0: all).
+    Records that cannot be read are counted and passed over, as Gravon's unreadable games are."""
+    from fogofwar.games.stratego.agents.belief_training import split
+    from fogofwar.games.stratego.formats.gravon import GravonGame, read_games
 
-    games = gravon_games(archives)
+    games: list[GravonGame] = []
+    unreadable: list[str] = []
+    for path in archives:
+        for g in read_games(path):
+            if isinstance(g, GravonGame):
+                if g.game_type == "classic":
+                    games.append(g)
+            elif path.is_dir() or path.suffix.lower() == ".json":
+                unreadable.append(str(g))
+    if unreadable:
+        console.print(f"{len(unreadable)} records passed over, e.g. {unreadable[0]}", markup=False)
     train, held = split(games, held_out)
     train, held = train[: max_games or None], held[: max_held_out or None]
     if not train or not held:

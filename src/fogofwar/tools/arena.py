@@ -3,7 +3,8 @@
 Every pair of players meets `games` times; colours alternate (in game i of a pairing, the
 pair's first player sits at seat 0, red, when i is even). Each game's seed comes from
 (arena seed, pairing index, game index) alone, so the games, and so the results, are the
-same for a given seed whether they run in one process or in many (`jobs`).
+same for a given seed whether they run in one process, in many (`jobs`) or on a Ray cluster
+(`ray`; see `fogofwar.tools.workers`). Only the measured times differ.
 
 Agents are built inside the worker process from their spec strings, because an agent (an
 external bot, say) need not pickle. An agent that crashes or plays an illegal move loses
@@ -44,7 +45,6 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -54,9 +54,11 @@ from fogofwar.core.agents import AgentForfeit, agent_game_options, agent_names, 
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import JSON, Game, GameError, Observation, Termination
 from fogofwar.core.registry import make_game
+from fogofwar.tools.workers import Failed, Workers
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import Progress
 
 FORMAT = "fogofwar-arena"
 VERSION = 1
@@ -174,6 +176,8 @@ class ArenaSettings:
     """Games per pairing."""
     seed: int = 1
     jobs: int = 1
+    ray: str | None = None
+    """Play on a Ray cluster instead ("auto", an address, or "local"; see `fogofwar.tools.workers.Workers`)."""
     game: str = "stratego"
     variant: str | None = None
     """Passed to the game as its `variant` option when set; Stratego's default is classic."""
@@ -204,8 +208,10 @@ class ArenaSettings:
         args = ["fogofwar", "arena", "--game", self.game]
         if self.variant:
             args += ["--variant", self.variant]
-        args += ["--players", ",".join(_quote_spec(s) for s in self.players)]
+        args += ["--players", ",".join(quote_spec(s) for s in self.players)]
         args += ["--games", str(self.games), "--jobs", str(self.jobs), "--seed", str(self.seed)]
+        if self.ray is not None:
+            args += ["--ray", self.ray]
         if self.max_moves is not None:
             args += ["--max-moves", str(self.max_moves)]
         for module in self.preload:
@@ -215,7 +221,8 @@ class ArenaSettings:
         return shlex.join(args)
 
 
-def _quote_spec(spec: str) -> str:
+def quote_spec(spec: str) -> str:
+    """A spec as `split_players` reads it back from a comma-separated list."""
     return f'"{spec}"' if "," in spec or "'" in spec else spec
 
 
@@ -367,6 +374,20 @@ def forfeit_kind(exc: BaseException) -> str:
     return "gave up" if isinstance(exc, AgentForfeit) else "crash"
 
 
+TIMING_METADATA = ("think_seconds_by_seat", "max_think_seconds_by_seat", "setup_seconds_by_seat")
+"""The metadata of an arena record that measures time: the only part of a record that two runs of the same
+seed may not share."""
+
+
+def untimed(record: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A record's JSON without `TIMING_METADATA`: what two runs of the same seed must agree on to the byte."""
+    out = dict(record)
+    metadata = out.get("metadata")
+    if isinstance(metadata, dict):
+        out["metadata"] = {k: v for k, v in metadata.items() if k not in TIMING_METADATA}
+    return out
+
+
 def play_game(task: GameTask) -> GameResult:
     """Play one game (the worker's job); anything that goes wrong outside the agents' turns is an error row."""
     start = time.perf_counter()
@@ -435,7 +456,7 @@ def play_game(task: GameTask) -> GameResult:
             record_json=json.dumps(record.to_json(), separators=(",", ":")),
         )
     except Exception as exc:
-        return _error_result(task, "".join(traceback.format_exception_only(exc)).strip(), time.perf_counter() - start)
+        return error_result(task, "".join(traceback.format_exception_only(exc)).strip(), time.perf_counter() - start)
     finally:
         for agent in agents:
             close = getattr(agent, "close", None)
@@ -444,7 +465,8 @@ def play_game(task: GameTask) -> GameResult:
                     close()
 
 
-def _error_result(task: GameTask, message: str, seconds: float = 0.0) -> GameResult:
+def error_result(task: GameTask, message: str, seconds: float = 0.0) -> GameResult:
+    """The row of a game that failed outside the agents' turns (or whose worker died): left out of the scores."""
     return GameResult(
         pairing=task.pairing,
         index=task.index,
@@ -762,6 +784,7 @@ class ArenaResult:
             "players": [{"name": p.name, "spec": p.spec} for p in self.players],
             "games_per_pairing": self.settings.games,
             "jobs": self.settings.jobs,
+            "ray": self.settings.ray,
             "seed": self.settings.seed,
             "max_moves": self.settings.max_moves,
             "preload": list(self.settings.preload),
@@ -905,14 +928,9 @@ Describe = Callable[[Sequence[GameResult]], str]
 """Makes the progress bar's description from the results so far."""
 
 
-def run_arena(
-    settings: ArenaSettings,
-    progress: bool = True,
-    console: Console | None = None,
-    describe: Describe | None = None,
-) -> ArenaResult:
-    """Play the whole round robin and tabulate it; `progress` shows a bar on `console` (stderr by default),
-    described by `describe` (default: the count of forfeits and errors so far)."""
+def prepare(settings: ArenaSettings) -> tuple[list[Player], dict[str, JSON]]:
+    """Check the settings before any game starts (counts, agents, game) and return the named players and the
+    game's full options."""
     if settings.games < 1:
         raise ValueError("games per pairing must be at least 1")
     if settings.jobs < 1:
@@ -930,11 +948,22 @@ def run_arena(
     game = make_game(settings.game, **options)  # fails fast on a bad game or variant
     if game.num_players != 2:
         raise GameError(f"the arena runs two-player games; {game.name} has {game.num_players} players")
-    options = dict(game.options)
+    return players, dict(game.options)
+
+
+def run_arena(
+    settings: ArenaSettings,
+    progress: bool = True,
+    console: Console | None = None,
+    describe: Describe | None = None,
+) -> ArenaResult:
+    """Play the whole round robin and tabulate it; `progress` shows a bar on `console` (stderr by default),
+    described by `describe` (default: the count of forfeits and errors so far)."""
+    players, options = prepare(settings)
     tasks = make_tasks(settings, players, options)
     started = datetime.now().astimezone().isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    results = _run_tasks(tasks, settings.jobs, progress, console, describe or _describe)
+    results = _run_tasks(tasks, settings.jobs, settings.ray, progress, console, describe or _describe)
     result = ArenaResult(
         settings=settings,
         players=players,
@@ -947,9 +976,8 @@ def run_arena(
     return result
 
 
-def _run_tasks(
-    tasks: list[GameTask], jobs: int, progress: bool, console: Console | None, describe: Describe
-) -> list[GameResult]:
+def games_bar(console: Console | None, progress: bool) -> Progress:
+    """The progress bar of a batch of games (the arena's, self-play's): games done, elapsed time, ETA."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -960,7 +988,7 @@ def _run_tasks(
         TimeRemainingColumn,
     )
 
-    bar = Progress(
+    return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -971,30 +999,19 @@ def _run_tasks(
         console=console or Console(stderr=True),
         disable=not progress,
     )
+
+
+def _run_tasks(
+    tasks: list[GameTask], jobs: int, ray: str | None, progress: bool, console: Console | None, describe: Describe
+) -> list[GameResult]:
     results: list[GameResult] = []
-    if jobs == 1:
-        with bar:
+    with Workers(play_game, jobs, ray) as workers:
+        done = workers.start(tasks)  # before the bar starts its refresh thread, so that local workers fork without it
+        with games_bar(console, progress) as bar:
             task_id = bar.add_task("arena", total=len(tasks))
-            for task in tasks:
-                results.append(play_game(task))
+            for task, result in done:
+                results.append(error_result(task, result.message) if isinstance(result, Failed) else result)
                 bar.update(task_id, advance=1, description=describe(results))
-        return results
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    try:
-        # Everything is submitted before the bar starts its refresh thread, so workers fork without it.
-        futures: dict[Future[GameResult], GameTask] = {pool.submit(play_game, task): task for task in tasks}
-        with bar:
-            task_id = bar.add_task("arena", total=len(tasks))
-            for future in as_completed(futures):
-                task = futures[future]
-                try:
-                    results.append(future.result())
-                except Exception as exc:  # the worker died or the result did not come back
-                    message = "".join(traceback.format_exception_only(exc)).strip() or type(exc).__name__
-                    results.append(_error_result(task, f"worker: {message}"))
-                bar.update(task_id, advance=1, description=describe(results))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 

@@ -151,3 +151,32 @@ def test_pettingzoo_games_play_to_the_end() -> None:
     with pytest.raises(ValueError, match="not legal"):
         par.reset(seed=1)
         par.step({"red": 0, "blue": 0})
+
+
+def test_blue_sees_the_board_from_its_own_side() -> None:
+    """By default a learner playing blue sees its home in rows 0-3 of its planes and acts in that view, as the policy
+    net reads the board (`policy_model.oriented_planes`); orientation="absolute" gives the board's own squares."""
+    from fogofwar.games.stratego.agents.policy_model import oriented_planes
+    from fogofwar.games.stratego.sim.tables import FLIP_COMPACT
+
+    own, absolute = (
+        CompiledStrategoEnv("barrage", seat=1),
+        CompiledStrategoEnv("barrage", seat=1, orientation="absolute"),
+    )
+    a, _ = own.reset(seed=6)
+    b, _ = absolute.reset(seed=6)
+    assert a["planes"][:12, 4:].sum() == 0 < a["planes"][:12, :4].sum()  # its army stands in its home rows...
+    assert b["planes"][:12, :6].sum() == 0  # ...which are rows 6-9 of the board
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        assert np.array_equal(a["planes"], oriented_planes(b["planes"], 1))
+        assert np.array_equal(a["action_mask"], b["action_mask"][FLIP_COMPACT])
+        move = int(rng.choice(np.flatnonzero(b["action_mask"])))
+        a, ra, ta, ua, _ = own.step(FLIP_COMPACT[move])
+        b, rb, tb, ub, _ = absolute.step(move)
+        assert (ra, ta, ua) == (rb, tb, ub)
+        if ta or ua:
+            break
+    red = CompiledStrategoEnv("barrage", seat=0)
+    r, _ = red.reset(seed=6)
+    assert r["planes"][:12, 4:].sum() == 0  # red's home is rows 0-3 in either orientation

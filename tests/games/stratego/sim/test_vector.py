@@ -6,6 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT as POLICY_FLIP
+from fogofwar.games.stratego.agents.policy_model import oriented_planes
+from fogofwar.games.stratego.sim.tables import FLIP_COMPACT
 from fogofwar.games.stratego.sim.vector import VECTOR_TERMINATIONS, VectorStratego
 from fogofwar.games.stratego.sim.vector_differential import compare_vector_games
 
@@ -194,3 +197,67 @@ def test_options_are_checked() -> None:
             VectorStratego("barrage", 1, **kw)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="fixed roster"):
         VectorStratego("classicfree", 1)
+
+
+def _in_own_view(vs: VectorStratego, actions: np.ndarray) -> np.ndarray:
+    """Absolute actions as an oriented blue gives them: moves turned round, setup squares s as 99 - s."""
+    out = actions.copy()
+    for e in np.flatnonzero((vs.view == 1) & (actions >= 0)):
+        if not vs.in_setup[e]:
+            out[e] = FLIP_COMPACT[actions[e]]
+        elif vs.setup == "pieces":
+            out[e] = 99 - actions[e]
+    return out
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"opponent": None, "setup": "pieces"},
+        {"seat": "random"},
+        {"seat": 1, "setup": "menu", "illegal": "raise"},
+    ],
+)
+def test_own_orientation_is_the_absolute_view_turned_round_for_blue(kw: dict[str, object]) -> None:
+    """orientation="own": blue's planes are the absolute ones turned round (as the policy net's oriented planes),
+    its mask and actions are the absolute ones through FLIP_COMPACT (setup squares s as 99 - s), and the games are
+    the same; red's view does not change."""
+    n = 12
+    absolute = VectorStratego("barrage", n, max_moves=80, autoreset="next_step", **kw)  # type: ignore[arg-type]
+    own = VectorStratego("barrage", n, max_moves=80, autoreset="next_step", orientation="own", **kw)  # type: ignore[arg-type]
+    absolute.reset(seed=4)
+    own.reset(seed=4)
+    blue_moves = blue_setups = 0
+    for _ in range(150):
+        assert np.array_equal(own.view, absolute.view)
+        blue = absolute.view == 1
+        assert np.array_equal(own.planes[~blue], absolute.planes[~blue])
+        assert np.array_equal(own.planes[blue], oriented_planes(absolute.planes[blue], 1))
+        assert np.array_equal(own.counts, absolute.counts) and np.array_equal(own.to_place, absolute.to_place)
+        for e in range(n):
+            expected = absolute.mask[e]
+            if blue[e] and not absolute.in_setup[e]:
+                expected = expected[FLIP_COMPACT]
+            elif blue[e] and absolute.setup == "pieces":
+                expected = np.concatenate([expected[:100][::-1], expected[100:]])
+            assert np.array_equal(own.mask[e], expected), e
+        sampled = own.sample_actions()
+        has = own.mask.any(axis=1)
+        assert own.mask[np.flatnonzero(has), sampled[has]].all()  # the sampler speaks the own view too
+        actions = absolute.sample_actions()
+        blue_moves += int((blue & ~absolute.in_setup & absolute.mask.any(axis=1)).sum())
+        blue_setups += int((blue & absolute.in_setup & absolute.mask.any(axis=1)).sum())
+        own_actions = _in_own_view(absolute, actions)
+        absolute.step(actions)
+        own.step(own_actions)
+        for name in ("rewards", "seat_rewards", "terminated", "truncated"):
+            assert np.array_equal(getattr(own, name), getattr(absolute, name)), name
+        assert np.array_equal(own.board, absolute.board) and np.array_equal(own.codes, absolute.codes)
+    assert blue_moves > 50
+    assert blue_setups > 0 or kw.get("setup", "random") == "random"
+    own.close()
+    absolute.close()
+
+
+def test_flip_table_is_the_policy_nets() -> None:
+    assert np.array_equal(FLIP_COMPACT, POLICY_FLIP) and np.array_equal(FLIP_COMPACT[FLIP_COMPACT], np.arange(1368))

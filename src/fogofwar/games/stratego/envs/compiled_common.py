@@ -3,10 +3,13 @@
 An observation is a dict of compact arrays, as the kernel writes them:
 
 * `planes` (33, 10, 10) uint8 0/1: planes 0-32 of `sim.planes` (own pieces by rank, known enemy ranks, unknown
-  enemy pieces moved / unmoved, lakes, the last two moves, own pieces revealed / moved), absolute coordinates;
+  enemy pieces moved / unmoved, lakes, the last two moves, own pieces revealed / moved), from the seat's own side:
+  blue's turned round (square s at 99 - s, its home in rows 0-3) with the environments' default
+  `orientation="own"`, as the policy net sees it; absolute squares for both with "absolute";
 * `counts` (12,) uint8: enemy pieces not accounted for per rank (the constant planes 33-44 as a vector);
-* `action_mask` (1368,) int8 0/1: the legal actions (compact move ids; setup choices in the setup phase): the
-  kernel's bool mask viewed as int8 without a copy, the dtype Gymnasium's masked `Discrete.sample` wants;
+* `action_mask` (1368,) int8 0/1: the legal actions (compact move ids in the same view; setup choices in the
+  setup phase): the kernel's bool mask viewed as int8 without a copy, the dtype Gymnasium's masked
+  `Discrete.sample` wants;
 * `to_place` (12,) uint8, only with a chosen-setup phase: the seat's pieces still to place per rank.
 
 `VectorStratego.full_planes` rebuilds the 45 float32 planes of the reference adapters from `planes` and `counts`.

@@ -11,7 +11,8 @@ the reference engine and accepts any fogofwar agent as the opponent. Spaces: `Di
 move ids; setup choices in the setup phase) and the observations of `compiled_common`. Rewards +1 / -1 / 0 at
 the end for the learner; the move cap truncates, every other ending terminates; an illegal action loses
 (`illegal="lose"`, `info["termination"] == "illegal_action"`) or raises (`"raise"`). `seat` 0, 1 or
-"random" (per episode); `setup` "random", "menu" or "pieces" (see `sim.vector`).
+"random" (per episode); `setup` "random", "menu" or "pieces" (see `sim.vector`). As blue, the learner sees the
+board turned round and acts in that view (`orientation="own"`, the default; "absolute": the board's own squares).
 """
 
 from __future__ import annotations
@@ -43,10 +44,11 @@ class CompiledStrategoEnv(gym.Env[dict[str, Any], np.int64]):
         two_squares: int = DEFAULT_TWO_SQUARES,
         more_squares: bool = True,
         illegal: str = "lose",
+        orientation: str = "own",
     ) -> None:
         self.sim = VectorStratego(
             variant, 1, seat=seat, setup=setup, setup_menu=setup_menu, max_moves=max_moves, two_squares=two_squares,
-            more_squares=more_squares, illegal=illegal, autoreset="disabled",
+            more_squares=more_squares, illegal=illegal, autoreset="disabled", orientation=orientation,
         )  # fmt: skip
         self.action_space = spaces.Discrete(NUM_COMPACT_ACTIONS)
         self.observation_space: spaces.Dict = observation_space(setup)

@@ -10,7 +10,8 @@
 np.False_
 
 Agents "red" (moves first) and "blue"; actions `Discrete(1368)` (compact move ids; setup choices in a
-chosen-setup phase) and the observations of `compiled_common` from each agent's seat. The agent whose
+chosen-setup phase) and the observations of `compiled_common` from each agent's seat, blue's turned round (its
+actions too; `orientation="absolute"` keeps the board's own squares for both). The agent whose
 action the game waits for is the one with legal actions in its mask: in the setup phase ("menu" or "pieces")
 red chooses its army first, then blue; then the side to move. Rewards +1 / -1 / 0 at the end; the move cap
 truncates, every other ending terminates. An illegal action raises `ValueError` (or loses the game with
@@ -66,11 +67,13 @@ class CompiledStrategoAECEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]  # pe
         two_squares: int = DEFAULT_TWO_SQUARES,
         more_squares: bool = True,
         illegal: str = "raise",
+        orientation: str = "own",
     ) -> None:
         super().__init__()
         self.sim = _game(
-            variant, setup, setup_menu, illegal, max_moves=max_moves, two_squares=two_squares, more_squares=more_squares
-        )
+            variant, setup, setup_menu, illegal, max_moves=max_moves, two_squares=two_squares,
+            more_squares=more_squares, orientation=orientation,
+        )  # fmt: skip
         self.possible_agents = list(PLAYER_IDS)
         self.render_mode = None
         self._action_space = spaces.Discrete(NUM_COMPACT_ACTIONS)
@@ -145,10 +148,12 @@ class StrategoParallelEnv(ParallelEnv[str, Obs, int]):  # type: ignore[misc]  # 
         two_squares: int = DEFAULT_TWO_SQUARES,
         more_squares: bool = True,
         illegal: str = "raise",
+        orientation: str = "own",
     ) -> None:
         self.sim = _game(
-            variant, setup, setup_menu, illegal, max_moves=max_moves, two_squares=two_squares, more_squares=more_squares
-        )
+            variant, setup, setup_menu, illegal, max_moves=max_moves, two_squares=two_squares,
+            more_squares=more_squares, orientation=orientation,
+        )  # fmt: skip
         self.possible_agents = list(PLAYER_IDS)
         self.render_mode = None
         self.agents: list[str] = []

@@ -17,6 +17,8 @@ When games end, `info` holds "termination" (names), "winner" and "moves" with th
 `copy=False` returns the kernel's buffers themselves (valid until the next step); `threads` steps the games
 on that many cores, `parallel` "prange" (numba's pool, the default) or "threads" (Python threads, better on a
 machine shared with other work; see `sim.vector`). `sample_actions()` draws a uniformly random legal action per game.
+A learner playing blue sees the board turned round, its home at the top rows of the planes, and gives its actions
+in that view (`orientation="own"`, the default; "absolute" keeps the board's own squares for both seats).
 """
 
 from __future__ import annotations
@@ -60,13 +62,14 @@ class StrategoVectorEnv(VectorEnv[Obs, np.ndarray, np.ndarray]):
         threads: int = 1,
         parallel: str = "auto",
         copy: bool = True,
+        orientation: str = "own",
     ) -> None:
         mode = AutoresetMode(autoreset_mode)
         self.metadata = {"autoreset_mode": mode}
         self.sim = VectorStratego(
             variant, num_envs, seat=seat, setup=setup, setup_menu=setup_menu, max_moves=max_moves,
             two_squares=two_squares, more_squares=more_squares, illegal=illegal, autoreset=_MODES[mode],
-            threads=threads, parallel=parallel,
+            threads=threads, parallel=parallel, orientation=orientation,
         )  # fmt: skip
         self.num_envs = num_envs
         self.copy = copy

@@ -7,7 +7,8 @@ without J, row 10 written ':'), and `<result type winner>`.
 
 `format_gravon_xml` writes the same layout back; `gravon_from_state` / `gravon_from_record` turn a game of
 a classic-board variant into a `GravonGame`, and `record_from_gravon` replays one through the rules engine
-into the project's JSON record.
+into the project's JSON record. `read_games` reads both kinds, so that the training commands learn from
+self-play records as from Gravon's archives.
 
 Archives and XML files are read as hostile input, with bounded memory and time: each game is streamed
 through expat (no tree is built) and refused past `MAX_ENTRY_BYTES` however large its zip header says it
@@ -19,6 +20,7 @@ why, so that a batch can report it and go on.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import struct
@@ -387,6 +389,27 @@ def read_gravon(path: str | Path) -> Iterator[GravonGame | RecordError]:
         yield UnreadableGame(p.name, f"cannot read: {exc}")
     except RecordError as exc:
         yield exc
+
+
+def read_games(path: str | Path) -> Iterator[GravonGame | RecordError]:
+    """`read_gravon`, and also the project's own records as Gravon games (`gravon_from_record`): a .json record,
+    or every .json record in a folder (an arena's or `fogofwar selfplay`'s games/), in name order. Never raises:
+    what cannot be read or written in Gravon's layout is yielded as its `RecordError`."""
+    p = Path(path)
+    if p.is_dir():
+        files = sorted(f for f in p.iterdir() if f.suffix.lower() == ".json")
+    elif p.suffix.lower() == ".json":
+        files = [p]
+    else:
+        yield from read_gravon(p)
+        return
+    for f in files:
+        try:
+            game = gravon_from_record(GameRecord.load(f))
+        except GameError as exc:  # a RecordError, or the rules refusing the record's actions
+            yield UnreadableGame(f.name, str(exc))
+            continue
+        yield dataclasses.replace(game, source=str(f))
 
 
 def _read_archive(p: Path) -> Iterator[GravonGame | RecordError]:

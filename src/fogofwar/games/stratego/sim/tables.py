@@ -10,7 +10,8 @@ For learning code it also offers a *compact* id space: every (from, to) pair tha
 could ever move along, i.e. every land square to every square of its four rays (stopping at the board's
 edge or a lake), numbered in increasing order of the reference id. `NUM_COMPACT_ACTIONS` such ids exist
 (1,368 on the 10x10 board with its lakes); `COMPACT_OF_MOVE[move]` maps a reference id to its compact
-id (-1 if no piece can ever make it) and `MOVE_OF_COMPACT[i]` maps back.
+id (-1 if no piece can ever make it) and `MOVE_OF_COMPACT[i]` maps back. `FLIP_COMPACT[i]` is the compact id
+of the same move on the board turned round (square s <-> 99 - s: blue's own view of it), its own inverse.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ NB, NB_N, RAY, RAY_N, SEG_LINE, SEG_LO, SEG_HI, LAKE, ZOBRIST, MOVE_OF_COMPACT =
 COMPACT_OF_MOVE: I64 = np.full(NUM_MOVE_ACTIONS, -1, np.int64)
 COMPACT_OF_MOVE[MOVE_OF_COMPACT] = np.arange(len(MOVE_OF_COMPACT))
 NUM_COMPACT_ACTIONS = len(MOVE_OF_COMPACT)
+FLIP_COMPACT: I64 = COMPACT_OF_MOVE[(99 - MOVE_OF_COMPACT // 100) * 100 + 99 - MOVE_OF_COMPACT % 100]
+"""compact id -> the compact id of the same move with the board turned round (the lakes are symmetric, so every
+move has one)."""
 
 
 def roster_counts(variant: Variant) -> I64:

@@ -29,6 +29,12 @@ waits for (`view`). Setups: "random" (both drawn in the kernel), "menu" (a seat'
 army of `setup_menu` by index) or "pieces" (a seat places its pieces one per action, in roster order, an
 action being the square). Illegal actions lose the game (`illegal="lose"`) or raise (`"raise"`).
 
+Orientation: with `orientation="absolute"` (the simulator's default, as `sim.planes`) both seats see the board's
+own squares; with `"own"` (the environments' default) blue sees it turned round (square s at 99 - s), as the
+policy net's planes do, so that each seat's home rows are rows 0-3 of its planes: its planes, its mask and the
+actions it gives are all in that view (`tables.FLIP_COMPACT` maps a compact move id between the two), and a
+net that plays both seats sees the same kind of position from either.
+
 Cores: `threads` > 1 splits a step over that many threads, `parallel="prange"` (the default from `PRANGE_FROM`
 games) over numba's thread pool (fastest on a quiet machine, but its OpenMP threads spin while they wait: a busy
 machine can make it slower than one thread), or `parallel="threads"` in Python threads, the GIL released (each
@@ -65,6 +71,7 @@ VECTOR_TERMINATIONS = (*TERMINATIONS, "illegal_action")
 """Termination names by code: the simulator's, then `ILLEGAL_ACTION` (5)."""
 SETUPS = ("random", "menu", "pieces")
 AUTORESETS = ("next_step", "same_step", "disabled")
+ORIENTATIONS = ("absolute", "own")
 PRANGE_FROM = 32
 """From this many games (per thread) on, the prange kernel steps them (faster even on one thread); below, the plain
 kernel (a prange call costs a microsecond or two to start)."""
@@ -106,6 +113,7 @@ class VectorStratego:
         illegal: str = "lose",
         threads: int = 1,
         parallel: str = "auto",
+        orientation: str = "absolute",
     ) -> None:
         self.variant: Variant = get_variant(variant)
         if self.variant.composition != "exact" or self.variant.setup_area != "home_rows":
@@ -118,6 +126,7 @@ class VectorStratego:
         _check("illegal", illegal, ("lose", "raise"))
         _check("parallel", parallel, ("auto", "threads", "prange"))
         _check("seat", seat, (0, 1, "random"))
+        _check("orientation", orientation, ORIENTATIONS)
         cap = DEFAULT_CAPS.get(self.variant.name, 2000) if max_moves is None else int(max_moves)
         if cap < 0 or two_squares < 0:
             raise ValueError("max_moves and two_squares must be >= 0 (0 turns them off)")
@@ -140,6 +149,8 @@ class VectorStratego:
         self.cfg[V.CFG_AUTORESET] = AUTORESETS.index(autoreset)
         self.cfg[V.CFG_SEAT] = V.SEAT_RANDOM if seat == "random" else int(seat)
         self.cfg[V.CFG_MENU], self.cfg[V.CFG_PIECES] = len(self.setup_menu), len(pieces)
+        self.cfg[V.CFG_ORIENT] = orientation == "own"
+        self.orientation = orientation
         self.tables = (pieces, home, CHAIR, menu, self.roster)
         n = n_envs
         self.board = np.zeros((n, SIZE * SIZE), np.uint8)
@@ -286,7 +297,7 @@ class VectorStratego:
         """A uniformly random legal action per game (-1 where none), from a stream apart from the games'."""
         out = np.empty(self.n_envs, np.int64)
         runs, mob, mobidx, legal, captured = self._rest
-        V.sample_kernel(self.st, legal, self.ctl, self.mask, self._act_rng, out)
+        V.sample_kernel(self.st, legal, self.ctl, self.cfg, self.mask, self._act_rng, out)
         return out
 
     def full_planes(self, seat_planes: U8 | None = None, counts: U8 | None = None) -> npt.NDArray[np.float32]:

@@ -37,11 +37,13 @@ from fogofwar.games.stratego.sim.planes import (
     PREV_TO,
     UNMOVED_UNKNOWN,
 )
-from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, LAKE, MOVE_LIMIT, MOVE_OF_COMPACT
+from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, FLIP_COMPACT, LAKE, MOVE_LIMIT, MOVE_OF_COMPACT
 
 # --- cfg: the options, one int64 vector ----------------------------------------------------------
 CFG_LIMIT, CFG_MORE, CFG_MAX_MOVES, CFG_OPPONENT, CFG_SETUP, CFG_AUTORESET, CFG_SEAT, CFG_MENU, CFG_PIECES = range(9)
-NUM_CFG = 9
+CFG_ORIENT = 9
+"""1: blue sees the board turned round (square s as 99 - s) in its planes, mask and actions; 0: absolute squares."""
+NUM_CFG = 10
 SETUP_RANDOM, SETUP_MENU, SETUP_PIECES = 0, 1, 2
 AUTORESET_NEXT, AUTORESET_SAME, AUTORESET_OFF = 0, 1, 2
 SEAT_RANDOM = 2  # CFG_SEAT: 0 red, 1 blue, 2 drawn each episode
@@ -112,6 +114,25 @@ def _actor(st, ctl, cfg, e):  # type: ignore[no-untyped-def]
     if ctl[e, C_PHASE] == PHASE_SETUP:
         return 0 if ctl[e, C_PLACED] < cfg[CFG_PIECES] else 1
     return st[e, K.PLAYER]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _turned(cfg, p):  # type: ignore[no-untyped-def]
+    """Whether seat p sees the board turned round (blue, when the observations are oriented)."""
+    return cfg[CFG_ORIENT] != 0 and p == 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _board_action(cfg, ctl, e, p, a):  # type: ignore[no-untyped-def]
+    """Seat p's action a, given from its own view, as the kernel reads it (turned back for an oriented blue; out of
+    range actions are left as they are, to be refused)."""
+    if not _turned(cfg, p):
+        return a
+    if ctl[e, C_PHASE] == PHASE_PLAY:
+        return FLIP_COMPACT[a] if 0 <= a < FLIP_COMPACT.shape[0] else a
+    if cfg[CFG_SETUP] == SETUP_PIECES:
+        return 99 - a if 0 <= a < 100 else a
+    return a
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -212,7 +233,7 @@ def _legal_move(st, legal, e, a):  # type: ignore[no-untyped-def]
 @njit(cache=True, nogil=True, inline="always")
 def write_obs(S, T, cfg, e, p, planes, counts, to_place):  # type: ignore[no-untyped-def]
     """Seat p's observation of game e: planes 0-32 (uint8), the unaccounted enemy pieces per rank, and in
-    the setup phase its pieces still to place per rank."""
+    the setup phase its pieces still to place per rank. An oriented blue sees square s at 99 - s."""
     board, st, runs, pos, mob, mobidx, legal, captured, ctl, codes = S
     pieces, home, chair, menu, roster = T
     out = planes[e]
@@ -233,9 +254,11 @@ def write_obs(S, T, cfg, e, p, planes, counts, to_place):  # type: ignore[no-unt
         for r in range(12):
             counts[e, r] = roster[r] - captured[e, 1 - p, r]
         src = board[e]
+    flip = _turned(cfg, p)
     for sq in range(100):
-        row = sq // 10
-        col = sq % 10
+        t = 99 - sq if flip else sq
+        row = t // 10
+        col = t % 10
         if LAKE[sq]:
             out[LAKE_PLANE, row, col] = 1
             continue
@@ -261,13 +284,16 @@ def write_obs(S, T, cfg, e, p, planes, counts, to_place):  # type: ignore[no-unt
         for plane, f in recent:
             sq = st[e, f]
             if sq >= 0:
-                out[plane, sq // 10, sq % 10] = 1
+                t = 99 - sq if flip else sq
+                out[plane, t // 10, t % 10] = 1
 
 
 @njit(cache=True, nogil=True, inline="always")
 def write_mask(S, T, cfg, e, p, mask):  # type: ignore[no-untyped-def]
-    """The legal actions of seat p in game e (none if p is not the seat to act or the game is over)."""
+    """The legal actions of seat p in game e (none if p is not the seat to act or the game is over), from its own
+    view (turned round for an oriented blue)."""
     board, st, runs, pos, mob, mobidx, legal, captured, ctl, codes = S
+    flip = _turned(cfg, p)
     for i in range(mask.shape[1]):
         mask[e, i] = False
     if ctl[e, C_PHASE] == PHASE_SETUP:
@@ -280,12 +306,13 @@ def write_mask(S, T, cfg, e, p, mask):  # type: ignore[no-untyped-def]
             lo = 0 if p == 0 else 60
             for sq in range(lo, lo + 40):
                 if codes[e, sq] == 0:
-                    mask[e, sq] = True
+                    mask[e, 99 - sq if flip else sq] = True
         return
     if st[e, K.DONE] != 0 or st[e, K.PLAYER] != p:
         return
     for i in range(st[e, K.NLEGAL]):
-        mask[e, COMPACT_OF_MOVE[legal[e, i]]] = True
+        c = COMPACT_OF_MOVE[legal[e, i]]
+        mask[e, FLIP_COMPACT[c] if flip else c] = True
 
 
 @njit(cache=True, nogil=True)  # not inline="always": inlined into step_prange, its ctl writes were lost (numba 0.68)
@@ -337,6 +364,7 @@ def step_env(S, T, cfg, rng, e, a, out):  # type: ignore[no-untyped-def]
         terminated[e] = False
         truncated[e] = False
         p = _actor(st, ctl, cfg, e)
+        a = _board_action(cfg, ctl, e, p, a)
         bad = -1
         if ctl[e, C_PHASE] == PHASE_SETUP:
             if not _setup_action(S, T, cfg, e, p, a):
@@ -417,15 +445,16 @@ def observe_kernel(S, T, cfg, seats, planes, counts, to_place, mask):  # type: i
 
 
 @njit(cache=True, nogil=True)
-def sample_kernel(st, legal, ctl, mask, rng, out):  # type: ignore[no-untyped-def]
-    """A uniformly random legal action per game (a move from the legal list, or in the setup phase a
-    true entry of the mask; -1 when there is none), from the separate stream rng."""
+def sample_kernel(st, legal, ctl, cfg, mask, rng, out):  # type: ignore[no-untyped-def]
+    """A uniformly random legal action per game (a move from the legal list, from the mover's view, or in the
+    setup phase a true entry of the mask; -1 when there is none), from the separate stream rng."""
     for e in range(out.shape[0]):
         out[e] = -1
         if ctl[e, C_PHASE] == PHASE_PLAY:
             n = st[e, K.NLEGAL]
             if n > 0 and st[e, K.DONE] == 0:
-                out[e] = COMPACT_OF_MOVE[legal[e, _below(rng, e, n)]]
+                c = COMPACT_OF_MOVE[legal[e, _below(rng, e, n)]]
+                out[e] = FLIP_COMPACT[c] if _turned(cfg, st[e, K.PLAYER]) else c
             continue
         n = 0
         for i in range(mask.shape[1]):
@@ -450,7 +479,8 @@ def check_kernel(S, T, cfg, actions):  # type: ignore[no-untyped-def]
     for e in range(actions.shape[0]):
         if ctl[e, C_NEEDS_RESET] != 0 or st[e, K.DONE] != 0:
             continue
-        a = actions[e]
+        p = _actor(st, ctl, cfg, e)
+        a = _board_action(cfg, ctl, e, p, actions[e])
         if ctl[e, C_PHASE] == PHASE_PLAY:
             if _legal_move(st, legal, e, a) < 0:
                 return e
@@ -458,7 +488,6 @@ def check_kernel(S, T, cfg, actions):  # type: ignore[no-untyped-def]
             if a < 0 or a >= cfg[CFG_MENU]:
                 return e
         else:
-            p = _actor(st, ctl, cfg, e)
             if a < 0 or a >= 100 or codes[e, a] != 0 or (a < 60 if p == 1 else a >= 40):
                 return e
     return -1
