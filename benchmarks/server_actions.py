@@ -9,8 +9,9 @@ connections per game, one per seat; random setups, then uniformly random legal m
 cap), on a temporary SQLite file. Every message a connection receives is encoded as the websocket
 would send it (`json.dumps` with Starlette's settings; with --deflate, also permessage-deflate with
 uvicorn's settings), so the figure covers everything the server does per action except the socket
-and the HTTP/websocket framing: the rules check, the trial copy, the database commit (in a worker
-thread, as served), the views and the move list, and the JSON encoding.
+and the HTTP/websocket framing: the rules check, the database commit (in a worker thread, as served),
+the views, their deltas and the JSON encoding. The driver keeps each seat's state from the whole view and
+the deltas (`delta.follow`), off the server's CPU time like its decoding.
 
 Reports the process CPU time (all threads) per stored event, not counting the driver's own decoding
 of the messages it receives, and wall-clock throughput. --profile writes a cProfile of the event-loop
@@ -31,6 +32,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from fogofwar.frontends.server.delta import follow
 from fogofwar.frontends.server.manager import Connection, GameManager
 from fogofwar.frontends.server.session import ClientError, Command
 from fogofwar.frontends.server.store import Store
@@ -67,16 +69,21 @@ async def seat_player(
     pending = False
     acked_seq = 0
     counter = 0
+    held: dict[str, Any] | None = None
     while True:
         msg = await conn.queue.get()
         if msg is None:
             return
         enc.encode(msg, comp)
-        if isinstance(msg, str):  # a state queued as JSON text: the client decodes it (not the server's cost)
-            t0 = time.thread_time()
+        t0 = time.thread_time()
+        if isinstance(msg, str):  # a state or a delta as JSON text: the client decodes it (not the server's cost)
             msg = json.loads(msg)
-            enc.client_cpu += time.thread_time() - t0
         kind = msg.get("type")
+        if kind in ("state", "delta"):
+            held = follow(held, msg)
+            assert held is not None, f"a delta that does not follow: {msg}"
+            msg = held
+        enc.client_cpu += time.thread_time() - t0
         if kind == "ack":
             pending = False
             acked_seq = int(msg["seq"])
@@ -86,7 +93,7 @@ async def seat_player(
             stats["errors"] += 1
             pending = False
             continue
-        if kind != "state":
+        if kind not in ("state", "delta"):
             continue
         game = msg["game"]
         if game["status"] == "over":
@@ -116,7 +123,7 @@ async def play(manager: GameManager, args: argparse.Namespace, index: int, enc: 
     )
     live = await manager.get(created.info["id"])
     rng = random.Random(args.seed * 100_003 + index)
-    conns = [manager.connect(live, seat) for seat in (0, 1)]
+    conns = [await manager.connect(live, seat) for seat in (0, 1)]
     await asyncio.gather(*(seat_player(manager, live, c, random.Random(rng.random()), enc, stats) for c in conns))
     for c in conns:
         manager.disconnect(live, c)

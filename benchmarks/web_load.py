@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/web_load.py --url http://127.0.0.1:8000   # a server already running
     .venv/bin/python benchmarks/web_load.py --games 2000 --pace 3 --spectators 1 --max-moves 20  # human pace
     .venv/bin/python benchmarks/web_load.py --postgres                    # on a throwaway PostgreSQL server
+    .venv/bin/python benchmarks/web_load.py --server-src ../other/src     # another checkout's server, this client
 
 Without --url the script starts the app itself (uvicorn on loopback, in a separate process, on a
 temporary SQLite file that is deleted afterwards). Each game is a hot-seat game created over REST;
@@ -12,11 +13,14 @@ its two seats are two websocket clients that set up at random ("random" setup co
 play uniformly random legal moves until the game ends, at the latest at the move cap (--max-moves,
 a draw). Every command is timed from sending it to receiving its acknowledgement, which the
 server sends only once the event is stored (committed to the database), so the latency includes
-the rules check, the database commit and the event loop's queueing under load.
+the rules check, the database commit and the event loop's queueing under load. The clients keep each seat's
+state from the server's whole views and deltas (`delta.follow`); a delta that does not follow is counted as an
+error ("gap") and mended with a "sync" request.
 
 Reports: games finished, commands acknowledged, latency p50/p90/p99/max for moves (and for setups),
-throughput (acknowledged commands per second over the run) and every error (refusals, dropped
-connections, timeouts). Exits 1 if any game did not finish or any error was seen.
+throughput (acknowledged commands per second over the run), what the clients received (messages and bytes
+of websocket payload per acknowledged command) and every error (refusals, dropped connections, timeouts,
+gaps). Exits 1 if any game did not finish or any error was seen.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ from typing import Any
 from local_server import HOST, free_port, stop_server, wait_until_up
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # this checkout's client side, whatever server
+from fogofwar.frontends.server.delta import follow  # noqa: E402
+
 SERVER = """
 import sys
 from fogofwar.frontends.server import Limits, serve
@@ -60,7 +67,13 @@ class Stats:
     error_examples: list[str] = field(default_factory=list)
     finished: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
-    watched: int = 0  # states received by spectators
+    watched: int = 0  # states and deltas received by spectators
+    received: Counter[str] = field(default_factory=Counter)  # messages received by every client, by type
+    received_bytes: int = 0  # their websocket payload
+
+    def count(self, raw: str | bytes, kind: str) -> None:
+        self.received[kind] += 1
+        self.received_bytes += len(raw.encode("utf-8") if isinstance(raw, str) else raw)
 
     def error(self, kind: str, detail: str) -> None:
         self.errors[kind] += 1
@@ -69,9 +82,13 @@ class Stats:
 
 
 # --- the server ---------------------------------------------------------------------------------------
-def start_server(db: str, fsync: bool) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: str, fsync: bool, src: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """The app on a free loopback port; `src`: the source tree it runs from (default: the one Python finds)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), "1" if fsync else "0"])
+    env = None
+    if src is not None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), "1" if fsync else "0"], env=env)
     base = f"http://{HOST}:{port}"
     wait_until_up(proc, base)
     return proc, base
@@ -106,16 +123,21 @@ async def seat_client(
     ws_url: str, token: str, seat: int, rng: random.Random, stats: Stats, pace: float = 0.0
 ) -> dict[str, Any] | None:
     """Play one seat to the end of the game (thinking `pace` seconds a move, give or take half); returns the last
-    state message."""
+    state it held."""
     async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[str, float, str] | None = None  # (id, sent at, kind)
         acked_seq = 0
         counter = 0
         latest: dict[str, Any] | None = None
+        syncing = False
         async for raw in ws:
             msg = json.loads(raw)
             kind = msg.get("type")
+            stats.count(raw, str(kind))
+            if kind == "ack" and msg.get("id") == "sync":
+                syncing = False
+                continue
             if kind == "ack":
                 if pending is not None and msg.get("id") == pending[0]:
                     elapsed = time.perf_counter() - pending[1]
@@ -127,9 +149,19 @@ async def seat_client(
                 stats.error(f"refused:{msg.get('error')}", str(msg.get("message")))
                 pending = None
                 continue
-            if kind != "state":
+            if kind not in ("state", "delta"):
                 continue
-            latest = msg
+            held = follow(latest, msg)
+            if held is None:  # a delta that does not follow: the whole view again
+                stats.error("gap", f"seat {seat}: delta {msg.get('v')} after view {latest and latest.get('v')}")
+                if not syncing:
+                    syncing = True
+                    await ws.send(json.dumps({"type": "sync", "id": "sync", "v": latest and latest.get("v")}))
+                continue
+            if held is latest:
+                continue
+            syncing = False
+            msg = latest = held
             game = msg["game"]
             if game["status"] == "over":
                 return msg
@@ -149,14 +181,22 @@ async def seat_client(
 
 
 async def spectator(ws_url: str, stats: Stats) -> None:
-    """Watch a game to its end, counting the states it receives."""
+    """Watch a game to its end, counting the states and deltas it receives."""
     async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello"}))
+        held: dict[str, Any] | None = None
         async for raw in ws:
             msg = json.loads(raw)
-            if msg.get("type") == "state":
+            stats.count(raw, str(msg.get("type")))
+            if msg.get("type") in ("state", "delta"):
                 stats.watched += 1
-                if msg["game"]["status"] == "over":
+                nxt = follow(held, msg)
+                if nxt is None:
+                    stats.error("gap", f"spectator: delta {msg.get('v')} after view {held and held.get('v')}")
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                held = nxt
+                if held["game"]["status"] == "over":
                     return
 
 
@@ -231,6 +271,11 @@ def main() -> int:
     p.add_argument("--spectators", type=int, default=0, help="spectator websockets per game (default 0)")
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     p.add_argument(
+        "--server-src",
+        help="started server: run it from this source tree (another checkout's src, to compare two servers with one"
+        " client)",
+    )
+    p.add_argument(
         "--postgres",
         action="store_true",
         help="the started server on a throwaway PostgreSQL server (Debian's postgresql; fsync on unless --no-fsync)",
@@ -252,13 +297,15 @@ def main() -> int:
             sys.exit(f"web_load: no PostgreSQL here: {problem}")
         postgres = PostgresServer(durable=not args.no_fsync)
         postgres.start()
-        proc, base = start_server(postgres.fresh_database(), fsync=not args.no_fsync)
+        proc, base = start_server(postgres.fresh_database(), fsync=not args.no_fsync, src=args.server_src)
         where = f"{base} (started here; throwaway PostgreSQL, fsync {'off' if args.no_fsync else 'on'})"
     else:
         tmp = tempfile.TemporaryDirectory(prefix="fogofwar-load-")
         db = f"sqlite:///{Path(tmp.name) / 'load.db'}"
-        proc, base = start_server(db, fsync=not args.no_fsync)
+        proc, base = start_server(db, fsync=not args.no_fsync, src=args.server_src)
         where = f"{base} (started here; temporary SQLite, fsync {'off' if args.no_fsync else 'on'})"
+    if args.server_src and not args.url:
+        where += f"; server from {args.server_src}"
     try:
         stats, wall = asyncio.run(run(base, args))
     finally:
@@ -283,8 +330,12 @@ def main() -> int:
         f"through  {acked} commands acknowledged in {wall:.1f} s = {acked / wall:.0f} commands/s "
         f"({len(stats.move_latency) / wall:.0f} moves/s)"
     )
+    per = stats.received_bytes / acked if acked else float("nan")
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(stats.received.items()))
+    total = sum(stats.received.values())
+    print(f"received {total} messages ({kinds}), {stats.received_bytes} bytes = {per:.0f} bytes a command")
     if args.spectators:
-        print(f"watched  {args.spectators} spectator(s) a game received {stats.watched} states")
+        print(f"watched  {args.spectators} spectator(s) a game received {stats.watched} states and deltas")
     ends = ", ".join(f"{k} {v}" for k, v in stats.outcomes.items())
     print(f"games    {stats.finished}/{args.games} finished: {ends}")
     print(f"errors   {errors}" + (": " + ", ".join(f"{k} {v}" for k, v in stats.errors.items()) if errors else ""))
@@ -299,7 +350,9 @@ def main() -> int:
                     "finished": stats.finished,
                     "moves": len(ms),
                     "p50_ms": pct(ms, 50),
+                    "p90_ms": pct(ms, 90),
                     "p99_ms": pct(ms, 99),
+                    "bytes_per_command": per,
                     "commands_per_s": acked / wall,
                     "errors": dict(stats.errors),
                     "wall_s": wall,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from fogofwar.core.web_adapter import Event
+from fogofwar.frontends.server.delta import follow
 from fogofwar.frontends.server.session import GameSession
 from fogofwar.frontends.server.store import Store
 
@@ -75,6 +77,87 @@ def my_turn(seat: int) -> Callable[[Msg], bool]:
     return lambda m: m["game"]["status"] == "over" or (m["game"]["to_move"] == seat and bool(m["legal"]))
 
 
+EVENT_KINDS = {"setup", "action", "chance", "resign", "forfeit", "abort", "timeout", "resume", "rematch"} | {
+    "draw_offer",
+    "draw_decline",
+    "draw_accept",
+}
+"""The kinds of stored events (`GameSession.apply`): a delta names them, never a draft's."""
+
+
+def check_delta(delta: Msg, before: Msg | None, after: Msg, secrets: Iterable[str]) -> None:
+    """A delta, sent to a connection that held `before` and now holds `after`, is only its number, the events
+    since (their numbers, kinds and seats: no payload, so no die, no setup, no secret order) and its patch
+    (whose every value is part of `after`, which the caller judges as a state), and holds none of `secrets`."""
+    assert before is not None, f"a delta before any whole view: {delta}"
+    assert set(delta) <= {"type", "v", "events", "patch"}, f"a field the leak test does not know: {delta}"
+    assert delta["v"] == before["v"] + 1 and after["v"] == delta["v"]
+    assert delta["patch"], "an empty delta is never sent"
+    since, now = before["game"]["seq"], after["game"]["seq"]
+    events = delta.get("events", [])
+    assert [e["seq"] for e in events] == list(range(since + 1, now + 1)), (since, now, events)
+    for e in events:
+        assert set(e) == {"seq", "kind", "seat"} and e["kind"] in EVENT_KINDS and e["seat"] in (0, 1, None), e
+    text = json.dumps(delta)
+    for secret in secrets:
+        assert secret not in text, f"LEAK: a delta holds a secret: {delta}"
+
+
+def judged(log: Iterable[Msg], secrets: Iterable[str], until_over: Iterable[str] = ()) -> Iterator[Msg]:
+    """Each message of one connection's log, in order, as the leak checks judge it: a state or any other message
+    as sent, a delta as the state it makes of the one held, once the delta itself passed `check_delta` (with
+    `secrets`, and `until_over` while the game it makes is not over)."""
+    held: Msg | None = None
+    for m in log:
+        if m["type"] == "delta":
+            after = follow(held, m)
+            assert after is not None, f"a delta that does not follow the view held: {m}"
+            over = after["game"]["status"] == "over"
+            check_delta(m, held, after, [*secrets, *([] if over else until_over)])
+            held = after
+            yield after
+        else:
+            if m["type"] == "state":
+                held = m
+            yield m
+
+
+class Follower:
+    """One websocket and the state message its client holds: every state and delta received is followed."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.state: Msg | None = None
+
+    def hello(self, token: str | None) -> Msg:
+        self.state = hello(self.ws, token)
+        return self.state
+
+    def receive(self) -> Msg:
+        """The next message as sent (the state held follows it)."""
+        msg = dict(self.ws.receive_json())
+        held = follow(self.state, msg)
+        assert held is not None, f"a delta that does not follow the view held: {msg}"
+        self.state = held
+        return msg
+
+    @property
+    def held(self) -> Msg:
+        assert self.state is not None
+        return self.state
+
+
+def held_states(log: Iterable[Msg]) -> Iterator[tuple[Msg, Msg | None]]:
+    """Each message of one connection's log with the state message the client holds after it (None before
+    the first): deltas applied in order, which must follow each other (a gap fails the test)."""
+    held: Msg | None = None
+    for m in log:
+        nxt = follow(held, m)
+        assert nxt is not None, f"a delta that does not follow the view held ({held and held['v']}): {m}"
+        held = nxt
+        yield m, held
+
+
 def play_vs_agent_ws(
     ws: WebSocketTestSession,
     seat: int,
@@ -84,11 +167,12 @@ def play_vs_agent_ws(
     on_message: Callable[[Msg], None] | None = None,
     max_actions: int = 10_000,
 ) -> Msg:
-    """Play a whole game on a seat's websocket against the computer; returns the last state message.
+    """Play a whole game on a seat's websocket against the computer; returns the last state the seat held.
 
-    Every message received is passed to `on_message` (the leak test records them).
+    Every message received (a state, a delta, an ack...) is passed to `on_message` (the leak test records them).
     """
     msg = first
+    held: Msg | None = None
     sent_setup = False
     actions = 0
     while True:
@@ -96,17 +180,20 @@ def play_vs_agent_ws(
             on_message(msg)
         if msg["type"] == "error":
             raise AssertionError(f"server refused a move: {msg}")
-        if msg["type"] == "state":
-            game = msg["game"]
+        nxt = follow(held, msg)
+        assert nxt is not None, f"a delta that does not follow: {msg}"
+        if msg["type"] in ("state", "delta"):
+            held = nxt
+            game = held["game"]
             if game["status"] == "over" or actions >= max_actions:
-                return msg
-            if game["status"] == "setup" and not sent_setup and not msg["setup"]["done"]:
+                return held
+            if game["status"] == "setup" and not sent_setup and not held["setup"]["done"]:
                 ws.send_json({"type": "setup", "setup": setup, "id": "setup"})
                 sent_setup = True
-            elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
-                ws.send_json({"type": "action", "action": rng.choice(msg["legal"]), "id": actions})
+            elif game["status"] == "play" and game["to_move"] == seat and held["legal"]:
+                ws.send_json({"type": "action", "action": rng.choice(held["legal"]), "id": actions})
                 actions += 1
-                # Skip the states broadcast before our ack: their legal moves are already spent.
+                # Skip the changes sent before our ack: their legal moves are already spent.
                 while True:
                     reply = ws.receive_json()
                     if on_message is not None:
@@ -115,6 +202,9 @@ def play_vs_agent_ws(
                         break
                     if reply["type"] == "error":
                         raise AssertionError(f"server refused a legal move: {reply}")
+                    nxt = follow(held, reply)
+                    assert nxt is not None, f"a delta that does not follow: {reply}"
+                    held = nxt
         msg = ws.receive_json()
 
 
@@ -170,32 +260,40 @@ def play_recorded_vs_agent(
 
 class HotseatRoom:
     """Both seats and a spectator connected to one game (hot-seat, or an invite game taken up); `logs` keeps what
-    each was sent (key None: the spectator)."""
+    each was sent (key None: the spectator), `held` the state message each holds (deltas applied)."""
 
     def __init__(self, conns: dict[int | None, WebSocketTestSession], tokens: Mapping[int, str]) -> None:
         self.conns = conns
         self.logs: dict[int | None, list[Msg]] = {key: [] for key in conns}
+        self.held: dict[int | None, Msg] = {}
         for key, ws in conns.items():
-            self.logs[key].append(hello(ws, tokens[key] if key is not None else None))
+            self._log(key, hello(ws, tokens[key] if key is not None else None))
+
+    def _log(self, key: int | None, msg: Msg) -> None:
+        self.logs[key].append(msg)
+        held = follow(self.held.get(key), msg)
+        assert held is not None, f"a delta that does not follow the view held: {msg}"
+        self.held[key] = held
 
     def step(self, seat: int, command: dict[str, Any]) -> Msg:
-        """Send a command for `seat`; its ack, then the state each connection is sent (a draft of secret
+        """Send a command for `seat`; its ack, then the change each connection is sent (a draft of secret
         orders is sent to its own seat alone). Chat messages that come before are logged too (the leak test
         judges them)."""
         self.conns[seat].send_json(command)
-        ack = self._until(seat, "ack")
+        ack = self._until(seat, ("ack",))
         assert ack["type"] == "ack", ack
         told = [seat] if "draft" in ack else list(self.conns)
         for key in told:
-            self._until(key, "state")
+            self._until(key, ("state", "delta"))
         return ack
 
-    def _until(self, key: int | None, kind: str) -> Msg:
-        """Log what connection `key` is sent up to the next message of type `kind` (or an error), and return it."""
+    def _until(self, key: int | None, kinds: tuple[str, ...]) -> Msg:
+        """Log what connection `key` is sent up to the next message of one of `kinds` (or an error), and
+        return it."""
         while True:
             msg = self.conns[key].receive_json()
-            self.logs[key].append(msg)
-            if msg["type"] in (kind, "error"):
+            self._log(key, msg)
+            if msg["type"] in (*kinds, "error"):
                 return dict(msg)
 
     def say(self, key: int | None, text: str, room: str, readers: Iterable[int | None]) -> Msg:
@@ -205,12 +303,12 @@ class HotseatRoom:
         self.conns[key].send_json({"type": "chat", "text": text, "room": room, "id": ref})
         while True:
             answer = self.conns[key].receive_json()
-            self.logs[key].append(answer)
+            self._log(key, answer)
             if answer["type"] in ("ack", "error") and answer.get("id") == ref:
                 break
         if answer["type"] == "ack":
             for reader in readers:
-                self.logs[reader].append(self.conns[reader].receive_json())
+                self._log(reader, self.conns[reader].receive_json())
         return dict(answer)
 
     def drain(self) -> None:
@@ -218,14 +316,15 @@ class HotseatRoom:
         for key, ws in self.conns.items():
             ws.send_json({"type": "ping", "id": "drain"})
             while (msg := ws.receive_json())["type"] != "pong":
-                self.logs[key].append(msg)
+                self._log(key, msg)
 
     def last(self, key: int | None) -> Msg:
+        """The last message connection `key` was sent."""
         return self.logs[key][-1]
 
     def state(self, key: int | None) -> Msg:
-        """The last state message connection `key` was sent."""
-        return next(m for m in reversed(self.logs[key]) if m["type"] == "state")
+        """The state message connection `key` holds (the last whole view, with the deltas since applied)."""
+        return self.held[key]
 
 
 @contextmanager

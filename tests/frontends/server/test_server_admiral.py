@@ -6,7 +6,8 @@ The leak test records every message sent to each seat (and to a spectator) and c
 ground truth rebuilt from the server's event log: a seat's view must be exactly its engine observation
 (with its own draft played, if it has one), the move log and the explanations may show a committed
 attack assignment only once both seats have committed, a deployment never, and a seat learns nothing
-(not even a message) while the other seat drafts its secret orders.
+(not even a message) while the other seat drafts its secret orders. A delta is judged itself (`check_delta`:
+no dice, no payload of any event) and as the state it makes of the one held (`judged`).
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from fogofwar.games.admiral.rules import AdmiralState
 
 from .server_helpers import (
     BOTH_DATABASES,
+    Follower,
     Msg,
     act,
     auth,
     create,
-    hello,
     hotseat_room,
+    judged,
     play_recorded_vs_agent,
     replay_log,
     seat_view,
@@ -263,30 +265,39 @@ def test_the_secret_assignment_is_a_draft_shown_to_its_seat_alone(client: TestCl
     me, other = view["seat"], 1 - view["seat"]
     seq = view["game"]["seq"]
     other_before = seat_view(client, gid, tokens[other])
-    with client.websocket_connect(f"/ws/games/{gid}") as ws, client.websocket_connect(f"/ws/games/{gid}") as spy:
-        hello(ws, tokens[me])
-        hello(spy, tokens[other])
+    with client.websocket_connect(f"/ws/games/{gid}") as w1, client.websocket_connect(f"/ws/games/{gid}") as w2:
+        ws, spy = Follower(w1), Follower(w2)
+        ws.hello(tokens[me])
+        spy.hello(tokens[other])
         order = orders[0]
-        ws.send_json({"type": "action", "action": order["id"], "id": "o1"})
-        ack = ws.receive_json()
+        w1.send_json({"type": "action", "action": order["id"], "id": "o1"})
+        ack = ws.receive()
         assert ack == {"type": "ack", "id": "o1", "seq": seq, "draft": 1}  # nothing stored: no new event
-        mine = ws.receive_json()
+        delta = ws.receive()
+        assert delta["type"] == "delta" and "events" not in delta  # no event: the draft, shown to this seat
+        mine = ws.held
         assert mine["draft"] == [order["id"]] and mine["game"]["seq"] == seq
         assert mine["view"]["fleets"][me]["orders"]  # the seat sees its own order
-        ws.send_json({"type": "undo", "id": "u1"})
-        assert ws.receive_json() == {"type": "ack", "id": "u1", "seq": seq, "draft": 0}
-        assert ws.receive_json()["draft"] == []
-        ws.send_json({"type": "action", "action": order["id"]})
-        assert ws.receive_json()["type"] == "ack" and "draft" in ws.receive_json()
-        spy.send_json({"type": "ping", "id": "p"})
-        assert spy.receive_json() == {"type": "pong", "id": "p"}  # the other seat was sent nothing meanwhile
+        w1.send_json({"type": "undo", "id": "u1"})
+        assert ws.receive() == {"type": "ack", "id": "u1", "seq": seq, "draft": 0}
+        ws.receive()
+        assert ws.held["draft"] == []
+        w1.send_json({"type": "action", "action": order["id"]})
+        assert ws.receive()["type"] == "ack"
+        ws.receive()
+        assert "draft" in ws.held
+        w2.send_json({"type": "ping", "id": "p"})
+        assert spy.receive() == {"type": "pong", "id": "p"}  # the other seat was sent nothing meanwhile
         assert seat_view(client, gid, tokens[other]) == other_before
-        ws.send_json({"type": "action", "action": COMMIT, "id": "c"})
-        ack = ws.receive_json()
+        w1.send_json({"type": "action", "action": COMMIT, "id": "c"})
+        ack = ws.receive()
         # One event is the whole assignment; dice the server rolls at once after it (a new turn's
         # rolls) are stored in the same transaction, so the ack may count them too.
         assert ack["type"] == "ack" and ack["id"] == "c" and ack["seq"] >= seq + 1
-        theirs = spy.receive_json()
+        delta = spy.receive()
+        assert [e["seq"] for e in delta["events"]] == list(range(seq + 1, ack["seq"] + 1))
+        assert delta["events"][0] == {"seq": seq + 1, "kind": "action", "seat": me}
+        theirs = spy.held
         assert theirs["game"]["seq"] == ack["seq"]
         assert theirs["view"]["fleets"][me]["orders"] is None or theirs["view"]["phase"] != "attack"
         committed = next(m for m in theirs["moves"] if m["seq"] == seq + 1)
@@ -349,7 +360,8 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     log, public, last = play_recorded_vs_agent(client, gid, seat, token, public_every=10)
     assert last["game"]["status"] == "over"
     states, events = log_of(db_url, gid)
-    checks = sum(check(m, seat, states, events, []) for m in log)
+    assert any(m["type"] == "delta" for m in log)
+    checks = sum(check(m, seat, states, events, []) for m in judged(log, []))
     checks += sum(check(m, None, states, events, [token]) for m in public)
     assert checks > 200
     if agent == "stratego":  # the computer explains itself, once its decisions are public
@@ -366,9 +378,9 @@ def test_hotseat_players_and_a_spectator(client: TestClient, db_url: str) -> Non
     with hotseat_room(client, gid, tokens) as room:
         room.step(1, {"type": "setup", "setup": "random"})
         room.step(0, {"type": "setup", "setup": "random"})
-        while room.last(None)["game"]["status"] != "over":
-            seat = room.last(None)["game"]["to_move"]
-            mine = next(m for m in reversed(room.logs[seat]) if m["type"] == "state")
+        while room.state(None)["game"]["status"] != "over":
+            seat = room.state(None)["game"]["to_move"]
+            mine = room.state(seat)
             legal = [a for a in mine["legal"] if a != PASS] or mine["legal"]
             room.step(seat, {"type": "action", "action": rng.choice(legal)})
         for ws in room.conns.values():  # and nothing more was sent to anybody
@@ -379,9 +391,9 @@ def test_hotseat_players_and_a_spectator(client: TestClient, db_url: str) -> Non
     checks = 0
     for key, log in logs.items():
         others = [tokens[s] for s in (0, 1) if s != key]
-        checks += sum(check(m, key, states, events, others) for m in log)
+        checks += sum(check(m, key, states, events, others) for m in judged(log, others))
     assert checks > 1000
-    final = logs[None][-1]["final"]
+    final = room.state(None)["final"]
     assert {u["owner"] for c in final["board"] for u in c["units"]} <= {0, 1}
 
 

@@ -212,11 +212,12 @@ def test_the_spectators_room_opens_to_the_players_when_the_game_is_over(client: 
         for key in conns:
             _drain(conns[key])
         act(client, gid, tokens[1], type="resign")
-        for seat in (0, 1):  # the last state, then what the spectators said
+        for seat in (0, 1):  # the game's end, then what the spectators said
             told = _drain(conns[seat])
-            assert [m["type"] for m in told] == ["state", "chat"] and told[0]["game"]["status"] == "over"
+            assert [m["type"] for m in told] == ["delta", "chat"] and told[0]["events"][0]["kind"] == "resign"
+            assert told[0]["patch"]["o"]["game"]["o"]["status"] == {"=": "over"}
             assert told[1]["history"] is True and _texts(told, "spectators") == ["blue has the better army"]
-        assert [m["type"] for m in _drain(conns[None])] == ["state"]  # the spectator: no players' room
+        assert [m["type"] for m in _drain(conns[None])] == ["delta"]  # the spectator: no players' room
         assert _say(conns[0], "thanks for watching", room="spectators")["type"] == "ack"
         assert _texts(_drain(conns[None]), "spectators") == ["thanks for watching"]
         assert _texts(_drain(conns[1]), "spectators") == ["thanks for watching"]

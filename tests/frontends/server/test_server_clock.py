@@ -19,7 +19,7 @@ from fogofwar.frontends.server.manager import GameManager
 from fogofwar.frontends.server.session import GameSession
 from fogofwar.frontends.server.store import Store
 
-from .server_helpers import BOTH_DATABASES, act, auth, create, hello, seat_view
+from .server_helpers import BOTH_DATABASES, Follower, act, auth, create, seat_view
 
 START = 1_900_000_000.0
 
@@ -156,12 +156,14 @@ def test_the_server_ends_the_game_when_the_clock_runs_out(client: TestClient, no
     live = client.portal.call(manager.get, gid)  # type: ignore[union-attr]
     assert live.clock_timer is not None  # woken when red's minute is up
     with client.websocket_connect(f"/ws/games/{gid}") as ws:
-        assert hello(ws, None)["game"]["status"] == "play"
+        watch = Follower(ws)
+        assert watch.hello(None)["game"]["status"] == "play"
         client.portal.call(manager._on_time, gid)  # type: ignore[union-attr]
         assert client.get(f"/api/games/{gid}").json()["game"]["status"] == "play"  # too early: nothing
         now.t += 60
         client.portal.call(manager._on_time, gid)  # type: ignore[union-attr]
-        msg = ws.receive_json()
+        assert watch.receive()["events"][-1]["kind"] == "timeout"
+        msg = watch.held
         assert msg["game"]["outcome"]["termination"] == "timeout" and msg["game"]["outcome"]["winner"] == 1
     assert seat_view(client, gid, red)["game"]["status"] == "over"
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from fogofwar.core.registry import web_adapters
 
-from .server_helpers import Msg, hello, play_vs_agent_ws, replay_log
+from .server_helpers import Msg, held_states, hello, play_vs_agent_ws, replay_log
 
 HOSTED = list(web_adapters())
 
@@ -38,8 +38,8 @@ def test_every_hosted_game_plays_and_each_view_is_the_adapters_view_of_the_truth
     assert last["game"]["status"] in ("play", "over") and last["game"]["seq"] > 2
     truths = replay_log(db_url, gid)[0]
     checked = 0
-    for msg in log:
-        if msg["type"] != "state" or msg["game"]["status"] == "over":
+    for raw, msg in held_states(log):
+        if raw["type"] not in ("state", "delta") or msg["game"]["status"] == "over":
             continue
         truth = truths[msg["game"]["seq"]]
         if adapter.in_secret(truth, seat):

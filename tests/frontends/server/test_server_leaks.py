@@ -6,6 +6,10 @@ sequence number the message carries. A rank shown for a piece that is not its vi
 must belong to a piece the game has revealed, and must be the true one; the move list must
 be exactly the public history; nothing may hold a placement action id (it encodes a rank),
 the other seat's token or setup string. Once the game is over everything may be shown.
+
+After its first whole view a connection is sent deltas (what changed for its seat): each is checked itself
+(its number, its events' kinds and seats and nothing more, no secret in its text) and as the state it makes of
+the one held, which must pass every check above: no hidden rank, no other seat's legal moves.
 """
 
 from __future__ import annotations
@@ -22,7 +26,18 @@ from fogofwar.frontends.server.limits import Limits
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoState
 from fogofwar.grid.board import square_name
 
-from .server_helpers import HotseatRoom, Msg, create, hello, hotseat_room, ints, play_vs_agent_ws, replay_log
+from .server_helpers import (
+    HotseatRoom,
+    Msg,
+    auth,
+    create,
+    hello,
+    hotseat_room,
+    ints,
+    judged,
+    play_vs_agent_ws,
+    replay_log,
+)
 
 
 def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[int, str]]:
@@ -33,7 +48,7 @@ def truth_by_seq(db_url: str, game_id: str) -> tuple[list[StrategoState], dict[i
 
 STATE_KEYS = {
     *("type", "game", "seat", "view", "moves", "legal", "actions", "draft", "draw_offer", "explanations"),
-    *("setup", "final", "setups", "clock", "rematch"),
+    *("setup", "final", "setups", "clock", "rematch", "v"),
 }
 """Everything a state message may hold: a new field must be added here, after its own check below."""
 CHAT_KEYS = {"type", "room", "messages", "history"}
@@ -124,12 +139,12 @@ def check_log(
     setups: list[str],
     chat: tuple[str, list[str], set[str]] | None = None,
 ) -> int:
-    """`check` every message one connection was sent, in order, and `check_chat` its chat messages (`chat`: the
-    game's mode, its players' names and every text typed) by what the connection knew then: whether its last
-    state said the game was over. Returns the number of cells checked."""
+    """`check` every message one connection was sent, in order (a delta as the state it makes: `judged`), and
+    `check_chat` its chat messages (`chat`: the game's mode, its players' names and every text typed) by what the
+    connection knew then: whether its last state said the game was over. Returns the number of cells checked."""
     checked = 0
     over = False
-    for m in log:
+    for m in judged(log, tokens, setups):
         checked += check(m, seat, truths, tokens, setups)
         if m["type"] == "state":
             over = m["game"]["status"] == "over"
@@ -139,6 +154,7 @@ def check_log(
             if not over:
                 for secret in setups:
                     assert secret not in json.dumps(m)
+    assert any(m["type"] == "delta" for m in log), "after its first whole view a connection is sent deltas"
     return checked
 
 
@@ -222,9 +238,15 @@ def test_players_and_a_spectator_learn_only_what_is_revealed(db_url: str, seed: 
         secrets = [tokens[str(s)] for s in others]
         checked += check_log(log, key, truths, secrets, [setups[s] for s in others], (mode, players, typed))
     assert checked > 100 and len(said["spectators"]) > 3 and (mode != "invite" or len(said["players"]) > 3)
-    last = next(m for m in reversed(logs[None]) if m["type"] == "state")
+    last = room.state(None)
     assert last["game"]["status"] == "over" and "final" in last
-    assert all("clock" in m for m in logs[None] if m["type"] == "state")
+    assert all("clock" in m for m in judged(logs[None], []) if m["type"] == "state")
+    with TestClient(create_app(db_url, fsync=False)) as client:  # what each holds is what it would be sent whole
+        whole: dict[int | None, Msg] = {None: client.get(f"/api/games/{gid}").json()}
+        for seat in (0, 1):
+            whole[seat] = client.get(f"/api/games/{gid}/seat", headers=auth(tokens[str(seat)])).json()
+    for key, view in whole.items():
+        assert {**room.state(key), "v": 0, "clock": None} == {**view, "v": 0, "clock": None}
     for key in (0, 1, None):  # every accepted message reached each of its room's members, once
         lines = [line["text"] for m in logs[key] if m["type"] == "chat" for line in m["messages"]]
         assert sorted(lines) == sorted(said["spectators"] + (said["players"] if key is not None else []))

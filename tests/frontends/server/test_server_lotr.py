@@ -5,7 +5,8 @@ The leak test records every message sent to each seat (and to a spectator) and c
 ground truth rebuilt from the server's own event log: a seat's view must be exactly its engine
 observation, a spectator's must show only revealed characters and the captured pieces both seats may
 see, the move list must be the engine's public history, and nothing may carry a placement id (it names
-a character) or the other army's setup string before the game is over.
+a character) or the other army's setup string before the game is over. A delta is judged itself
+(`check_delta`) and as the state it makes of the one held (`judged`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .server_helpers import (
     create,
     hotseat_room,
     ints,
+    judged,
     my_turn,
     play_recorded_vs_agent,
     replay_log,
@@ -306,7 +308,8 @@ def test_no_message_of_a_whole_game_tells_a_seat_what_it_may_not_know(
     assert last["game"]["status"] == "over"
     truths, setups = truth_by_seq(db_url, gid)
     assert all(len(setups[s]) == 43 for s in (0, 1)), setups
-    checked = sum(check(m, seat, truths, [], [setups[1 - seat]]) for m in log)
+    assert any(m["type"] == "delta" for m in log)
+    checked = sum(check(m, seat, truths, [], [setups[1 - seat]]) for m in judged(log, [], [setups[1 - seat]]))
     checked += sum(check(m, None, truths, [token], [setups[0], setups[1]]) for m in public)
     assert checked > 40  # even the shortest game shows the own army in setup and in play (the cells are checked)
     assert last["setups"] == {str(s): setups[s] for s in (0, 1)}  # once it is over, both setups are shown
@@ -324,18 +327,19 @@ def test_hotseat_players_and_a_spectator_of_game_3(client: TestClient, db_url: s
     with hotseat_room(client, gid, {s: tokens[str(s)] for s in (0, 1)}) as room:
         room.step(1, {"type": "setup", "setup": "random"})
         room.step(0, {"type": "setup", "setup": "random"})
-        while room.last(0)["game"]["status"] != "over":
-            seat = room.last(0)["game"]["to_move"]
-            room.step(seat, {"type": "action", "action": rng.choice(room.last(seat)["legal"])})
+        while room.state(0)["game"]["status"] != "over":
+            seat = room.state(0)["game"]["to_move"]
+            room.step(seat, {"type": "action", "action": rng.choice(room.state(seat)["legal"])})
     logs = room.logs
     truths, setups = truth_by_seq(db_url, gid)
     checked = 0
     for key, log in logs.items():
         others = [s for s in (0, 1) if s != key]
         secrets = [tokens[str(s)] for s in others]
-        checked += sum(check(m, key, truths, secrets, [setups[s] for s in others]) for m in log)
+        hidden = [setups[s] for s in others]
+        checked += sum(check(m, key, truths, secrets, hidden) for m in judged(log, secrets, hidden))
     assert checked > 300
-    assert logs[None][-1]["view"]["captured"] == [None, None]  # prisoners are nobody else's business
+    assert room.state(None)["view"]["captured"] == [None, None]  # prisoners are nobody else's business
 
 
 # --- persistence -------------------------------------------------------------------------------------------

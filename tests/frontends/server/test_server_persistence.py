@@ -23,6 +23,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from fogofwar.frontends.server import create_app
+from fogofwar.frontends.server.delta import follow
 from fogofwar.frontends.server.store import Store
 
 from .server_helpers import BOTH_DATABASES, act, create, my_turn, seat_view, wait_until
@@ -164,8 +165,10 @@ def test_sigkill_loses_no_acknowledged_action(db_url: str) -> None:
                         msg = json.loads(ws.recv(timeout=5))
                         if msg["type"] == "ack":
                             acked.append((msg["seq"], action))
-                        elif msg["type"] == "state":
-                            views[seat] = msg
+                        elif msg["type"] in ("state", "delta"):
+                            held = follow(views[seat], msg)
+                            assert held is not None, f"a delta that does not follow: {msg}"
+                            views[seat] = held
                             break
                         else:
                             raise AssertionError(msg)

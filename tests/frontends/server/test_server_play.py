@@ -15,7 +15,7 @@ from fogofwar.frontends.server.adapters import get_adapter
 from fogofwar.frontends.server.session import MAX_MESSAGE_BYTES
 from fogofwar.grid.board import parse_square
 
-from .server_helpers import act, auth, create, hello, my_turn, play_vs_agent_ws, seat_view, wait_until
+from .server_helpers import Follower, act, auth, create, hello, my_turn, play_vs_agent_ws, seat_view, wait_until
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -100,6 +100,10 @@ BAD_MESSAGES: list[tuple[str, Any, str]] = [
     ("bomb moves", json.dumps({"type": "action", "move": "C1-B1"}), "illegal"),
     ("setup after setup", json.dumps({"type": "setup", "setup": "sample"}), "illegal"),
     ("second hello", json.dumps({"type": "hello", "token": "x"}), "malformed"),
+    ("a view never sent", json.dumps({"type": "sync", "v": 99}), "bad_version"),
+    ("a negative view", json.dumps({"type": "sync", "v": -1}), "malformed"),
+    ("a view by name", json.dumps({"type": "sync", "v": "1"}), "malformed"),
+    ("a view that is true", json.dumps({"type": "sync", "v": True}), "malformed"),
     ("binary garbage", b"\xff\xfe\x00", "malformed"),
 ]
 
@@ -228,11 +232,12 @@ def test_the_search_agent_plays_in_the_background(client: TestClient) -> None:
     res = create(client, opponent="search", color="blue")
     gid, blue = res["game"]["id"], res["seats"]["1"]
     with client.websocket_connect(f"/ws/games/{gid}") as ws:
-        hello(ws, blue)
+        seat = Follower(ws)
+        seat.hello(blue)
         ws.send_json({"type": "setup", "setup": "sample"})
         while True:  # the server keeps answering pings while the computer thinks
             ws.send_json({"type": "ping"})
-            msg = ws.receive_json()
-            if msg["type"] == "state" and msg["legal"]:
+            if seat.receive()["type"] == "delta" and seat.held["legal"]:
                 break
+    msg = seat.held
     assert msg["game"]["move_count"] == 1 and msg["game"]["to_move"] == 1

@@ -21,11 +21,16 @@ REST (JSON; a seat proves itself with `Authorization: Bearer <token>`):
 
 Websocket `/ws/games/{id}`: the first message is {"type": "hello", "token": ...} (no token: a
 spectator); the token goes in a message, not the URL, so that it never lands in access logs.
-The server then pushes {"type": "state", ...} after every change, answers each accepted
-command with {"type": "ack", "id", "seq"} once it is stored, and anything refused with
-{"type": "error", "error": code, "message"}, changing nothing. A secret decision (Admiral's attack
-orders) joins the seat's draft: its ack carries "draft" (the draft's length), the new state goes to that
-seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the seat commits.
+The server answers with the seat's whole view, {"type": "state", "v": 1, ...}, then after every change
+sends only what changed for that seat: {"type": "delta", "v": n, "events": [{seq, kind, seat}], "patch"}
+(delta.py: the patch turns the state message numbered n-1 into the one numbered n). A client that gets a delta
+whose "v" does not follow its own asks for the whole view again with {"type": "sync", "v": its number}
+(answered with a state, or an ack if it is up to date; a number never sent is refused); a new connection
+starts with a whole view. It answers each accepted command with {"type": "ack", "id", "seq"} once it is
+stored, and anything refused with {"type": "error", "error": code, "message"}, changing nothing. A secret
+decision (Admiral's attack orders) joins the seat's draft: its ack carries "draft" (the draft's length), the
+change goes to that seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the
+seat commits.
 The server rolls every die itself.
 Chat (chat.py): {"type": "chat", "text", "room"} writes in one of the game's two rooms ("players", "spectators";
 no room: the first the client reads), acknowledged with {"type": "ack", "id", "chat"}; each room's messages go to
@@ -297,8 +302,8 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
-        live = await manager_of(request).get(game_id)
-        return live.session.view(None)
+        manager = manager_of(request)
+        return await manager.view(await manager.get(game_id), None)
 
     async def seat_of(request: Request, game_id: str, authorization: str | None) -> tuple[LiveGame, int]:
         live = await manager_of(request).get(game_id)
@@ -310,7 +315,7 @@ def create_app(
     @app.get("/api/games/{game_id}/seat")
     async def get_seat(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        return live.session.view(seat)
+        return await manager_of(request).view(live, seat)
 
     @app.get("/api/challenges")
     async def list_challenges(request: Request, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
@@ -334,13 +339,13 @@ def create_app(
 
     async def act(request: Request, game_id: str, authorization: str | None, cmd: Command) -> dict[str, Any]:
         live, seat = await seat_of(request, game_id, authorization)
-        if cmd.kind not in ("action", "setup", "undo", "resign", "abort", *DRAW_COMMANDS):
+        if cmd.kind not in ("action", "setup", "undo", "resign", "abort", *DRAW_COMMANDS):  # not chat, sync, ping
             raise ClientError(
                 "malformed",
                 f"{cmd.kind!r} is for the websocket; send action, setup, undo, resign, abort or a draw's message",
             )
         ev = await manager_of(request).submit(live, seat, cmd)
-        return {"type": "ack", "id": cmd.ref, "seq": ev.seq, "state": live.session.view(seat)}
+        return {"type": "ack", "id": cmd.ref, "seq": ev.seq, "state": await manager_of(request).view(live, seat)}
 
     @app.post("/api/games/{game_id}/act")
     async def act_http(request: Request, game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
@@ -402,7 +407,7 @@ def create_app(
         except ClientError as exc:
             await _refuse(ws, exc)
             return
-        conn = manager.connect(live, seat, ip)
+        conn = await manager.connect(live, seat, ip)
         sender = asyncio.create_task(_send_loop(ws, conn))
         try:
             while not conn.closed:
@@ -457,6 +462,9 @@ async def _handle(manager: GameManager, live: LiveGame, conn: Connection, raw: s
         if cmd.kind == "chat":
             await manager.chat(live, conn, cmd)
             return
+        if cmd.kind == "sync":
+            await manager.sync(live, conn, cmd)
+            return
         if conn.seat is None:
             raise ClientError("forbidden", "spectators watch (and chat); only a seat's token lets a client play", 403)
         await manager.submit(live, conn.seat, cmd, origin=conn)
@@ -472,7 +480,7 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
                 await ws.close()
             return
         try:
-            if isinstance(msg, str):  # a state message, encoded once for all the connections of its seat
+            if isinstance(msg, str):  # a state or a delta, encoded once for all the connections of its seat
                 await ws.send_text(msg)
             else:
                 await ws.send_json(msg)

@@ -1,11 +1,17 @@
 """The live games of one server process: locking, commit-before-acknowledge, broadcasting, agents.
 
-Every change to a game goes through `GameManager.commit` under the game's lock:
-the event is tried on a copy of the session, written to the database (in a worker
-thread, so the event loop never waits on the disk; in one transaction with the other games'
-changes of the moment: group_commit.py), and only then does the copy become
-the live session, the sender get its acknowledgement and every connection its new view.
-A reader never sees a state that is not yet durable.
+Every change to a game goes through `GameManager._commit` under the game's lock: the event,
+checked against the rules (`GameSession.event_for`), is played on the live session, written to the
+database (in a worker thread, so the event loop never waits on the disk; in one transaction with
+the other games' changes of the moment: group_commit.py), and only then does the sender get its
+acknowledgement and every connection what changed. The lock is held until the event is durable, and
+whatever shows a game (a new connection, a view over HTTP, a replay) takes it, so nobody sees a state
+that is not yet durable; if the write fails, the game is rebuilt from its own events as it was
+(`_undo`), which costs a replay but only then: no move pays for a copy of the game.
+
+Each connection is sent its seat's whole view once (on connect, or when it asks with "sync"), then
+after every change only what changed for its seat: a delta (delta.py), numbered so that a client
+that misses one knows it and asks again.
 
 Computer players think in a thread pool, on a snapshot of their observation; when they
 answer, the move is committed like anybody else's, unless the game changed meanwhile
@@ -60,10 +66,11 @@ from fogofwar.frontends.server.chat import (
     why_not,
 )
 from fogofwar.frontends.server.clock import TimeControl
+from fogofwar.frontends.server.delta import diff
 from fogofwar.frontends.server.group_commit import GroupCommit
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.ratings import Rating, computer, mode_of, updated
-from fogofwar.frontends.server.session import ClientError, Command, GameSession, game_info, hash_token
+from fogofwar.frontends.server.session import ClientError, Command, GameSession, dumps, game_info, hash_token
 from fogofwar.frontends.server.store import Append, GameMeta, Store, StoreError, Summary
 
 log = logging.getLogger("fogofwar.frontends.server")
@@ -114,6 +121,15 @@ class Connection:
             self.queue.put_nowait(None)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """The view the connections of one seat (or the spectators) hold: its number and the message (without "v").
+    The next change is sent to them as the difference from it."""
+
+    version: int
+    msg: dict[str, Any]
+
+
 @dataclass(eq=False)
 class LiveGame:
     session: GameSession
@@ -131,6 +147,8 @@ class LiveGame:
     """Chat messages of the game are stored one at a time, so that their order is their numbers'."""
     over_told: bool = False
     """The players were sent the spectators' room, which they read once the game is over."""
+    shown: dict[int | None, Shown] = field(default_factory=dict)
+    """What the connections of each seat (None: the spectators) hold, for the seats that have connections."""
 
     def busy(self) -> bool:
         """Somebody watches or plays it, the computer is thinking, or a change is under way."""
@@ -503,7 +521,7 @@ class GameManager:
         out = []
         for m in metas:
             live = self._games.get(m.id)
-            if live is not None:
+            if live is not None and not live.lock.locked():  # locked: a change not yet stored; the row is the truth
                 out.append(live.session.info())
             else:
                 out.append(game_info(m, Summary(m.status, m.to_move, m.move_count, m.outcome), m.seq))
@@ -562,14 +580,12 @@ class GameManager:
             raise ClientError("forbidden", "the seat was taken already", 403)
         if user is not None and self.accounts is not None:
             await self._write(self.accounts.bind_seat, game_id, seat, user.id, rated)
-        session = live.session.copy()
-        session.meta.token_hashes[seat] = hash_token(token)
-        session.meta.players[seat] = player
-        session.meta.invite_hash = None
-        session.meta.updated_at = time.time()
-        live.session = session
+        meta.token_hashes[seat] = hash_token(token)  # stored: the live game follows
+        meta.players[seat] = player
+        meta.invite_hash = None
+        meta.updated_at = time.time()
         self._broadcast(live)
-        return seat, token, session.info()
+        return seat, token, live.session.info()
 
     # --- changes -----------------------------------------------------------------------------
     async def submit(self, live: LiveGame, seat: int, cmd: Command, origin: Connection | None = None) -> Event:
@@ -593,41 +609,57 @@ class GameManager:
 
     def _draft(self, live: LiveGame, ev: Event) -> None:
         """A secret decision joins (or leaves) the seat's draft: nothing is stored, nobody else is told."""
-        session = live.session.copy()
-        session.apply_draft(ev)
-        live.session = session
+        live.session.apply_draft(ev)
 
     async def _commit(self, live: LiveGame, ev: Event | None) -> None:
-        """Store `ev` and the dice it calls for, and make them live; the caller holds the lock and has
-        checked the event (None: only the dice). Each event is dated now unless it has its time already
-        (a loss on time)."""
-        trial = live.session.copy()
+        """Play `ev` and the dice it calls for on the live game and store them; the caller holds the lock (until
+        this returns, nobody sees the game) and has checked the event (None: only the dice). If they cannot be
+        stored the game is put back as it was and `ClientError` says so. Each event is dated now unless it has
+        its time already (a loss on time)."""
+        session = live.session
+        mark = session.seq
+        drafts = {s: list(d) for s, d in session.drafts.items()}  # apply() ends drafts; an undo gives them back
+        notes = {s: list(d) for s, d in session.draft_explain.items()}
+        was_over = session.state.is_terminal()
         now = game_clock.now()
         events: list[Event] = []
-        if ev is not None:
-            ev = ev if ev.at is not None else replace(ev, at=now)
-            trial.apply(ev)
-            events.append(ev)
-        while trial.needs_chance():
-            roll = replace(trial.chance_event(), at=now)
-            trial.apply(roll)
-            events.append(roll)
+        try:
+            if ev is not None:
+                ev = ev if ev.at is not None else replace(ev, at=now)
+                session.apply(ev)
+                events.append(ev)
+            while session.needs_chance():
+                roll = replace(session.chance_event(), at=now)
+                session.apply(roll)
+                events.append(roll)
+        except BaseException:  # a checked event that does not apply (a bug): the game stays as it was
+            self._undo(live, mark, drafts, notes)
+            raise
         if not events:
             return
         try:
-            stamp = await self.commits.append(Append(trial.meta.id, events, trial.summary()))
+            stamp = await self.commits.append(Append(session.meta.id, events, session.summary()))
         except StoreError as exc:
             log.error("cannot store event: %s", exc)
+            self._undo(live, mark, drafts, notes)
             raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
         except Exception as exc:  # the database is down or full: the move must not count
             log.exception("database error")
+            self._undo(live, mark, drafts, notes)
             raise ClientError("unavailable", f"the move could not be saved ({type(exc).__name__})", 503) from None
-        trial.meta.updated_at = stamp
-        ended = not live.session.state.is_terminal() and trial.state.is_terminal()
-        live.session = trial
+        session.meta.updated_at = stamp
         self._schedule_clock(live)
-        if ended and self.accounts is not None:
-            self._spawn(self._rate(trial.meta.id))
+        if not was_over and session.state.is_terminal() and self.accounts is not None:
+            self._spawn(self._rate(session.meta.id))
+
+    @staticmethod
+    def _undo(live: LiveGame, seq: int, drafts: dict[int, list[int]], notes: dict[int, list[dict[str, Any]]]) -> None:
+        """Put the game back as it was after event `seq`, with the seats' drafts of then: rebuilt from its own
+        events (a new session object, so that a computer that thought on the undone state thinks again)."""
+        session = live.session
+        restored = GameSession.replay(session.meta, session.events[:seq])
+        restored.drafts, restored.draft_explain = drafts, notes
+        live.session = restored
 
     # --- clocks --------------------------------------------------------------------------------
     async def _flag_fall(self, live: LiveGame) -> bool:
@@ -709,17 +741,23 @@ class GameManager:
             log.error("game %s: cannot end it on time: %s", game_id, exc.message)
 
     def _broadcast(self, live: LiveGame, only: int | None = None) -> None:
-        """Send the new state to every connection (`only`: to that seat's connections alone)."""
-        views: dict[int | None, str] = {}
+        """Send every connection what changed for its seat since the view it holds (`only`: to that seat's
+        connections alone): one delta a seat, encoded once for all of its connections."""
+        seats: dict[int | None, list[Connection]] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
+            else:
+                seats.setdefault(conn.seat, []).append(conn)
+        for key in [k for k in live.shown if k not in seats]:
+            del live.shown[key]  # nobody of that seat is connected: a new connection is sent the whole view
+        for key, conns in seats.items():
+            if only is not None and key != only:
                 continue
-            if only is not None and conn.seat != only:
-                continue
-            if conn.seat not in views:
-                views[conn.seat] = live.session.view_json(conn.seat)
-            conn.send(views[conn.seat])
+            text = self._delta(live, key)
+            if text is not None:
+                for conn in conns:
+                    conn.send(text)
         if not live.over_told and live.session.state.is_terminal():
             # The game is over: the players may read the spectators' room now, and are sent what it holds.
             live.over_told = True
@@ -729,23 +767,83 @@ class GameManager:
                 if conn.seat is not None and said:
                     conn.send(history)
 
-    def connect(self, live: LiveGame, seat: int | None, ip: str = "") -> Connection:
+    @staticmethod
+    def _delta(live: LiveGame, key: int | None) -> str | None:
+        """The delta that brings the connections of seat `key` (None: the spectators) from the view they hold to
+        the game's view now, as JSON text; None if nothing changed for them. It holds the view's new number,
+        the events since (their kinds and seats: what they did is in the patch, as this seat sees it) and the
+        patch of the state message."""
+        session = live.session
+        new = session.view(key)
+        shown = live.shown.get(key)
+        if shown is None:  # every connection is sent a whole view first (`_send_view`): never here
+            raise RuntimeError(f"seat {key} has connections and no view")
+        patch = diff(shown.msg, new)
+        if patch is None:
+            return None
+        version = shown.version + 1
+        live.shown[key] = Shown(version, new)
+        delta: dict[str, Any] = {"type": "delta", "v": version}
+        since = shown.msg["game"]["seq"]
+        if session.seq > since:
+            delta["events"] = [{"seq": e.seq, "kind": e.kind, "seat": e.seat} for e in session.events[since:]]
+        delta["patch"] = patch
+        return dumps(delta)
+
+    def _send_view(self, live: LiveGame, conn: Connection) -> None:
+        """Send `conn` its seat's whole view now (the caller holds the lock). Its seat's other connections are
+        sent what changed since theirs (the clock ran on), so that all of them hold the same view, and its number."""
+        key = conn.seat
+        if key in live.shown:
+            text = self._delta(live, key)
+            if text is not None:
+                for other in list(live.connections):
+                    if other.seat == key and other is not conn and not other.closed:
+                        other.send(text)
+            shown = live.shown[key]
+        else:
+            shown = Shown(1, live.session.view(key))
+            live.shown[key] = shown
+        conn.send(live.session.encode_view({**shown.msg, "v": shown.version}))
+
+    async def connect(self, live: LiveGame, seat: int | None, ip: str = "") -> Connection:
         """A new connection of `seat` (None: a spectator) from address `ip`: it is sent the game's state, then the
         recent messages of each chat room it reads (if the room has any)."""
         conn = Connection(seat, ip)
-        live.connections.add(conn)
-        conn.send(live.session.view_json(seat))
-        for room in rooms_for(live.session.meta.mode, seat, live.session.state.is_terminal()):
+        async with live.lock:  # not while a change is on its way to the disk
+            live.connections.add(conn)
+            self._send_view(live, conn)
+            over = live.session.state.is_terminal()
+        for room in rooms_for(live.session.meta.mode, seat, over):
             said = live.chat.of(room)
             if said:
                 conn.send(chat_message(room, said, history=True))
         return conn
 
+    async def sync(self, live: LiveGame, conn: Connection, cmd: Command) -> None:
+        """A client that missed a delta (or doubts its view) asks for the whole view again: sent unless the view it
+        says it holds (`cmd.version`) is the latest, when an ack says so. A number this connection was never sent
+        is refused, and nothing is sent."""
+        async with live.lock:
+            shown = live.shown.get(conn.seat)
+            latest = shown.version if shown is not None else 0
+            if cmd.version is not None and cmd.version > latest:
+                raise ClientError("bad_version", f"this connection was sent views up to {latest}, not {cmd.version}")
+            if cmd.version is not None and cmd.version == latest:
+                conn.send({"type": "ack", "id": cmd.ref, "v": latest})
+                return
+            self._send_view(live, conn)
+
+    async def view(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The state message of `seat` (None: a spectator) as it is once any change on its way is stored."""
+        async with live.lock:
+            return live.session.view(seat)
+
     async def chat(self, live: LiveGame, conn: Connection, cmd: Command) -> None:
         """A chat message from `conn`: checked (a room it reads, the text, the flood limit), stored, acknowledged,
         then sent to every connection that reads its room; `ClientError` (nothing stored) if it is refused."""
         meta = live.session.meta
-        readable = rooms_for(meta.mode, conn.seat, live.session.state.is_terminal())
+        readable = rooms_for(meta.mode, conn.seat, await self._over(live))
         room = cmd.room or (readable[0] if readable else PLAYERS)  # a spectator always reads its room
         if room not in readable:
             raise why_not(room, meta.mode, conn.seat)
@@ -762,14 +860,23 @@ class GameManager:
             live.chat.add(entry)
         conn.send({"type": "ack", "id": cmd.ref, "chat": entry.id})
         msg = chat_message(room, [entry])
-        over = live.session.state.is_terminal()
+        over = await self._over(live)
         for other in list(live.connections):
             if room in rooms_for(meta.mode, other.seat, over):
                 other.send(msg)
 
+    @staticmethod
+    async def _over(live: LiveGame) -> bool:
+        """Whether the game is over, as stored (an ending on its way to the disk does not open the players'
+        chat to the spectators' room yet)."""
+        async with live.lock:
+            return live.session.state.is_terminal()
+
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         live.connections.discard(conn)
         conn.close()
+        if not any(c.seat == conn.seat for c in live.connections):
+            live.shown.pop(conn.seat, None)
 
     # --- computer players ----------------------------------------------------------------------
     def _schedule_agent(self, live: LiveGame) -> None:
@@ -815,8 +922,8 @@ class GameManager:
                 if await self._flag_fall(live):  # its time ran out while it thought
                     self._broadcast(live)
                     return
-                if (live.session.seq, len(live.session.drafts.get(seat, []))) != stamp:
-                    continue  # the game changed while the agent thought (a resignation): think again
+                if live.session is not session or (live.session.seq, len(live.session.drafts.get(seat, []))) != stamp:
+                    continue  # the game changed while the agent thought (a resignation, an undone move): think again
                 try:
                     if isinstance(answer, str):
                         ev = live.session.forfeit_event(seat, answer)

@@ -94,9 +94,11 @@ async def replay_page(game_id: str) -> FileResponse:
 @router.get("/api/games/{game_id}/record")
 async def record(request: Request, game_id: str, format: str = Query("json", max_length=16)) -> Response:
     live = await _manager(request).get(game_id)
-    if not live.session.state.is_terminal():
-        raise ClientError("not_over", "the record is published once the game is over (it shows every setup)", 409)
-    body, media, ext = export(live.session.record(), format)
+    async with live.lock:  # the game as stored (a change on its way to the disk is not shown)
+        if not live.session.state.is_terminal():
+            raise ClientError("not_over", "the record is published once the game is over (it shows every setup)", 409)
+        game_record = live.session.record()
+    body, media, ext = export(game_record, format)
     return Response(
         body, media_type=media, headers={"content-disposition": f'attachment; filename="fogofwar-{game_id}.{ext}"'}
     )
@@ -110,14 +112,17 @@ async def replay(
     authorization: str | None = Header(None),
 ) -> Response:
     live = await _manager(request).get(game_id)
-    viewer = _viewer(live, game_id, authorization)
-    session = live.session  # a snapshot: a move committed meanwhile makes a new session object
-    data = session.state.to_json()
-    info = session.info()
+    async with live.lock:  # a snapshot of the game as stored: the live game changes in place
+        viewer = _viewer(live, game_id, authorization)
+        session = live.session
+        adapter, game, seq = session.adapter, session.game, session.seq
+        data = session.state.to_json()
+        info = session.info()
+        setups = {str(s): t for s, t in sorted(session.setup_strings.items())} if viewer is None else {}
 
     def compute(stop_at: int | None) -> dict[str, Any]:
         try:
-            return build_replay(session.adapter, session.game, data, viewer, stop_at)
+            return build_replay(adapter, game, data, viewer, stop_at)
         except RecordError as exc:
             status = 404 if stop_at is not None and "there is no move" in str(exc) else 500
             raise ClientError("no_step" if status == 404 else "broken", str(exc), status) from None
@@ -135,7 +140,7 @@ async def replay(
                 "view": rep["view"],
             },
         )
-    key = (game_id, session.seq, viewer)
+    key = (game_id, seq, viewer)
     cache = _cache(request)
     cached = cache.get(key)
     if cached is None:
@@ -144,7 +149,7 @@ async def replay(
             **rep,
             "game": info,
             "perspective": viewer,
-            "setups": {str(s): t for s, t in sorted(session.setup_strings.items())} if viewer is None else {},
+            "setups": setups,
         }
         cache[key] = cached
         while len(cache) > CACHE_SIZE:

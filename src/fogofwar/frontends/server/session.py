@@ -25,7 +25,6 @@ stored with the event they explain and shown to everybody once that event is pub
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import json
@@ -106,7 +105,7 @@ def hash_token(token: str) -> str:
 class Command:
     """A checked client message: what a seat asks for."""
 
-    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "abort" | "ping" | "chat", or one of DRAW_COMMANDS
+    kind: str  # "hello" | "action" | "setup" | "undo" | "resign" | "abort" | "ping" | "chat" | "sync", or a draw's
     ref: Any = None  # the client's own id for the message, echoed in the answer
     action: int | None = None
     move: str | None = None
@@ -115,6 +114,7 @@ class Command:
     explain: tuple[dict[str, Any], ...] = ()  # a computer player's reasons (never read from a client)
     text: str | None = None  # a chat message, as typed (`chat.clean_text` cleans it)
     room: str | None = None  # the chat room it is for (None: the first the sender reads)
+    version: int | None = None  # sync: the view number the client holds (None: it holds none it trusts)
 
 
 def parse_command(raw: str | bytes) -> Command:
@@ -167,12 +167,17 @@ def command_from_json(data: Any) -> Command:
         if room is not None and room not in ("players", "spectators"):
             raise ClientError("malformed", '"room" must be "players" or "spectators"')
         return Command("chat", ref, text=text, room=room)
+    if kind == "sync":
+        version = data.get("v")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+            raise ClientError("malformed", '"v" must be the number of the last view the client holds (0 or more)')
+        return Command("sync", ref, version=version)
     if kind in ("resign", "abort", "ping", "undo", *DRAW_COMMANDS):
         return Command(str(kind), ref)
     raise ClientError(
         "malformed",
         f"unknown message type {kind!r}; use action, setup, undo, resign, abort, offer_draw, accept_draw,"
-        " decline_draw, chat, hello or ping",
+        " decline_draw, chat, sync, hello or ping",
     )
 
 
@@ -273,23 +278,6 @@ class GameSession:
         self._draft_state = (key, state)
         return state
 
-    def copy(self) -> GameSession:
-        """A session to try an event on: the game's state and every list are copied, this one is unchanged."""
-        other = copy.copy(self)
-        other.meta = self.meta.copy()
-        other.state = self.state.clone()
-        other.events = list(self.events)
-        other.setup_strings = dict(self.setup_strings)
-        other.placements = dict(self.placements)
-        other._pending = dict(self._pending)
-        other.drafts = {s: list(d) for s, d in self.drafts.items()}
-        other.draft_explain = {s: list(d) for s, d in self.draft_explain.items()}
-        other._draft_state = None
-        other.log = list(self.log)
-        other.explanations = list(self.explanations)
-        other.clocks = self.clocks.copy() if self.clocks is not None else None
-        return other
-
     def has_set_up(self, seat: int) -> bool:
         """The seat's setup is logged (applied or waiting for its turn)."""
         return seat in self.setup_strings
@@ -304,7 +292,8 @@ class GameSession:
     def event_for(self, seat: int, cmd: Command) -> Event:
         """Check `cmd` from `seat` against the rules and turn it into the next event; `ClientError` if refused.
 
-        The check is a trial on a copy, so an accepted event is certain to apply to the real state.
+        An action is checked against the legal actions (the engine explains a refusal on a copy), a setup on a copy
+        of the state: an accepted event is certain to apply, and nothing here changes the session.
         """
         if self.state.is_terminal():
             outcome = self.state.outcome()
@@ -599,8 +588,12 @@ class GameSession:
 
     def view_json(self, seat: int | None) -> str:
         """`view(seat)` as the JSON text the websocket sends (what `json.dumps` makes of it with Starlette's
-        settings), the move list's part encoded once per entry and reused until the list changes."""
-        msg = self.view(seat)
+        settings)."""
+        return self.encode_view(self.view(seat))
+
+    def encode_view(self, msg: dict[str, Any]) -> str:
+        """A message of `view` (extra keys allowed) as JSON text, the move list's part encoded once per entry and
+        reused until the list changes."""
         moves = msg["moves"]
         known, parts, text = self._moves_json
         if moves is not known:
@@ -647,17 +640,18 @@ def encode_object(msg: dict[str, Any], encoded: dict[str, str]) -> str:
 
 
 def game_info(m: GameMeta, s: Summary, seq: int) -> dict[str, Any]:
-    """Public facts of a game: never a token, never a hidden rank."""
+    """Public facts of a game: never a token, never a hidden rank. Its lists are its own (a view sent is what a
+    delta is made from: it must not change when the game's meta data does)."""
     open_seats = [i for i, h in enumerate(m.token_hashes) if h is None and i != m.agent_seat]
     return {
         "id": m.id,
         "game": m.game,
         "variant": m.options.get("variant"),
-        "options": m.options,
+        "options": dict(m.options),
         "mode": m.mode,
         "agent": m.agent,
         "agent_seat": m.agent_seat,
-        "players": m.players,
+        "players": list(m.players),
         "open_seats": open_seats if m.invite_hash is not None else [],
         "status": s.status,
         "to_move": s.to_move,

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { clockLabel, clockLeft, formatClock } from "./clock.js";
 import { asPlayer } from "./account.js";
 import { startChat } from "./chat.js";
+import { follow } from "./delta.js";
 
 
 const SOUND = "fogofwar.sound";
@@ -83,6 +84,7 @@ export function startLive(opts) {
       this.retry = 0;
       this.counter = 0;
       this.stopped = false;
+      this.syncing = false; // asked for the whole state again (a delta did not follow): the deltas wait for it
       // The server closes a socket that says nothing for ten minutes: a page left open says "ping" each minute.
       this.keepAlive = setInterval(() => {
         if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "ping" }));
@@ -96,6 +98,7 @@ export function startLive(opts) {
       this.ws = ws;
       ws.onopen = () => {
         this.retry = 0;
+        this.syncing = false; // a new connection starts with the whole state
         ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
         updateConnection();
       };
@@ -131,14 +134,32 @@ export function startLive(opts) {
       return true;
     }
 
+    /** A delta did not follow the state held: ask once for the whole state (the deltas until it comes are
+     * dropped). */
+    sync(held) {
+      if (this.syncing || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      this.syncing = true;
+      this.ws.send(JSON.stringify({ type: "sync", id: `sync-${this.seat}-${++this.counter}`, ...(held ? { v: held.v } : {}) }));
+    }
+
     receive(msg) {
       if (msg.type === "chat") {
         chat.receive(msg);
       } else if ((msg.type === "ack" || msg.type === "error") && String(msg.id ?? "").startsWith("chat-")) {
         chat.answer(msg); // a chat message's answer: the board is not waiting for it
-      } else if (msg.type === "state") {
-        msg.receivedAt = performance.now(); // the clocks count down from here
-        states.set(this.seat, msg);
+      } else if ((msg.type === "ack" || msg.type === "error") && String(msg.id ?? "").startsWith("sync-")) {
+        this.syncing = false; // up to date after all (ack), or refused: the next gap asks again
+      } else if (msg.type === "state" || msg.type === "delta") {
+        const held = states.get(this.seat) ?? null;
+        const next = follow(held, msg);
+        if (next === null) {
+          this.sync(held);
+          return;
+        }
+        if (next === held) return; // a delta seen already
+        this.syncing = false;
+        next.receivedAt = performance.now(); // the clocks count down from here
+        states.set(this.seat, next);
         render();
       } else if (msg.type === "ack") {
         waiting = false;
