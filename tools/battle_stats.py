@@ -1,34 +1,57 @@
 """How the battles of a series went, from one player's side: where its pieces were lost.
 
-Reads the game records an arena or strength run writes (`OUT/games/*.json`) and counts every battle by
-who attacked, what the attacker knew of the defender (revealed, moved but unknown, never moved), and
-the result: the figures that say where a Stratego agent leaks material (for instance revealed pieces left
-next to stronger ones).
+Reads the game records an arena or strength run writes (`OUT/games/*.json`) and prints three tables:
 
-    .venv/bin/python tools/battle_stats.py artifacts/strength/demon1 --player search
+* every battle by who attacked, what the attacker knew of the defender (revealed, moved but unknown, never
+  moved), and the result: where a Stratego agent leaks material (for instance revealed pieces left next to
+  stronger ones);
+* `--trades`: the player's attacks by what it knew of the defender and how strong its attacker was, with the
+  material each side lost in the battle and what the player lost to a recapture on that square at once
+  (material values of `fogofwar train material`): which kinds of attack pay;
+* `--calibration`: for the player's attacks on pieces never seen to move, the belief's P(bomb) and P(flag) of
+  the piece attacked (its `BeliefTracker` replayed along the game) against how often it was one.
+
+    .venv/bin/python tools/battle_stats.py artifacts/strength/demon1 --player search --trades --calibration
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
+from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.knowledge import Knowledge
+from fogofwar.games.stratego.agents.search import _fitted_values
+from fogofwar.games.stratego.observation import stratego_view
+from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoState
+
+Piece = tuple[int, int, bool, bool]  # owner, rank, moved, revealed
+
+
+def _games(path: Path, player: str) -> Iterator[tuple[GameRecord, int]]:
+    """The records in `path/games` that `player` played, with its seat."""
+    for f in sorted((path / "games").glob("*.json")):
+        rec = GameRecord.load(f)
+        if player in rec.players:
+            yield rec, rec.players.index(player)
+
+
+def _knowledge(defender: Piece) -> str:
+    _owner, _rank, moved, revealed = defender
+    return "revealed" if revealed else "moved, unknown" if moved else "unmoved, unknown"
 
 
 def battles(path: Path, player: str) -> tuple[Counter[tuple[str, str, str]], int]:
     """(battle counts by (who, knowledge of the defender, result), the number of games read)."""
     counts: Counter[tuple[str, str, str]] = Counter()
     games = 0
-    for f in sorted((path / "games").glob("*.json")):
-        rec = GameRecord.load(f)
-        if player not in rec.players:
-            continue
+    for rec, me in _games(path, player):
         games += 1
-        me = rec.players.index(player)
         state = make_game(rec.game, **rec.options).new_initial_state()
         assert isinstance(state, StrategoState)
         for action in rec.actions:
@@ -40,19 +63,90 @@ def battles(path: Path, player: str) -> tuple[Counter[tuple[str, str, str]], int
                     continue
                 after = state.piece_at(dst)
                 result = "win" if after and after[0] == attacker[0] else ("both die" if after is None else "lose")
-                _owner, _rank, moved, revealed = defender
-                known = "revealed" if revealed else "moved, unknown" if moved else "unmoved, unknown"
                 who = "we attack" if attacker[0] == me else "they attack"
-                counts[(who, known, result)] += 1
+                counts[(who, _knowledge(defender), result)] += 1
             else:
                 state.apply(action)
     return counts, games
+
+
+def trades(path: Path, player: str) -> tuple[dict[tuple[str, str], list[float]], int]:
+    """By (knowledge of the defender, attacker class): [attacks, our loss, their loss, our loss to a recapture
+    on the square at the enemy's next move], summed over the games; and the number of games."""
+    value = _fitted_values()
+    out: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    games = 0
+    for rec, me in _games(path, player):
+        games += 1
+        state = make_game(rec.game, **rec.options).new_initial_state()
+        assert isinstance(state, StrategoState)
+        pending: tuple[tuple[str, str], int] | None = None  # our attack that won, and its square
+        for action in rec.actions:
+            mover = state.current_player()
+            if mover < 0 or action >= 10000:
+                state.apply(action)
+                continue
+            src, dst = divmod(action, 100)
+            attacker, defender = state.piece_at(src), state.piece_at(dst)
+            state.apply(action)
+            after = state.piece_at(dst)
+            if mover != me:
+                recaptured = after is not None and after[0] != me
+                if pending is not None and defender is not None and dst == pending[1] and recaptured:
+                    out[pending[0]][3] += value[defender[1]]
+                pending = None
+                continue
+            if attacker is None or defender is None or defender[1] == Rank.FLAG:
+                continue
+            kind = "scout" if attacker[1] == Rank.SCOUT else "miner" if attacker[1] == Rank.MINER else (
+                "up to major" if attacker[1] <= Rank.MAJOR else "colonel and up"
+            )  # fmt: skip
+            key = (_knowledge(defender), kind)
+            row = out[key]
+            row[0] += 1
+            won = after is not None and after[0] == me
+            row[1] += 0.0 if won else value[attacker[1]]
+            row[2] += value[defender[1]] if (after is None or won) else 0.0
+            if won:
+                pending = (key, dst)
+    return out, games
+
+
+def calibration(path: Path, player: str) -> tuple[dict[str, list[float]], int]:
+    """By attacker class: [attacks on pieces never seen to move, sum of P(bomb) said, bombs, sum of P(flag)
+    said, flags], the belief replayed along each game; and the number of games."""
+    out: dict[str, list[float]] = defaultdict(lambda: [0.0] * 5)
+    games = 0
+    for rec, me in _games(path, player):
+        games += 1
+        state = make_game(rec.game, **rec.options).new_initial_state()
+        assert isinstance(state, StrategoState)
+        belief = BeliefTracker()
+        for action in rec.actions:
+            if state.current_player() == me and action < 10000:
+                data = stratego_view(state.observation(me).data)
+                belief.update(data)
+                src, dst = divmod(action, 100)
+                attacker, defender = state.piece_at(src), state.piece_at(dst)
+                if attacker is not None and defender is not None and not defender[2] and not defender[3]:
+                    said = belief.marginals(Knowledge.from_observation(data)).get(dst, {})
+                    kind = Rank(attacker[1]).name.lower()
+                    row = out[kind]
+                    row[0] += 1
+                    row[1] += said.get(Rank.BOMB, 0.0)
+                    row[2] += defender[1] == Rank.BOMB
+                    row[3] += said.get(Rank.FLAG, 0.0)
+                    row[4] += defender[1] == Rank.FLAG
+            state.apply(action)
+    return out, games
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path, help="an arena or strength output folder (with games/)")
     parser.add_argument("--player", default="search", help="the player's name in the records")
+    parser.add_argument("--trades", action="store_true", help="which of the player's attacks paid")
+    parser.add_argument("--calibration", action="store_true", help="the belief on the unmoved pieces attacked")
     args = parser.parse_args()
     counts, games = battles(args.out, args.player)
     print(f"{games} games of {args.player}: battles by who attacked, the defender as the attacker knew it, result")
@@ -62,6 +156,21 @@ def main() -> None:
             total = sum(row.values())
             cells = ", ".join(f"{r} {n}" for r, n in row.items())
             print(f"  {who:11s} {known:17s} {total:5d}  ({cells})")
+    if args.trades:
+        table, games = trades(args.out, args.player)
+        print("\nour attacks, a game on average: count; material we lose, they lose, lose to a recapture at once; net")
+        for (known, kind), (n, ours, theirs, back) in sorted(table.items()):
+            net = (theirs - ours - back) / max(games, 1)
+            print(
+                f"  {known:17s} {kind:15s} {n / games:5.2f}  {ours / games:6.1f} {theirs / games:6.1f} "
+                f"{back / games:6.1f}  {net:+7.1f}"
+            )
+    if args.calibration:
+        cal, games = calibration(args.out, args.player)
+        print("\nour attacks on pieces never seen to move, by attacker: P(bomb) said / true, P(flag) said / true")
+        for kind, (n, pb, bombs, pf, flags) in sorted(cal.items(), key=lambda kv: Rank[kv[0].upper()]):
+            bomb, flag = f"{pb / n:.3f} / {bombs / n:.3f}", f"{pf / n:.3f} / {flags / n:.3f}"
+            print(f"  {kind:11s} {int(n):5d}  bomb {bomb}   flag {flag}")
 
 
 if __name__ == "__main__":
