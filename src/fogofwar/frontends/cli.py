@@ -909,6 +909,62 @@ def train_belief_net(
     _save_net(net, note, out, weights_path())
 
 
+@train_app.command("value")
+def train_value(
+    archives: _Archives,
+    held_out: _HeldOut = 10,
+    every: Annotated[int, typer.Option("--every", min=1, help="a position every Nth ply of each game")] = 2,
+    horizon: Annotated[
+        int, typer.Option("--horizon", min=0, help="fit the material win chance N plies later (0: the result)")
+    ] = 20,
+    max_games: _MaxGames = 0,
+    max_held_out: _MaxHeldOut = 0,
+    steps: _Steps = 3000,
+    batch: _Batch = 256,
+    width: _Width = 32,
+    blocks: _Blocks = 4,
+    seed: _FitSeed = 0,
+    minutes: _Minutes = 0,
+    out: _WeightsOut = None,
+) -> None:
+    """The value net: who wins from the position a move leaves, learned from Gravon games (writes its weights)."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents.value_model import weights_path
+    from fogofwar.games.stratego.agents.value_training import (
+        afterstates,
+        constant_score,
+        horizon_targets,
+        score,
+        train,
+    )
+
+    _need_torch("value")
+    games, train_games, held = _gravon_split("value", archives, held_out, max_games, max_held_out)
+    with Progress(console=console, transient=True) as bar:
+        data, held_pos = _training_positions(
+            bar, lambda g, tick: afterstates(g, every=every, progress=tick), train_games, held
+        )
+        report = _fit_reporter(bar, steps)
+        net, after = train(
+            data, held_pos, horizon_targets(data, horizon), width=width, blocks=blocks, steps=steps, batch=batch,
+            seed=seed, seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    floor = constant_score(data, held_pos)
+    material = score(None, held_pos)
+    console.print(f"held out, one win rate for every position: {floor.line()}", markup=False)
+    console.print(f"held out, material alone: {material.line()}", markup=False)
+    console.print(f"held out, the net: {after.line()}", markup=False)
+    note = (
+        f"Value net (fogofwar.games.stratego.agents.value_model), written by `fogofwar train value`: "
+        f"{len(train_games)} Gravon classic games ({len(data):,} afterstates, every {every} plies; target the "
+        f"material win chance {horizon} plies later), every {held_out}th of {len(games)} held out; width {width}, "
+        f"{blocks} blocks, {steps} steps of {batch}, seed {seed}. Held out, against the results: {after.line()} "
+        f"(material alone: {material.line()})."
+    )
+    _save_net(net, note, out, weights_path())
+
+
 def main() -> None:
     app()
 

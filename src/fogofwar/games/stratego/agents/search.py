@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -68,6 +69,7 @@ from fogofwar.grid.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE, distanc
 
 _VAL = [VALUE[r] for r in sorted(VALUE)]  # material value by rank (0..11)
 _MOVED, _UNMOVED = 12, 13  # kinds of our pieces as the opponent sees them; 0..11: a revealed rank
+_MIRRORED = 14  # kinds from here on: one of our hidden pieces as the opponent's modelled belief has it (`mirror`)
 _TIE = 0.5  # opponent captures this close in appeal are equally likely
 
 
@@ -136,6 +138,7 @@ class SearchAgent(HeuristicAgent):
         self.guesses = guesses
         self.seconds = seconds
         self._belief = BeliefTracker()
+        self._mirror = BeliefTracker()  # the opponent's belief about our pieces, as we model it (`mirror`)
         self._active = False
         self._limit = 0
         self._streak: tuple[int, int, int, int, int] | None = None  # our two-squares streak, as the rules keep it
@@ -169,11 +172,17 @@ class SearchAgent(HeuristicAgent):
         self.prior_floor = 1e-3  # the policy's probabilities are taken as at least this (a bound on the penalty)
         self.belief_net = 0.0  # share of the belief net's (belief_net) P(rank) in the marginals; 0: off, 1: the net's
         self.material = 0.0  # share of the material values fitted to games (data/material.toml); 0: the hand-set
+        self.value = 0.0  # weight of the value net's (value_model) win chance after the move in its score; 0: off
+        self.mirror = 0.0  # 1: the opponent is modelled as reading our hidden pieces as our belief reads its own
+        self.flag_doubt = 1.0  # P(flag) of a piece never seen to move is taken this many times (then renormalised)
+        self.bomb_doubt = 1.0  # the same for P(bomb): the pieces we choose to attack are bombs more often than said
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
         self._belief = BeliefTracker()
         self._belief.behaviour_factor = self.behaviour
+        self._mirror = BeliefTracker()
+        self._mirror.behaviour_factor = self.behaviour
         if self.learned:
             self._belief.weights = learned_weights()
         self._active = isinstance(game, StrategoGame)
@@ -200,10 +209,10 @@ class SearchAgent(HeuristicAgent):
             cell = know.cells[self._streak[0]]
             if cell is None or cell.owner != know.player:
                 self._streak = None  # the piece died in its battle
-        marginals = self._corrected(data, know, self._belief.marginals(know))
+        marginals = self._doubted(know, self._corrected(data, know, self._belief.marginals(know)))
         captured_mine = Counter(RANK_OF_NAME[n] for n in data["captured"][know.player])
         captured_enemy = Counter(RANK_OF_NAME[n] for n in data["captured"][know.enemy])
-        ctx = self._context(know, captured_mine, captured_enemy)
+        ctx = self._context(know, captured_mine, captured_enemy, self._mirrored(data) if self.mirror else None)
         if self.depth > 0:
             tactics = self._deep_tactics(know, marginals, ctx, legal_actions)
             if self.blend < 1.0:
@@ -219,6 +228,7 @@ class SearchAgent(HeuristicAgent):
         best, best_score = candidates[0], float("-inf")
         w0 = ctx.win()
         prior = self._policy_prior(data, candidates)
+        values = self._afterstate_values(data, marginals, candidates)
         for action in candidates:
             # Strategy pays off later, if the game goes on (not in the lines where the move loses
             # the flag at once), and never takes the win chance past what is left to win or lose:
@@ -230,6 +240,8 @@ class SearchAgent(HeuristicAgent):
             score = tactic + plan + self._rng.random() * 1e-9
             if prior:
                 score += self.prior * math.log(max(self.prior_floor, prior.get(action, 0.0)))
+            if values:
+                score += self.value * values.get(action, 0.0)
             src, dst = divmod(action, 100)
             if know.cells[dst] is None:
                 keys[action] = key = hash((board_key, src, dst))
@@ -253,6 +265,21 @@ class SearchAgent(HeuristicAgent):
         if net is None:
             return {}
         return net.move_probabilities(data, candidates)
+
+    def _afterstate_values(
+        self, data: StrategoView, marginals: dict[int, dict[int, float]], candidates: Sequence[int]
+    ) -> dict[int, float]:
+        """The value net's win chance after each candidate move, or {} when `value` is 0 (or no net ships)."""
+        if self.value <= 0:
+            return {}
+        from fogofwar.games.stratego.agents.value_model import shipped_value
+        from fogofwar.games.stratego.sim.planes import planes_from_observation
+
+        net = shipped_value()
+        if net is None:
+            return {}
+        planes = planes_from_observation(data, get_variant(str(data["variant"])))
+        return net.move_values(planes, int(data["player"]), [a for a in candidates if a < 10000], marginals)
 
     def _corrected(
         self, data: StrategoView, know: Knowledge, marginals: dict[int, dict[int, float]]
@@ -282,7 +309,41 @@ class SearchAgent(HeuristicAgent):
             out.append(action)
         return out or legal_actions
 
-    def _context(self, know: Knowledge, captured_mine: Counter[int], captured_enemy: Counter[int]) -> _Context:
+    def _doubted(self, know: Knowledge, marginals: dict[int, dict[int, float]]) -> dict[int, dict[int, float]]:
+        """The marginals with P(flag) and P(bomb) of pieces never seen to move scaled by `flag_doubt` and
+        `bomb_doubt`. Why: the search attacks the unmoved pieces that look least like bombs and most like the
+        flag, so among those it picks the belief errs one way (docs/strength.md has the figures)."""
+        if self.flag_doubt == 1.0 and self.bomb_doubt == 1.0:
+            return marginals
+        out = {}
+        for sq, row in marginals.items():
+            cell = know.cells[sq]
+            if cell is not None and not cell.moved:
+                scale = {FLAG: self.flag_doubt, BOMB: self.bomb_doubt}
+                row = _normalised({r: p * scale.get(r, 1.0) for r, p in row.items()}) or row
+            out[sq] = row
+        return out
+
+    def _mirrored(self, data: StrategoView) -> dict[int, dict[int, float]]:
+        """What the opponent may believe of each of our hidden pieces: our own belief tracker run on the
+        observation the opponent has of us (our hidden ranks blanked; its own hidden pieces are not needed)."""
+        me = int(data["player"])
+        board: list[Any] = []
+        for cell in data["board"]:
+            if isinstance(cell, dict) and cell["owner"] == me and not cell["revealed"]:
+                cell = {**cell, "rank": None}
+            board.append(cell)
+        view = cast(StrategoView, {**data, "player": 1 - me, "board": board})
+        self._mirror.update(view)
+        return self._mirror.marginals(Knowledge.from_observation(view))
+
+    def _context(
+        self,
+        know: Knowledge,
+        captured_mine: Counter[int],
+        captured_enemy: Counter[int],
+        mirrored: dict[int, dict[int, float]] | None = None,
+    ) -> _Context:
         me, enemy = know.player, know.enemy
         roster = {int(r): n for r, n in know.variant.roster}
         enemy_left = {r: n - captured_enemy.get(r, 0) for r, n in roster.items()}
@@ -331,12 +392,24 @@ class SearchAgent(HeuristicAgent):
             sq for sq, c in enumerate(know.cells) if c is not None and c.owner == enemy and c.rank not in (FLAG, BOMB)
         ]
         flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == me and c.rank == FLAG]
+        perceived = self._perceived_scores(know, captured_mine, own_revealed, kinds)
+        if mirrored:
+            # Each hidden piece of ours gets two columns: as the opponent's belief has it, and the same once
+            # it has moved (no bomb, no flag).
+            for sq, dist in sorted(mirrored.items()):
+                if kinds[sq] < _MOVED:
+                    continue
+                moved = _normalised({r: p for r, p in dist.items() if r not in (BOMB, FLAG)})
+                kinds[sq] = _MIRRORED + 2 * ((len(perceived[0]) - _MIRRORED) // 2)
+                for ry in range(12):
+                    perceived[ry].append(attack_value(ry, dist) + 2.0 if dist else -1.0)
+                    perceived[ry].append(attack_value(ry, moved) + 2.0 if moved else -1.0)
         return _Context(
             base=base,
             kinds=kinds,
             ours=ours,
             theirs=theirs,
-            perceived=self._perceived_scores(know, captured_mine, own_revealed, kinds),
+            perceived=perceived,
             flag_share=flag_share,
             own=own_material,
             enemy=enemy_material,
@@ -400,7 +473,12 @@ class SearchAgent(HeuristicAgent):
         else:
             board[dst] = mover
             kind = ctx.kinds[src]
-            moved_kind = kind if kind < _MOVED else (rank if distance(src, dst) > 1 else _MOVED)
+            if kind < _MOVED:
+                moved_kind = kind
+            elif distance(src, dst) > 1:
+                moved_kind = rank  # only a scout goes further than one square: it shows its rank
+            else:
+                moved_kind = _MOVED if kind < _MIRRORED else kind | 1
         lanes = _flag_lanes(board, ctx.flag) if ctx.flag >= 0 and self.breach > 0 else {}
         chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind, lanes)
         board[src], board[dst] = mover, target
@@ -988,6 +1066,10 @@ def _normalised(weights: dict[int, float]) -> dict[int, float]:
 
 _TUNABLE = (
     "material",
+    "value",
+    "mirror",
+    "flag_doubt",
+    "bomb_doubt",
     "paranoia",
     "sharpness",
     "flag_lure",
