@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.games.stratego.agents.random_games import random_game
 from typer.testing import CliRunner
 
 from fogofwar.core.agents import make_agent
@@ -26,27 +27,8 @@ from fogofwar.games.stratego.agents.policy_model import (
 )
 from fogofwar.games.stratego.agents.policy_training import Positions, positions, score, uniform_score
 from fogofwar.games.stratego.formats.gravon import gravon_from_state
-from fogofwar.games.stratego.rules import StrategoGame, StrategoState
-from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
-
-
-def _random_game(seed: int, plies: int) -> tuple[StrategoState, list[tuple[StrategoState, int]]]:
-    """A seeded random classic game and (the state before, the move played) for each of its moves."""
-    game = StrategoGame("classic", max_moves=0)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for p in (0, 1):
-        state.apply_setup(p, random_setup(game.variant, p, rng))
-    before = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        move = rng.choice(state.legal_actions())
-        before.append((state.clone(), move))
-        state.apply(move)
-    return state, before
 
 
 def test_slots_and_the_turned_board_are_one_to_one() -> None:
@@ -61,7 +43,7 @@ def test_slots_and_the_turned_board_are_one_to_one() -> None:
 def test_training_positions_are_what_the_reference_engine_shows_the_mover(seed: int) -> None:
     """Positions come from the compiled simulator; each must equal the reference engine's observation of
     the mover (turned round for blue), its legal moves, and the move played."""
-    final, before = _random_game(seed, 150)
+    final, before = random_game(seed, 150)
     pos = positions([gravon_from_state(final)])
     assert len(pos) == len(before)
     for i, (state, played) in enumerate(before):
@@ -97,7 +79,7 @@ def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
             conv.bias.copy_(torch.from_numpy(b))
         net.head.weight.copy_(torch.from_numpy(tiny.head[0]))
         net.head.bias.copy_(torch.from_numpy(tiny.head[1]))
-    final, _ = _random_game(3, 40)
+    final, _ = random_game(3, 40)
     variant = final.game.variant
     x = np.stack([oriented_planes(planes_from_observation(final.observation(p).data, variant), p) for p in (0, 1)])
     with torch.no_grad():
@@ -119,7 +101,7 @@ def test_weights_round_trip_and_refuse_a_wrong_file(tmp_path: Path) -> None:
 
 
 def test_probabilities_cover_exactly_the_legal_moves() -> None:
-    final, _ = _random_game(4, 30)
+    final, _ = random_game(4, 30)
     player = final.current_player()
     legal = final.legal_actions()
     probs = _tiny_net().move_probabilities(final.observation(player).data, legal)
@@ -128,7 +110,7 @@ def test_probabilities_cover_exactly_the_legal_moves() -> None:
 
 
 def test_score_and_the_random_floor() -> None:
-    final, _ = _random_game(5, 60)
+    final, _ = random_game(5, 60)
     pos = positions([gravon_from_state(final)])
     s, floor = score(_tiny_net(), pos), uniform_score(pos)
     assert s.positions == floor.positions == len(pos)
@@ -142,7 +124,7 @@ def test_the_shipped_net_loads_and_predicts_a_sensible_move() -> None:
     assert net is not None, "src/fogofwar/games/stratego/agents/data/policy_net.npz is missing"
     assert "Held out" in net.note
     assert sum(w.nbytes + b.nbytes for w, b in net.convs) < 20 * 2**20
-    final, _ = _random_game(6, 20)
+    final, _ = random_game(6, 20)
     player = final.current_player()
     probs = net.move_probabilities(final.observation(player).data, final.legal_actions())
     assert max(probs.values()) > 1.5 / len(probs)  # it prefers some moves: not a uniform net
@@ -158,7 +140,7 @@ def test_policy_spec_errors_are_clear() -> None:
 
 def test_search_with_the_prior_still_plays_and_can_be_pulled_by_it() -> None:
     """prior=0 is today's search; a large prior plays the net's own choice."""
-    final, _ = _random_game(7, 40)
+    final, _ = random_game(7, 40)
     player = final.current_player()
     obs, legal = final.observation(player), final.legal_actions()
     net = shipped_policy()

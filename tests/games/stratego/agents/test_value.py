@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.games.stratego.agents.random_games import random_game
 from typer.testing import CliRunner
 
 from fogofwar.core.agents import make_agent
@@ -24,32 +25,14 @@ from fogofwar.games.stratego.agents.value_model import (
 from fogofwar.games.stratego.agents.value_training import afterstates, constant_score, horizon_targets, score
 from fogofwar.games.stratego.formats.gravon import gravon_from_state
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import StrategoGame, StrategoState
-from fogofwar.games.stratego.setup import random_setup
+from fogofwar.games.stratego.rules import StrategoGame
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
-
-
-def _random_game(seed: int, plies: int) -> tuple[StrategoState, list[tuple[StrategoState, int]]]:
-    """A seeded random classic game and (the state before, the move played) for each of its moves."""
-    game = StrategoGame("classic", max_moves=0)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for p in (0, 1):
-        state.apply_setup(p, random_setup(game.variant, p, rng))
-    before = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        move = rng.choice(state.legal_actions())
-        before.append((state.clone(), move))
-        state.apply(move)
-    return state, before
 
 
 def test_an_afterstate_is_what_the_engine_shows_the_mover_after_its_move() -> None:
     """Quiet moves, scout runs and every kind of battle: the hand-built planes equal the engine's, and
     the planes before the move are left as they were."""
-    before = [pair for seed in range(8) for pair in _random_game(seed, 1500)[1]]
+    before = [pair for seed in range(8) for pair in random_game(seed, 1500)[1]]
     battles = 0
     for state, move in before:
         player = state.current_player()
@@ -72,7 +55,7 @@ def test_an_afterstate_is_what_the_engine_shows_the_mover_after_its_move() -> No
 
 
 def test_training_afterstates_are_the_engines_and_labelled_by_the_winner() -> None:
-    final, before = _random_game(5, 2000)
+    final, before = random_game(5, 2000)
     assert final.is_terminal()
     record = gravon_from_state(final)
     winner = final.outcome().winner
@@ -91,7 +74,7 @@ def test_training_afterstates_are_the_engines_and_labelled_by_the_winner() -> No
 
 
 def test_the_target_is_the_material_later_in_the_same_game_or_the_result() -> None:
-    games = [gravon_from_state(_random_game(seed, 2000)[0]) for seed in (5, 8)]
+    games = [gravon_from_state(random_game(seed, 2000)[0]) for seed in (5, 8)]
     data = afterstates(games, every=2)
     target = horizon_targets(data, 10)
     chance = material_chance(data.planes)
@@ -127,7 +110,7 @@ def test_the_net_reads_back_what_it_wrote_and_refuses_another_models_file(tmp_pa
 
 
 def test_material_alone_says_even_at_the_start_and_more_with_more() -> None:
-    start, _ = _random_game(6, 0)
+    start, _ = random_game(6, 0)
     planes = planes_from_observation(start.observation(0).data, start.game.variant)[None]
     assert abs(float(material_logit(planes)[0])) < 1e-6
     fewer = planes.copy()
@@ -137,7 +120,7 @@ def test_material_alone_says_even_at_the_start_and_more_with_more() -> None:
 
 def test_move_values_cover_every_move_and_the_flag_is_a_sure_win() -> None:
     net = _tiny_net()
-    _, before = _random_game(7, 120)
+    _, before = random_game(7, 120)
     for state, _ in before[-20:]:
         player = state.current_player()
         planes = planes_from_observation(state.observation(player).data, state.game.variant)
@@ -153,7 +136,7 @@ def test_move_values_cover_every_move_and_the_flag_is_a_sure_win() -> None:
 
 
 def test_scores_of_a_perfect_and_a_constant_guess() -> None:
-    final, _ = _random_game(5, 2000)
+    final, _ = random_game(5, 2000)
     data = afterstates([gravon_from_state(final)], every=2)
     floor = constant_score(data, data)
     assert floor.positions == len(data) and 0.0 < floor.log_loss < 1.0
