@@ -11,7 +11,7 @@ numpy weights `policy_model.PolicyNet` reads, so play needs no PyTorch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,9 +82,48 @@ def _joined(parts: Sequence[Positions]) -> Positions:
 
 
 def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic") -> Positions:
+    parts: list[Positions] = []
+    for step in replay(games, variant):
+        idx = np.flatnonzero(step.alive)
+        obs = step.sim.observe(step.mover)
+        for p in (0, 1):
+            rows = idx[step.mover[idx] == p]
+            if not len(rows):
+                continue
+            o = obs[rows]
+            m = step.mask[rows]
+            c = step.compact[rows]
+            if p == 1:
+                o = o[:, :, ::-1, ::-1]
+                m = m[:, FLIP_COMPACT]  # m[i] in the turned view = the mask at the move it turns from
+                c = FLIP_COMPACT[c]
+            parts.append(Positions(o.astype(np.uint8), np.packbits(m, axis=1), c.astype(np.int64)))
+    return _joined(parts)
+
+
+@dataclass
+class Ply:
+    """One ply of games replayed side by side (`replay`): which games play it, the moves, the legal masks before
+    it, and who moves."""
+
+    sim: BatchSim
+    ply: int  # 0 for the first move
+    alive: npt.NDArray[np.bool_]  # (n,) the games that play this ply (a legal move on record)
+    moves: I64  # (n,) the reference move ids (-1 for the others)
+    mask: npt.NDArray[np.bool_]  # (n, NUM_COMPACT_ACTIONS) the legal compact moves before the ply
+    compact: I64  # (n,) the moves as compact ids (-1 for the others)
+    mover: I64  # (n,) the seat that moves
+    game: I64  # (n,) each simulated game's index in the games given (those that cannot be read are left out)
+
+
+def replay(games: Sequence[GravonGame], variant: str = "classic", played: bool = False) -> Iterator[Ply]:
+    """The games that can be read, replayed side by side in the batched simulator: each ply is yielded before it
+    is played (the training positions of the move policy), or after it when `played` (the value net's
+    afterstates). A game's replay ends at its last move or at its first illegal one."""
     setups: list[npt.NDArray[np.uint8]] = []
     lines: list[list[int]] = []
-    for g in games:
+    kept: list[int] = []
+    for k, g in enumerate(games):
         try:
             codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
             line = [src * 100 + dst for src, dst in g.move_squares()]
@@ -92,44 +131,33 @@ def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic") -> P
             continue
         setups.append(codes)
         lines.append(line)
+        kept.append(k)
     if not lines:
-        return _joined([])
+        return
     n = len(lines)
     sim = BatchSim(variant, n_envs=n, max_moves=0)
     sim.reset(setups=np.stack(setups))
     alive = np.ones(n, np.bool_)
     lengths = np.array([len(line) for line in lines])
-    parts: list[Positions] = []
+    game = np.array(kept, np.int64)
     for ply in range(int(lengths.max())):
         alive &= ~sim.done & (ply < lengths)
         if not alive.any():
-            break
+            return
         idx = np.flatnonzero(alive)
         acts = np.full(n, -1, np.int64)
         acts[idx] = [lines[i][ply] for i in idx]
         mask = sim.legal_mask(compact=True)
         compact = np.where(acts >= 0, COMPACT_OF_MOVE[np.clip(acts, 0, 9999)], -1)
-        ok = (compact >= 0) & mask[np.arange(n), np.maximum(compact, 0)]
-        alive &= ok  # an illegal move ends that game's replay here
-        idx = np.flatnonzero(alive)
-        if not len(idx):
-            break
-        player = sim.to_move
-        obs = sim.observe(player)
-        for p in (0, 1):
-            rows = idx[player[idx] == p]
-            if not len(rows):
-                continue
-            o = obs[rows]
-            m = mask[rows]
-            c = compact[rows]
-            if p == 1:
-                o = o[:, :, ::-1, ::-1]
-                m = m[:, FLIP_COMPACT]  # m[i] in the turned view = the mask at the move it turns from
-                c = FLIP_COMPACT[c]
-            parts.append(Positions(o.astype(np.uint8), np.packbits(m, axis=1), c.astype(np.int64)))
+        alive &= (compact >= 0) & mask[np.arange(n), np.maximum(compact, 0)]  # an illegal move ends that replay
+        if not alive.any():
+            return
+        step = Ply(sim, ply, alive.copy(), acts, mask, compact, sim.to_move.copy(), game)
+        if not played:
+            yield step
         sim.step(np.where(alive, acts, -1), envs=alive)
-    return _joined(parts)
+        if played:
+            yield step
 
 
 # --- training (PyTorch) -----------------------------------------------------------------------

@@ -23,14 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fogofwar.core.protocol import GameError, RecordError
 from fogofwar.games.stratego.agents.net_training import device, export, fit, torch_net
 from fogofwar.games.stratego.agents.policy_model import PLANE_SCALE
+from fogofwar.games.stratego.agents.policy_training import replay
 from fogofwar.games.stratego.agents.value_model import ValueNet, material_chance, material_logit
 from fogofwar.games.stratego.formats.gravon import GravonGame
-from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import NUM_PLANES
-from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -83,59 +81,25 @@ def _joined(parts: Sequence[Afterstates]) -> Afterstates:
 
 
 def _chunk(games: Sequence[GravonGame], every: int, variant: str) -> Afterstates:
-    setups: list[U8] = []
-    lines: list[list[int]] = []
-    winners: list[int] = []
-    index: list[int] = []
-    for k, g in enumerate(games):
-        if g.winner not in (1, 2):
-            continue
-        try:
-            codes = piece_codes([(sq, o, int(r)) for sq, o, r in g.pieces()])
-            line = [src * 100 + dst for src, dst in g.move_squares()]
-        except (RecordError, GameError, ValueError):
-            continue
-        setups.append(codes)
-        lines.append(line)
-        winners.append(int(g.winner) - 1)
-        index.append(k)
-    if not lines:
-        return _joined([])
-    n = len(lines)
-    sim = BatchSim(variant, n_envs=n, max_moves=0)
-    sim.reset(setups=np.stack(setups))
-    winner = np.array(winners, np.int64)
-    game_of = np.array(index, np.int64)
-    alive = np.ones(n, np.bool_)
-    lengths = np.array([len(line) for line in lines])
+    index = np.array([k for k, g in enumerate(games) if g.winner in (1, 2)], np.int64)  # decided games only
+    decided = [games[k] for k in index]
+    seat_won = np.array([int(g.winner or 0) - 1 for g in decided], np.int64)
     parts: list[Afterstates] = []
-    for ply in range(int(lengths.max())):
-        alive &= ~sim.done & (ply < lengths)
-        if not alive.any():
-            break
-        idx = np.flatnonzero(alive)
-        acts = np.full(n, -1, np.int64)
-        acts[idx] = [lines[i][ply] for i in idx]
-        mask = sim.legal_mask(compact=True)
-        compact = np.where(acts >= 0, COMPACT_OF_MOVE[np.clip(acts, 0, 9999)], -1)
-        alive &= (compact >= 0) & mask[np.arange(n), np.maximum(compact, 0)]  # an illegal move ends the replay
-        if not alive.any():
-            break
-        mover = sim.to_move.copy()
-        sim.step(np.where(alive, acts, -1), envs=alive)
-        if (ply + 1) % every:
+    for step in replay(decided, variant, played=True):
+        if (step.ply + 1) % every:
             continue
-        rows_all = np.flatnonzero(alive)
+        winner = seat_won[step.game]
+        rows_all = np.flatnonzero(step.alive)
         for p in (0, 1):
-            rows = rows_all[mover[rows_all] == p]
+            rows = rows_all[step.mover[rows_all] == p]
             if not len(rows):
                 continue
-            obs = sim.observe(p)[rows]
+            obs = step.sim.observe(p)[rows]
             if p == 1:
                 obs = obs[:, :, ::-1, ::-1]
             won = (winner[rows] == p).astype(np.float32)
-            plies = np.full(len(rows), ply + 1, np.int64)
-            parts.append(Afterstates(obs.astype(np.uint8), won, plies, game_of[rows]))
+            plies = np.full(len(rows), step.ply + 1, np.int64)
+            parts.append(Afterstates(obs.astype(np.uint8), won, plies, index[step.game[rows]]))
     return _joined(parts)
 
 
