@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,14 @@ from fogofwar.core.protocol import GameError
 from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, SCOUT, SPY, Knowledge
-from fogofwar.games.stratego.agents.search import SearchAgent, _can_answer, _flag_lanes, _scout_ways, guarded_setup
+from fogofwar.games.stratego.agents.search import (
+    SearchAgent,
+    _can_answer,
+    _flag_lanes,
+    _scout_ways,
+    decoy_setup,
+    guarded_setup,
+)
 from fogofwar.games.stratego.agents.setups import human_like_setup, prior_by_square
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
@@ -166,6 +174,52 @@ def test_search_trades_off_a_miner_that_would_break_into_its_flag() -> None:
     assert _search_move(game, state, breach=0.0) != "C2xB2"
 
 
+def test_shy_top_keeps_officers_off_pieces_never_seen_to_move_unless_nothing_else_is_left() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E5", 0, Rank.CAPTAIN, True, False),
+        ("F4", 0, Rank.MINER, True, False),
+        ("E6", 1, Rank.SERGEANT, False, False),  # never moved: maybe a bomb
+        ("F5", 1, Rank.SCOUT, True, False),  # moved: no bomb
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    know = Knowledge.from_observation(state.observation(0).data)
+    agent = SearchAgent()
+    legal = state.legal_actions()
+    e5, e6, f4, f5 = (parse_square(sq) for sq in ("E5", "E6", "F4", "F5"))
+    kept = agent._bold_filter(know, legal, 5)
+    assert e5 * 100 + e6 in legal and e5 * 100 + e6 not in kept  # the captain leaves the unmoved piece alone
+    assert e5 * 100 + f5 in kept and f4 * 100 + f5 in kept  # a moved piece may be attacked by anyone
+    assert set(agent._bold_filter(know, legal, 6)) == set(legal)  # a captain is not above rank 6
+    assert agent._bold_filter(know, [e5 * 100 + e6], 5) == [e5 * 100 + e6]  # the only move stays
+    assert _search_move(game, state, shy_top=5) != "E5xE6"
+
+
+def test_dominance_adds_to_the_strongest_rank_that_nothing_outranks() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E5", 0, Rank.MARSHAL, True, False),
+        ("F4", 0, Rank.GENERAL, True, False),
+        ("E7", 1, Rank.MARSHAL, True, False),
+        ("F7", 1, Rank.GENERAL, True, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    game, state = _crafted("classic", pieces)
+    know = Knowledge.from_observation(state.observation(0).data)
+    agent = SearchAgent()
+    plain = agent._context(know, Counter(), Counter())
+    agent.dominance = 100.0
+    both = agent._context(know, Counter(), Counter())
+    marshal, general = int(Rank.MARSHAL), int(Rank.GENERAL)
+    assert both.own_val[marshal] == both.enemy_val[marshal] == plain.own_val[marshal] + 100.0  # each would hand it over
+    assert both.own_val[general] == plain.own_val[general]
+    # Their marshal gone: ours outranks everything, their general gets nothing for being their best.
+    alone = agent._context(know, Counter(), Counter({marshal: 1}))
+    assert alone.own_val[marshal] == plain.own_val[marshal] + 100.0
+    assert alone.enemy_val[general] == plain.enemy_val[general]
+
+
 def test_search_does_not_throw_pieces_at_known_bombs() -> None:
     pieces = [
         ("A1", 0, Rank.FLAG, False, False),
@@ -245,6 +299,31 @@ def test_guarded_setups_are_legal_and_keep_the_flag_back_behind_a_bomb(variant: 
             flag = next(sq for sq, r in placement.items() if r == Rank.FLAG)
             assert flag // 10 == (0 if player == 0 else 9)
             assert any(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[flag])
+
+
+def test_decoy_setups_ring_a_low_piece_and_keep_the_flag_on_the_back_row_away_from_bombs() -> None:
+    v = get_variant("classic")
+    rng = random.Random(5)
+    bombed_flags = 0
+    for player in (0, 1):
+        back = 0 if player == 0 else 9
+        for _ in range(20):
+            placement = decoy_setup(v, player, rng)
+            check_setup(v, player, placement)
+            flag = next(sq for sq, r in placement.items() if r == Rank.FLAG)
+            assert flag // 10 == back
+            bombed_flags += any(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[flag])
+            # the bomb ring on the back row holds a piece that is not the flag
+            rings = [
+                sq
+                for sq, r in placement.items()
+                if sq // 10 == back and r != Rank.BOMB and all(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[sq])
+            ]
+            assert rings and all(placement[sq] != Rank.FLAG for sq in rings)
+    assert bombed_flags <= 2  # a bomb beside the flag only when no back-row square is free of them
+    # Barrage has one bomb: no ring to lend, so the guarded setup stands.
+    barrage = decoy_setup(get_variant("barrage"), 0, random.Random(5))
+    assert barrage == guarded_setup(get_variant("barrage"), 0, random.Random(5))
 
 
 def test_search_knobs_can_be_set_from_the_spec() -> None:

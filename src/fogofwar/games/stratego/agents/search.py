@@ -176,6 +176,9 @@ class SearchAgent(HeuristicAgent):
         self.mirror = 0.0  # 1: the opponent is modelled as reading our hidden pieces as our belief reads its own
         self.flag_doubt = 1.0  # P(flag) of a piece never seen to move is taken this many times (then renormalised)
         self.bomb_doubt = 1.0  # the same for P(bomb): the pieces we choose to attack are bombs more often than said
+        self.dominance = 0.0  # material added to a side's strongest rank while nothing of the other side outranks it
+        self.shy_top = 0.0  # one-reply search: our pieces above this rank never attack a piece never seen to move
+        self.decoy = 0.0  # 1: set up a bombed decoy with the flag elsewhere on the back row (`decoy_setup`)
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -194,7 +197,8 @@ class SearchAgent(HeuristicAgent):
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
             variant = get_variant(str(data["variant"]))
-            placement = guarded_setup(variant, self._player, self._rng)
+            make = decoy_setup if self.decoy else guarded_setup
+            placement = make(variant, self._player, self._rng)
             self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
         return super()._setup_action(data, legal)
 
@@ -224,7 +228,12 @@ class SearchAgent(HeuristicAgent):
         strategic = self._strategic(know, marginals, ctx, legal_actions)
         board_key = tuple(-1 if c is None else c.owner * 16 + (15 if c.rank is None else c.rank) for c in know.cells)
         keys: dict[int, int] = {}
-        candidates = self._bold_filter(know, legal_actions) if self.depth > 0 else legal_actions
+        if self.depth > 0:
+            candidates = self._bold_filter(know, legal_actions, self.bold)
+        elif self.shy_top:
+            candidates = self._bold_filter(know, legal_actions, self.shy_top)
+        else:
+            candidates = legal_actions
         best, best_score = candidates[0], float("-inf")
         w0 = ctx.win()
         prior = self._policy_prior(data, candidates)
@@ -296,15 +305,16 @@ class SearchAgent(HeuristicAgent):
         w = min(1.0, self.belief_net)
         return {sq: {r: (1.0 - w) * p + w * better[sq][r] for r, p in row.items()} for sq, row in marginals.items()}
 
-    def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int]) -> Sequence[int]:
-        """The legal moves but our pieces above rank `bold` attacking a piece never seen to move (a bomb
-        there costs too much), unless nothing else is left: the rule the kernel keeps below the root."""
+    def _bold_filter(self, know: Knowledge, legal_actions: Sequence[int], top: float) -> Sequence[int]:
+        """The legal moves but our pieces above rank `top` attacking a piece never seen to move (a bomb
+        there costs too much), unless nothing else is left: the rule the kernel keeps below the root (`bold`),
+        and at the root of the one-reply search with `shy_top`."""
         shy = _shy_squares(know)
         out = []
         for action in legal_actions:
             src, dst = divmod(action, 100)
             mover = know.cells[src]
-            if dst in shy and mover is not None and mover.rank is not None and mover.rank > self.bold:
+            if dst in shy and mover is not None and mover.rank is not None and mover.rank > top:
                 continue
             out.append(action)
         return out or legal_actions
@@ -351,6 +361,14 @@ class SearchAgent(HeuristicAgent):
         own_val = self._material_values()
         enemy_val = list(own_val)
         own_val[MARSHAL] = enemy_val[MARSHAL] = self.marshal_value
+        if self.dominance > 0:
+            # The strongest piece on the board roams free; losing it hands that freedom to the other side.
+            own_top = max((r for r, n in own_left.items() if n > 0 and r not in (FLAG, BOMB)), default=-1)
+            enemy_top = max((r for r, n in enemy_left.items() if n > 0 and r not in (FLAG, BOMB)), default=-1)
+            if own_top >= enemy_top >= 0:
+                own_val[own_top] += self.dominance
+            if enemy_top >= own_top >= 0:
+                enemy_val[enemy_top] += self.dominance
         if enemy_left.get(MARSHAL, 0) > 0:
             own_val[SPY] = max(own_val[SPY], self.spy_value)
         if own_left.get(MARSHAL, 0) > 0:
@@ -866,6 +884,39 @@ def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates:
     return best
 
 
+_DECOY_COST = {Rank.SERGEANT: 0.0, Rank.LIEUTENANT: 0.0, Rank.SCOUT: 0.0, Rank.CAPTAIN: 0.5, Rank.MINER: 2.0}
+"""Pieces that may stand in the bombed ring in the flag's place, and what giving each to it costs (a miner is
+wanted in the game)."""
+
+
+def decoy_setup(variant: Variant, player: int, rng: random.Random, candidates: int = 200) -> dict[int, Rank]:
+    """The guarded setup with a low piece in the flag's bombed ring and the flag on the back row elsewhere,
+    next to no bomb and among pieces that stop scouts. Programs (and people) read a bomb ring on the back row
+    as the flag: their miners go there, and the flag is not there."""
+    placement = guarded_setup(variant, player, rng, candidates)
+    flags = [sq for sq, r in placement.items() if r == Rank.FLAG]
+    if len(flags) != 1 or variant.count(Rank.BOMB) < 3:
+        return placement
+    flag = flags[0]
+    back_row = flag // SIZE
+    options: list[tuple[float, int]] = []
+    for sq, r in placement.items():
+        if sq // SIZE != back_row or r not in _DECOY_COST or distance(sq, flag) < 3:
+            continue
+        bombs = sum(placement.get(n) == Rank.BOMB for n in NEIGHBOURS[sq])
+        score = 1.0 * (4 - len(NEIGHBOURS[sq])) - 3.0 * bombs - _DECOY_COST[r] + rng.random()
+        for n in NEIGHBOURS[sq]:
+            if placement.get(n) not in (Rank.SPY, Rank.SCOUT, Rank.BOMB, None):
+                score += 1.5
+        if bombs < len(NEIGHBOURS[sq]):  # never a ring of its own
+            options.append((score, sq))
+    if not options:
+        return placement
+    _, spot = max(options)
+    placement[flag], placement[spot] = placement[spot], Rank.FLAG
+    return placement
+
+
 def _setup_safety(placement: dict[int, Rank], player: int) -> float:
     flags = [sq for sq, r in placement.items() if r == Rank.FLAG]
     if len(flags) != 1:
@@ -1097,6 +1148,9 @@ _TUNABLE = (
     "prior",
     "prior_floor",
     "belief_net",
+    "decoy",
+    "shy_top",
+    "dominance",
 )
 
 
@@ -1129,4 +1183,4 @@ def parse_spec(arg: str) -> SearchAgent:
     return agent
 
 
-__all__ = ["SearchAgent", "attack_value", "guarded_setup"]
+__all__ = ["SearchAgent", "attack_value", "decoy_setup", "guarded_setup"]
