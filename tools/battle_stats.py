@@ -141,12 +141,53 @@ def calibration(path: Path, player: str) -> tuple[dict[str, list[float]], int]:
     return out, games
 
 
+def fates(path: Path, player: str) -> tuple[Counter[tuple[str, str]], Counter[tuple[str, str]], Counter[str], int]:
+    """(games by (result, ending), games by (what took our marshal, result), our pieces lost attacking a bomb by
+    rank (miners aside), the number of games). Why: the endings say how a series is lost, and in this session's
+    series against Demon the marshal's fate told the wins from the losses."""
+    endings: Counter[tuple[str, str]] = Counter()
+    marshal: Counter[tuple[str, str]] = Counter()
+    bombs: Counter[str] = Counter()
+    games = 0
+    for rec, me in _games(path, player):
+        games += 1
+        state = make_game(rec.game, **rec.options).new_initial_state()
+        assert isinstance(state, StrategoState)
+        taker = "lives"
+        for action in rec.actions:
+            mover = state.current_player()
+            if mover < 0 or action >= 10000:
+                state.apply(action)
+                continue
+            src, dst = divmod(action, 100)
+            attacker, defender = state.piece_at(src), state.piece_at(dst)
+            state.apply(action)
+            if attacker is None or defender is None:
+                continue
+            after = state.piece_at(dst)
+            if mover == me and defender[1] == Rank.BOMB and attacker[1] != Rank.MINER and after != attacker:
+                bombs[Rank(attacker[1]).name.lower()] += 1
+            if defender[0] == me and defender[1] == Rank.MARSHAL and (after is None or after[0] != me):
+                taker = "their marshal attacked (both died)" if after is None else Rank(attacker[1]).name.lower()
+            elif mover == me and attacker[1] == Rank.MARSHAL and (after is None or after[0] != me):
+                taker = "we attacked their marshal (both died)" if after is None else Rank(defender[1]).name.lower()
+        if rec.outcome is None:
+            continue  # an unfinished game
+        winner = rec.outcome.winner
+        result = "win" if winner == me else "loss" if winner is not None and winner >= 0 else "draw"
+        ending = str(rec.metadata.get("ending") or rec.outcome.termination.value)
+        endings[(result, ending)] += 1
+        marshal[(taker, result)] += 1
+    return endings, marshal, bombs, games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path, help="an arena or strength output folder (with games/)")
     parser.add_argument("--player", default="search", help="the player's name in the records")
     parser.add_argument("--trades", action="store_true", help="which of the player's attacks paid")
     parser.add_argument("--calibration", action="store_true", help="the belief on the unmoved pieces attacked")
+    parser.add_argument("--fates", action="store_true", help="endings, our marshal's fate, our pieces lost to bombs")
     args = parser.parse_args()
     counts, games = battles(args.out, args.player)
     print(f"{games} games of {args.player}: battles by who attacked, the defender as the attacker knew it, result")
@@ -171,6 +212,18 @@ def main() -> None:
         for kind, (n, pb, bombs, pf, flags) in sorted(cal.items(), key=lambda kv: Rank[kv[0].upper()]):
             bomb, flag = f"{pb / n:.3f} / {bombs / n:.3f}", f"{pf / n:.3f} / {flags / n:.3f}"
             print(f"  {kind:11s} {int(n):5d}  bomb {bomb}   flag {flag}")
+    if args.fates:
+        ends, marshal, bombs, games = fates(args.out, args.player)
+        print(f"\n{games} games by result and ending:")
+        for (result, ending), n in sorted(ends.items()):
+            print(f"  {result:5s} {ending:40s} {n:4d}")
+        print("our marshal: what took it, and the result")
+        for taker in sorted({t for t, _ in marshal}):
+            row = {r: marshal[(taker, r)] for r in ("win", "draw", "loss")}
+            print(f"  {taker:38s} " + "  ".join(f"{r} {n}" for r, n in row.items()))
+        print("our pieces lost attacking a bomb (miners aside), a game: " + (
+            ", ".join(f"{rank} {n / games:.2f}" for rank, n in bombs.most_common()) or "none"
+        ))  # fmt: skip
 
 
 if __name__ == "__main__":
