@@ -1,6 +1,6 @@
 """How the battles of a series went, from one player's side: where its pieces were lost.
 
-Reads the game records an arena or strength run writes (`OUT/games/*.json`) and prints three tables:
+Reads the game records an arena or strength run writes (`OUT/games/*.json`) and prints these tables:
 
 * every battle by who attacked, what the attacker knew of the defender (revealed, moved but unknown, never
   moved), and the result: where a Stratego agent leaks material (for instance revealed pieces left next to
@@ -9,9 +9,11 @@ Reads the game records an arena or strength run writes (`OUT/games/*.json`) and 
   material each side lost in the battle and what the player lost to a recapture on that square at once
   (material values of `fogofwar train material`): which kinds of attack pay;
 * `--calibration`: for the player's attacks on pieces never seen to move, the belief's P(bomb) and P(flag) of
-  the piece attacked (its `BeliefTracker` replayed along the game) against how often it was one.
+  the piece attacked (its `BeliefTracker` replayed along the game) against how often it was one;
+* `--fates`: the games by result and ending, what took the player's marshal against the result (a bomb, the
+  spy, a trade), and its pieces lost attacking bombs, by rank.
 
-    .venv/bin/python tools/battle_stats.py artifacts/strength/demon1 --player search --trades --calibration
+    .venv/bin/python tools/battle_stats.py artifacts/strength/demon1 --player search --trades --calibration --fates
 """
 
 from __future__ import annotations
