@@ -22,6 +22,7 @@ import argparse
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
@@ -43,6 +44,29 @@ def _games(path: Path, player: str) -> Iterator[tuple[GameRecord, int]]:
             yield rec, rec.players.index(player)
 
 
+class _Move(NamedTuple):
+    mover: int
+    dst: int
+    attacker: Piece | None
+    defender: Piece | None  # None: a move to an empty square
+    after: Piece | None  # what stands on `dst` after the move (None: both died)
+
+
+def _moves(rec: GameRecord) -> Iterator[_Move]:
+    """The record's moves (not its placements) replayed, each with the pieces it met."""
+    state = make_game(rec.game, **rec.options).new_initial_state()
+    assert isinstance(state, StrategoState)
+    for action in rec.actions:
+        mover = state.current_player()
+        if mover < 0 or action >= 10000:  # a chance node or a placement
+            state.apply(action)
+            continue
+        src, dst = divmod(action, 100)
+        attacker, defender = state.piece_at(src), state.piece_at(dst)
+        state.apply(action)
+        yield _Move(mover, dst, attacker, defender, state.piece_at(dst))
+
+
 def _knowledge(defender: Piece) -> str:
     _owner, _rank, moved, revealed = defender
     return "revealed" if revealed else "moved, unknown" if moved else "unmoved, unknown"
@@ -54,21 +78,13 @@ def battles(path: Path, player: str) -> tuple[Counter[tuple[str, str, str]], int
     games = 0
     for rec, me in _games(path, player):
         games += 1
-        state = make_game(rec.game, **rec.options).new_initial_state()
-        assert isinstance(state, StrategoState)
-        for action in rec.actions:
-            if state.current_player() >= 0 and action < 10000:  # a move, not a placement
-                src, dst = divmod(action, 100)
-                attacker, defender = state.piece_at(src), state.piece_at(dst)
-                state.apply(action)
-                if attacker is None or defender is None:
-                    continue
-                after = state.piece_at(dst)
-                result = "win" if after and after[0] == attacker[0] else ("both die" if after is None else "lose")
-                who = "we attack" if attacker[0] == me else "they attack"
-                counts[(who, _knowledge(defender), result)] += 1
-            else:
-                state.apply(action)
+        for m in _moves(rec):
+            attacker, defender, after = m.attacker, m.defender, m.after
+            if attacker is None or defender is None:
+                continue
+            result = "win" if after and after[0] == attacker[0] else ("both die" if after is None else "lose")
+            who = "we attack" if attacker[0] == me else "they attack"
+            counts[(who, _knowledge(defender), result)] += 1
     return counts, games
 
 
@@ -80,18 +96,9 @@ def trades(path: Path, player: str) -> tuple[dict[tuple[str, str], list[float]],
     games = 0
     for rec, me in _games(path, player):
         games += 1
-        state = make_game(rec.game, **rec.options).new_initial_state()
-        assert isinstance(state, StrategoState)
         pending: tuple[tuple[str, str], int] | None = None  # our attack that won, and its square
-        for action in rec.actions:
-            mover = state.current_player()
-            if mover < 0 or action >= 10000:
-                state.apply(action)
-                continue
-            src, dst = divmod(action, 100)
-            attacker, defender = state.piece_at(src), state.piece_at(dst)
-            state.apply(action)
-            after = state.piece_at(dst)
+        for m in _moves(rec):
+            mover, dst, attacker, defender, after = m.mover, m.dst, m.attacker, m.defender, m.after
             if mover != me:
                 recaptured = after is not None and after[0] != me
                 if pending is not None and defender is not None and dst == pending[1] and recaptured:
@@ -153,20 +160,11 @@ def fates(path: Path, player: str) -> tuple[Counter[tuple[str, str]], Counter[tu
     games = 0
     for rec, me in _games(path, player):
         games += 1
-        state = make_game(rec.game, **rec.options).new_initial_state()
-        assert isinstance(state, StrategoState)
         taker = "lives"
-        for action in rec.actions:
-            mover = state.current_player()
-            if mover < 0 or action >= 10000:
-                state.apply(action)
-                continue
-            src, dst = divmod(action, 100)
-            attacker, defender = state.piece_at(src), state.piece_at(dst)
-            state.apply(action)
+        for m in _moves(rec):
+            mover, attacker, defender, after = m.mover, m.attacker, m.defender, m.after
             if attacker is None or defender is None:
                 continue
-            after = state.piece_at(dst)
             if mover == me and defender[1] == Rank.BOMB and attacker[1] != Rank.MINER and after != attacker:
                 bombs[Rank(attacker[1]).name.lower()] += 1
             if defender[0] == me and defender[1] == Rank.MARSHAL and (after is None or after[0] != me):
@@ -215,7 +213,7 @@ def main() -> None:
             bomb, flag = f"{pb / n:.3f} / {bombs / n:.3f}", f"{pf / n:.3f} / {flags / n:.3f}"
             print(f"  {kind:11s} {int(n):5d}  bomb {bomb}   flag {flag}")
     if args.fates:
-        ends, marshal, bombs, games = fates(args.out, args.player)
+        ends, marshal, lost, games = fates(args.out, args.player)
         print(f"\n{games} games by result and ending:")
         for (result, ending), n in sorted(ends.items()):
             print(f"  {result:5s} {ending:40s} {n:4d}")
@@ -224,7 +222,7 @@ def main() -> None:
             row = {r: marshal[(taker, r)] for r in ("win", "draw", "loss")}
             print(f"  {taker:38s} " + "  ".join(f"{r} {n}" for r, n in row.items()))
         print("our pieces lost attacking a bomb (miners aside), a game: " + (
-            ", ".join(f"{rank} {n / games:.2f}" for rank, n in bombs.most_common()) or "none"
+            ", ".join(f"{rank} {n / games:.2f}" for rank, n in lost.most_common()) or "none"
         ))  # fmt: skip
 
 
