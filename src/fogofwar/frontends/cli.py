@@ -605,6 +605,15 @@ def serve(
         list[str] | None,
         typer.Option("--limit", help="NAME=VALUE: change one of the server's limits per client (see the README)"),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="worker processes (1: one process; N: a supervisor routes each game to the worker that owns it)",
+        ),
+    ] = 1,
 ) -> None:
     """Run the web app: play in the browser against the computer, hot-seat, or by invite link."""
     from pydantic import ValidationError
@@ -621,8 +630,13 @@ def serve(
         ) from None
     url = database_url(db)
     shown = f"[{host}]" if ":" in host else host
-    console.print(f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}; Ctrl+C stops)", markup=False)
-    serve(host, port, limits=limits, db=url, agent_delay=agent_delay)
+    processes = f"; {workers} worker processes" if workers > 1 else ""
+    console.print(
+        f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}{processes}; Ctrl+C stops)", markup=False
+    )
+    code = serve(host, port, limits=limits, db=url, agent_delay=agent_delay, workers=workers)
+    if code:
+        raise typer.Exit(code)
 
 
 def _parse_options(pairs: list[str]) -> dict[str, JSON]:

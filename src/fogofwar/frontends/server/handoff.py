@@ -1,0 +1,102 @@
+"""The channel between the supervisor and one worker process: a Unix socket pair (SOCK_SEQPACKET, so each
+message keeps its bounds) that carries
+
+- supervisor to worker: first the worker's settings (`WorkerSettings`, JSON: sent over the channel rather than
+  on the command line, where the database URL and its password would show in `ps`), then one message per
+  accepted client connection, the connection itself attached as a file descriptor (SCM_RIGHTS);
+- worker to supervisor: `READY` once its app has started and it takes connections.
+
+A connection passed this way is the same kernel socket in both processes; the supervisor closes its copy as soon
+as it is sent, so the worker alone holds it, and a killed worker takes its connections down with it (the clients
+see them close and reconnect). Either side seeing the channel close knows the other is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+READY = b"ready"
+CONNECTION = b"c"
+MAX_SETTINGS_BYTES = 64 * 1024
+"""The settings message is a few hundred bytes; anything past this is refused."""
+FDS_PER_MESSAGE = 4
+"""Descriptors a worker takes from one message (the supervisor sends one): any past it the kernel closes."""
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """What a worker needs to build its app: its slot among `workers`, and `create_app`'s options."""
+
+    slot: int
+    workers: int
+    db: str
+    limits: dict[str, Any] = field(default_factory=dict)
+    agent_delay: float = 0.0
+    fsync: bool = True
+    seed: int | None = None
+    log_level: str = "warning"
+
+    def encode(self) -> bytes:
+        data = json.dumps(asdict(self)).encode()
+        if len(data) > MAX_SETTINGS_BYTES:
+            raise ValueError(f"the worker settings take {len(data)} bytes, over {MAX_SETTINGS_BYTES}")
+        return data
+
+    @classmethod
+    def decode(cls, data: bytes) -> WorkerSettings:
+        fields = json.loads(data)
+        if not isinstance(fields, dict):
+            raise ValueError("the worker settings are not a JSON object")
+        settings = cls(**fields)
+        if not 0 <= settings.slot < settings.workers:
+            raise ValueError(f"slot {settings.slot} is not one of {settings.workers} workers")
+        return settings
+
+
+def channel_pair() -> tuple[socket.socket, socket.socket]:
+    """(the supervisor's end, the worker's end); the worker's end is inheritable, to be passed to the child."""
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    theirs.set_inheritable(True)
+    return mine, theirs
+
+
+def send_connection(channel: socket.socket, conn: socket.socket) -> None:
+    """Pass `conn` to the worker at the other end (the caller then closes its own copy). Raises BlockingIOError
+    when the channel is full (send again once it is writable), OSError when the worker is gone."""
+    socket.send_fds(channel, [CONNECTION], [conn.fileno()])
+
+
+def receive_connections(channel: socket.socket) -> list[socket.socket] | None:
+    """The connections waiting on a non-blocking channel ([] when there is none now), None once the supervisor is
+    gone. Anything but a connection message is dropped, its descriptors closed."""
+    received: list[socket.socket] = []
+    while True:
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(channel, 64, FDS_PER_MESSAGE)
+        except BlockingIOError:
+            return received
+        except ConnectionError:
+            data, fds = b"", []
+        if not data and not fds:
+            for conn in received:  # the supervisor is gone: so is the server
+                conn.close()
+            return None
+        for fd in fds:
+            conn = socket.socket(fileno=fd)
+            if data == CONNECTION and conn.type == socket.SOCK_STREAM:
+                conn.setblocking(False)
+                received.append(conn)
+            else:
+                conn.close()
+
+
+__all__ = [
+    "READY",
+    "WorkerSettings",
+    "channel_pair",
+    "receive_connections",
+    "send_connection",
+]
