@@ -98,20 +98,22 @@ async def first_line(conn: socket.socket, deadline: float) -> RequestLine:
     """
     loop = asyncio.get_running_loop()
     raised = False
+    had = 0
     try:
         while True:
             try:
                 head: bytes | None = conn.recv(PEEK_BYTES, socket.MSG_PEEK)
             except BlockingIOError:
                 head = None
-            if head == b"":
-                raise Gone
+            if head == b"" or (raised and head is not None and len(head) <= had):
+                raise Gone  # woken with no more bytes than before: the client closed its side
             if head is not None:
                 line = request_line(head)
                 if line is not None:
                     return line
                 # Wake only once more than these bytes are there (or the client closed): no polling.
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, len(head) + 1)
+                had = len(head)
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, had + 1)
                 raised = True
             ready: asyncio.Future[None] = loop.create_future()
             loop.add_reader(conn.fileno(), _settle, ready)
