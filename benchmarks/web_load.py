@@ -367,6 +367,21 @@ async def run(base: str, args: argparse.Namespace, victim: int | None = None) ->
     return stats, time.perf_counter() - t0
 
 
+def cpu_seconds(server: Server) -> float:
+    """User and system CPU seconds the server's processes have used: the started process (one process, or the
+    supervisor), its workers alive now, and (in the supervisor's counts of its reaped children) the dead ones."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in {server.proc.pid, *server.pids.values()}:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:  # a worker killed and reaped: counted in its supervisor's children's time
+            continue
+        times = fields[11:15] if pid == server.proc.pid else fields[11:13]  # utime stime [cutime cstime]
+        total += sum(int(t) for t in times) / tick
+    return total
+
+
 def lost_actions(db: str, acked: list[tuple[str, int, str, Any]]) -> list[str]:
     """Every acknowledged command that is not in the database's log at the place (seq) it was acknowledged for."""
     from fogofwar.frontends.server.store import Store
@@ -451,9 +466,15 @@ def main() -> int:
     if args.server_src and not args.url:
         where += f"; server from {args.server_src}"
     lost: list[str] = []
+    server_cpu: float | None = None
     try:
         victim = server.pids.get(0) if server is not None and args.kill_worker_after is not None else None
+        server_cpu = cpu_seconds(server) if server is not None else None
+        client_cpu = time.process_time()
         stats, wall = asyncio.run(run(base, args, victim))
+        client_cpu = time.process_time() - client_cpu
+        if server is not None and server_cpu is not None:
+            server_cpu = cpu_seconds(server) - server_cpu
         if proc is not None:
             stop_server(proc)
         if db is not None and args.kill_worker_after is not None:
@@ -479,6 +500,12 @@ def main() -> int:
         f"through  {acked} commands acknowledged in {wall:.1f} s = {acked / wall:.0f} commands/s "
         f"({len(stats.move_latency) / wall:.0f} moves/s)"
     )
+    if server_cpu is not None and acked:
+        print(
+            f"cpu      server {server_cpu:.1f} s = {1000 * server_cpu / acked:.2f} ms a command "
+            f"({server_cpu / wall:.2f} cores); this client {client_cpu:.1f} s = {1000 * client_cpu / acked:.2f} ms "
+            f"a command ({client_cpu / wall:.2f} cores)"
+        )
     per = stats.received_bytes / acked if acked else float("nan")
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(stats.received.items()))
     total = sum(stats.received.values())
@@ -529,6 +556,8 @@ def main() -> int:
                     "lost": len(lost),
                     "dropped_games": len(stats.dropped),
                     "resume_max_s": max(stats.resumed.values(), default=None),
+                    "server_cpu_ms_per_command": 1000 * server_cpu / acked if server_cpu and acked else None,
+                    "client_cpu_ms_per_command": 1000 * client_cpu / acked if acked else None,
                 }
             )
         )
