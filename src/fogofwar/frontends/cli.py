@@ -629,6 +629,11 @@ def serve(
             f"{problems} (limits: {', '.join(Limits.model_fields)})", param_hint="--limit"
         ) from None
     url = database_url(db)
+    if workers > 1:
+        from fogofwar.frontends.server.handoff import unshared
+
+        if (problem := unshared(url)) is not None:
+            raise typer.BadParameter(problem, param_hint="--workers")
     shown = f"[{host}]" if ":" in host else host
     processes = f"; {workers} worker processes" if workers > 1 else ""
     console.print(

@@ -260,3 +260,28 @@ def test_kill_9_of_one_worker_loses_nothing_its_games_resume_and_the_others_play
             assert [ev.seq for ev in stored.values()] == list(range(1, len(stored) + 1))
     finally:
         store.close()
+
+
+def _gone(pid: int) -> bool:
+    """The process has exited (a zombie waiting for a parent to reap it counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_the_workers_stop_when_their_supervisor_is_killed(tmp_path: Any) -> None:
+    """No worker outlives its supervisor to hold the database and its games: each sees its channel close."""
+    server = WorkersServer(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while not all(_gone(pid) for pid in server.pids.values()):
+            assert time.monotonic() < deadline, "a worker outlived its supervisor"
+            time.sleep(0.05)
+    finally:
+        for pid in server.pids.values():
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)

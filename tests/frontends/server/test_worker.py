@@ -49,9 +49,20 @@ def test_the_settings_cross_the_channel_and_bad_ones_are_refused() -> None:
     settings = WorkerSettings(slot=1, workers=2, db="sqlite:///x.db", limits={"live_games": 3}, seed=4)
     assert WorkerSettings.decode(settings.encode()) == settings
     with pytest.raises(ValueError, match="slot 2"):
-        WorkerSettings.decode(json.dumps({"slot": 2, "workers": 2, "db": "x"}).encode())
+        WorkerSettings.decode(json.dumps({"slot": 2, "workers": 2, "db": "sqlite:///x.db"}).encode())
     with pytest.raises(ValueError, match="not a JSON object"):
         WorkerSettings.decode(b"[1]")
+    with pytest.raises(ValueError, match="in-memory database, which worker processes cannot share"):
+        WorkerSettings(slot=0, workers=2, db="sqlite://")
+
+
+def test_serve_refuses_workers_on_an_in_memory_database() -> None:
+    from typer.testing import CliRunner
+
+    from fogofwar.frontends.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db", "sqlite:///:memory:"])
+    assert result.exit_code == 2 and "cannot share" in result.output
 
 
 # --- a handed connection, served ---------------------------------------------------------------------------

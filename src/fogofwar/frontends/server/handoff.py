@@ -18,6 +18,9 @@ import socket
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
 READY = b"ready"
 CONNECTION = b"c"
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -39,6 +42,11 @@ class WorkerSettings:
     seed: int | None = None
     log_level: str = "warning"
 
+    def __post_init__(self) -> None:
+        problem = unshared(self.db)
+        if problem is not None:
+            raise ValueError(problem)
+
     def encode(self) -> bytes:
         data = json.dumps(asdict(self)).encode()
         if len(data) > MAX_SETTINGS_BYTES:
@@ -54,6 +62,18 @@ class WorkerSettings:
         if not 0 <= settings.slot < settings.workers:
             raise ValueError(f"slot {settings.slot} is not one of {settings.workers} workers")
         return settings
+
+
+def unshared(db: str) -> str | None:
+    """Why worker processes cannot share database `db` (an in-memory SQLite database is each process's own), or
+    None."""
+    try:
+        parsed = make_url(db)
+    except ArgumentError:
+        return f"{db!r} is not a database URL"
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        return f"{db!r} is an in-memory database, which worker processes cannot share: name a file or a server"
+    return None
 
 
 def channel_pair() -> tuple[socket.socket, socket.socket]:
@@ -99,4 +119,5 @@ __all__ = [
     "channel_pair",
     "receive_connections",
     "send_connection",
+    "unshared",
 ]
