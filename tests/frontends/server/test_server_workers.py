@@ -285,3 +285,17 @@ def test_the_workers_stop_when_their_supervisor_is_killed(tmp_path: Any) -> None
         for pid in server.pids.values():
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_workers_that_cannot_start_stop_the_server_with_the_reason(tmp_path: Any) -> None:
+    """A bad database is a bad configuration, not a worker to restart forever: the server exits with status 3."""
+    db = f"sqlite:///{tmp_path / 'no such folder' / 'games.db'}"
+    proc = subprocess.run(
+        [sys.executable, "-m", "fogofwar.frontends.cli", "serve", "--port", "0", "--db", db, "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "could not start" in proc.stderr and "unable to open database file" in proc.stderr
