@@ -296,3 +296,68 @@ def test_connections_waiting_for_their_request_line_are_capped_per_address() -> 
             client.close()
 
     _run(test)
+
+
+# --- the supervisor's handoff ---------------------------------------------------------------------------
+
+
+def test_connections_wait_for_a_worker_that_is_starting_and_get_503_past_the_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The supervisor's side of a worker's restart, with the worker's end of the channel played here: connections
+    routed to a slot whose worker is not ready wait, go over the channel (and leave the supervisor) once it is, and
+    are answered 503 if it takes longer than RESTART_WAIT."""
+    from fogofwar.frontends.server import supervisor as sup
+    from fogofwar.frontends.server.handoff import READY, channel_pair, receive_connections
+
+    monkeypatch.setattr(sup, "RESTART_WAIT", 0.3)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        boss = sup.Supervisor(listener, lambda slot: None, 2)  # type: ignore[arg-type,return-value]
+        expiring = asyncio.create_task(boss._expire_waiting())
+        pairs = []
+        try:
+            for _ in range(3):
+                client = socket.socket()
+                client.connect(listener.getsockname())
+                conn, _ = listener.accept()
+                conn.setblocking(False)
+                pairs.append((client, conn))
+            boss.dispatch(1, pairs[0][1])  # worker 1 is starting: they wait
+            boss.dispatch(1, pairs[1][1])
+            assert len(boss.slots[1].waiting) == 2
+            mine, theirs = channel_pair()
+            mine.setblocking(False)
+            theirs.setblocking(False)
+            slot = boss.slots[1]
+            slot.channel = mine
+            loop.add_reader(mine.fileno(), boss._hear, slot)
+            theirs.send(READY)  # the worker is up: what waited is handed over, in order
+            await _until(lambda: not slot.waiting)
+            await asyncio.sleep(0.05)
+            handed = receive_connections(theirs)
+            assert handed is not None and len(handed) == 2
+            assert [h.getpeername() for h in handed] == [pairs[0][0].getsockname(), pairs[1][0].getsockname()]
+            assert pairs[0][1].fileno() == -1  # the supervisor's copy is closed
+            for h in handed:
+                h.close()
+            boss.dispatch(0, pairs[2][1])  # worker 0 never comes
+            client = pairs[2][0]
+            client.setblocking(False)
+            assert (await _answer(client)).startswith(b"HTTP/1.1 503")
+            assert not boss.slots[0].waiting
+            loop.remove_reader(mine.fileno())
+            mine.close()
+            theirs.close()
+        finally:
+            expiring.cancel()
+            listener.close()
+            for client, conn in pairs:
+                client.close()
+                conn.close()
+
+    asyncio.run(main())
