@@ -201,3 +201,25 @@ def test_a_stale_worker_that_loses_the_race_reloads_the_game_and_acknowledges_no
         store.close()
     assert [ev.seq for ev in log] == list(range(1, ack["seq"] + 1))
     assert log[won["seq"] - 1].payload == {"action": stale["legal"][0]}  # the first's move, not the refused one
+
+
+def test_games_a_worker_no_longer_owns_leave_memory_and_their_clients_reconnect(tmp_path: Path) -> None:
+    """When the workers change (a machine joins or leaves, docs/architecture.md), a worker drops the games it no
+    longer owns: their connections are told to reconnect (to the new owner) and close, and it loads them no more."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", fsync=False, seed=9)) as client:
+        made = [create(client, opponent="hotseat") for _ in range(12)]
+        leaving = next(m for m in made if owner(m["game"]["id"], TWO) == "1")
+        gid = leaving["game"]["id"]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            Follower(ws).hello(leaving["seats"]["0"])
+            manager.ownership = Ownership("0", TWO)  # a second worker came
+            dropped = client.portal.call(manager.forget_unowned)  # type: ignore[union-attr]
+            assert dropped == sum(owner(m["game"]["id"], TWO) == "1" for m in made) >= 1
+            told = ws.receive_json()
+            assert told["type"] == "error" and told["error"] == "reconnect"
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+        assert manager.live_count() == len(made) - dropped
+        with pytest.raises(ClientError, match="served by another worker"):
+            client.portal.call(manager.get, gid)  # type: ignore[union-attr]
