@@ -35,6 +35,7 @@ from fogofwar.frontends.server.store import Store
 from .server_helpers import BOTH_DATABASES
 
 READY = re.compile(r"worker (\d+) ready \(pid (\d+)\)")
+SPARE = re.compile(r"spare worker started \(pid (\d+)\)")
 TWO = slots(2)
 
 
@@ -48,6 +49,7 @@ class WorkersServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.lines: list[str] = []
         self.pids: dict[int, int] = {}
+        self.spares: list[int] = []
         self.changed = threading.Condition()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fogofwar.frontends.cli", "serve", "--port", str(self.port), "--db", db]
@@ -58,7 +60,7 @@ class WorkersServer:
             env={**os.environ, "COLUMNS": "200"},
         )
         threading.Thread(target=self._read, daemon=True).start()
-        self.wait_for(lambda: len(self.pids) == workers, "every worker ready")
+        self.wait_for(lambda: len(self.pids) == workers and self.spares, "every worker ready, and a spare")
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -68,6 +70,9 @@ class WorkersServer:
                 ready = READY.search(line)
                 if ready:
                     self.pids[int(ready.group(1))] = int(ready.group(2))
+                spare = SPARE.search(line)
+                if spare:
+                    self.spares.append(int(spare.group(1)))
                 self.changed.notify_all()
 
     def wait_for(self, condition: Any, what: str, seconds: float = 30) -> None:
@@ -85,12 +90,12 @@ class WorkersServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-                for pid in self.pids.values():  # the supervisor could not stop them: no worker is left behind
+                for pid in {*self.pids.values(), *self.spares}:  # it could not stop them: none is left behind
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
                 raise AssertionError(f"the supervisor did not stop within 20 s: {''.join(self.lines)}") from None
         assert self.proc.returncode == 0, "".join(self.lines)
-        for pid in self.pids.values():
+        for pid in {*self.pids.values(), *self.spares}:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)  # gone, and reaped by the supervisor
 
@@ -232,6 +237,8 @@ def test_kill_9_of_one_worker_loses_nothing_its_games_resume_and_the_others_play
         killed_at = time.monotonic()
         server.wait_for(lambda: server.pids[0] != dead, "a new worker 0")
         back_at = time.monotonic()
+        assert server.pids[0] == server.spares[0]  # the spare took the slot, its imports done already
+        server.wait_for(lambda: len(server.spares) == 2, "a new spare")
         # The killed worker's games come back and play on; the others never stopped.
         while any(sum(1 for *_, when in p.acked if when > back_at) < 5 for p in players if not p.over):
             assert time.monotonic() < deadline, "the games did not play on after the kill"
@@ -278,11 +285,11 @@ def test_the_workers_stop_when_their_supervisor_is_killed(tmp_path: Any) -> None
         os.kill(server.proc.pid, signal.SIGKILL)
         server.proc.wait(timeout=10)
         deadline = time.monotonic() + 20
-        while not all(_gone(pid) for pid in server.pids.values()):
+        while not all(_gone(pid) for pid in {*server.pids.values(), *server.spares}):
             assert time.monotonic() < deadline, "a worker outlived its supervisor"
             time.sleep(0.05)
     finally:
-        for pid in server.pids.values():
+        for pid in {*server.pids.values(), *server.spares}:
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
 

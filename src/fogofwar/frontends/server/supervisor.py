@@ -15,7 +15,8 @@ wakes it only when more bytes came, so a slow head costs no polling), then passe
 a Unix socket (handoff.py) and closes its own copy: it never reads or writes a byte of a routed connection.
 A head that is too slow (408), too long (414) or not HTTP (400) is answered here and closed.
 
-A worker that dies (killed, crashed) is started again in its slot: the slot's games reload from their logs
+A worker that dies (killed, crashed) is replaced in its slot by the spare, a worker process started beforehand that
+has done its imports and waits for a slot (a second saved): the slot's games reload from their logs
 in the new worker on their next request, and the connections that arrive meanwhile wait for it (at most
 `RESTART_WAIT` seconds, then 503). Its clients' connections closed with it; the browser reconnects by itself.
 Nothing acknowledged is lost: an action is acknowledged only once its event is committed (manager.py), and a
@@ -237,6 +238,7 @@ class Supervisor:
         self._stopping = False
         self._done: asyncio.Future[int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._spare: tuple[asyncio.subprocess.Process, socket.socket] | None = None
 
     # --- life cycle ----------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -247,6 +249,7 @@ class Supervisor:
             loop.add_signal_handler(sig, self.stop)
         for slot in self.slots:
             await self._start(slot)
+        self._spawn(self._keep_spare())
         self.listener.setblocking(False)
         loop.add_reader(self.listener.fileno(), self._accept)
         self._spawn(self._expire_waiting())
@@ -276,6 +279,12 @@ class Supervisor:
             if slot.proc is not None and slot.proc.returncode is None:
                 with suppress(ProcessLookupError):
                     slot.proc.terminate()
+        if self._spare is not None:  # it waits for its settings: closing its channel ends it
+            spare, self._spare = self._spare, None
+            spare[1].close()
+            with suppress(ProcessLookupError):
+                spare[0].terminate()
+            await spare[0].wait()
         for slot in self.slots:
             if slot.proc is None:
                 continue
@@ -293,7 +302,10 @@ class Supervisor:
         task.add_done_callback(self._tasks.discard)
 
     # --- workers -------------------------------------------------------------------------------------
-    async def _start(self, slot: Slot) -> None:
+    @staticmethod
+    async def _process() -> tuple[asyncio.subprocess.Process, socket.socket]:
+        """A new worker process and the supervisor's end of its channel: it imports the app, then waits for its
+        settings."""
         mine, theirs = channel_pair()
         try:
             proc = await asyncio.create_subprocess_exec(
@@ -305,11 +317,41 @@ class Supervisor:
             )
         finally:
             theirs.close()
-        mine.sendall(self.settings(slot.index).encode())
+        return proc, mine
+
+    async def _start(self, slot: Slot) -> None:
+        """Give the slot a worker: the spare if there is one (already past its imports), else a new process."""
+        if self._spare is not None and self._spare[0].returncode is None:
+            (proc, mine), self._spare = self._spare, None
+            self._spawn(self._keep_spare())
+        else:
+            proc, mine = await self._process()
+        try:
+            mine.sendall(self.settings(slot.index).encode())
+        except OSError:  # the spare died waiting: a process of its own then
+            mine.close()
+            proc, mine = await self._process()
+            mine.sendall(self.settings(slot.index).encode())
         mine.setblocking(False)
         slot.proc, slot.channel, slot.ready, slot.started = proc, mine, False, time.monotonic()
         asyncio.get_running_loop().add_reader(mine.fileno(), self._hear, slot)
         self._spawn(self._watch(slot, proc))
+
+    async def _keep_spare(self) -> None:
+        """Start a spare worker process, which imports the app and waits: a dead worker's successor then starts in
+        a fraction of a second rather than after a second of imports. One that dies unused is started again."""
+        while not self._stopping and self._spare is None:
+            proc, mine = await self._process()
+            self._spare = (proc, mine)
+            say(f"spare worker started (pid {proc.pid})")
+            await proc.wait()
+            if self._spare is not None and self._spare[0] is proc:  # died while still the spare
+                self._spare = None
+                mine.close()
+                say(f"the spare worker (pid {proc.pid}) exited with status {proc.returncode}; another in 5 s")
+                await asyncio.sleep(5.0)
+            else:
+                return  # it became a slot's worker, whose watcher waits for it now
 
     def _hear(self, slot: Slot) -> None:
         """A message from a worker: READY, or the channel closing (the worker is gone or going)."""

@@ -141,8 +141,13 @@ def main(argv: list[str]) -> int:
         print("usage: python -m fogofwar.frontends.server.worker FD (started by fogofwar serve --workers)")
         return 2
     channel = socket.socket(fileno=int(argv[0]))
-    settings = WorkerSettings.decode(channel.recv(MAX_SETTINGS_BYTES))
-    serve_handed(settings, channel)
+    try:
+        data = channel.recv(MAX_SETTINGS_BYTES)  # a spare waits here, its imports done, until it is given a slot
+    except KeyboardInterrupt:  # Ctrl+C reaches the whole process group: the supervisor stops too
+        return 0
+    if not data:
+        return 0  # the supervisor stopped (or is gone) before it needed this spare
+    serve_handed(WorkerSettings.decode(data), channel)
     return 0
 
 
