@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from fogofwar.frontends.server import create_app
+from fogofwar.frontends.server.front_door import Router
 from fogofwar.frontends.server.routing import (
     MAX_REQUEST_LINE,
     BadHead,
@@ -22,7 +23,6 @@ from fogofwar.frontends.server.routing import (
     request_line,
     slots,
 )
-from fogofwar.frontends.server.supervisor import Router
 
 # --- the request line ---------------------------------------------------------------------------------
 

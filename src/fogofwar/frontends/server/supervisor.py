@@ -9,11 +9,9 @@ two copies. So each game has one owner (routing.py: rendezvous hashing of the ga
 and each connection goes to the owner of the game its first request names; requests that name no game go to
 the workers in turn.
 
-For each accepted connection the supervisor peeks at the request line (MSG_PEEK: the bytes stay in the kernel
-for the worker to read; at most `routing.MAX_REQUEST_LINE` bytes, within the `head_seconds` limit; SO_RCVLOWAT
-wakes it only when more bytes came, so a slow head costs no polling), then passes the socket to the worker over
-a Unix socket (handoff.py) and closes its own copy: it never reads or writes a byte of a routed connection.
-A head that is too slow (408), too long (414) or not HTTP (400) is answered here and closed.
+For each accepted connection the supervisor peeks at the request line (front_door.py: the bytes stay in the
+kernel for the worker, bounded in size and time), then passes the socket to the worker over a Unix socket
+(handoff.py) and closes its own copy: it never reads or writes a byte of a routed connection.
 
 A worker that dies (killed, crashed) is replaced in its slot by the spare, a worker process started beforehand that
 has done its imports and waits for a slot (a second saved): the slot's games reload from their logs
@@ -26,34 +24,23 @@ late commit of the dead worker is caught by the log's sequence check (manager.Ga
 from __future__ import annotations
 
 import asyncio
-import http
 import logging
 import os
 import signal
 import socket
 import sys
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Coroutine
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from fogofwar.frontends.server.front_door import Router, refuse
 from fogofwar.frontends.server.handoff import READY, WorkerSettings, channel_pair, send_connection
-from fogofwar.frontends.server.routing import (
-    MAX_REQUEST_LINE,
-    BadHead,
-    RequestLine,
-    game_in_path,
-    owner,
-    request_line,
-    slots,
-)
 
 log = logging.getLogger("fogofwar.frontends.server.supervisor")
 
-PEEK_BYTES = MAX_REQUEST_LINE + 2
-"""Bytes peeked at most: a request line with its CRLF, or enough to know it is too long."""
 RESTART_WAIT = 20.0
 """Seconds a connection waits for its worker to start (or start again) before it is answered 503."""
 RESTART_BACKOFF = (0.1, 0.5, 1.0, 2.0, 5.0)
@@ -71,131 +58,6 @@ STARTUP_FAILURE = 3
 def say(text: str) -> None:
     """One line on stderr for whoever runs the server (tests read the workers' pids from these)."""
     print(f"fogofwar: {text}", file=sys.stderr, flush=True)
-
-
-class Gone(Exception):
-    """The client closed its connection before its request line arrived."""
-
-
-def refuse(conn: socket.socket, status: int, reason: str) -> None:
-    """Answer a connection that will not be routed, and close it."""
-    body = reason.encode()
-    head = (
-        f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}\r\ncontent-type: text/plain; charset=utf-8\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
-    )
-    with suppress(OSError):
-        conn.recv(PEEK_BYTES)  # read what was sent, so that closing sends the answer and a FIN, not a reset
-    with suppress(OSError):
-        conn.send(head.encode() + body)
-        conn.shutdown(socket.SHUT_WR)
-    conn.close()
-
-
-async def first_line(conn: socket.socket, deadline: float) -> RequestLine:
-    """The request line of a new connection, peeked (left in the kernel for the worker), by loop time `deadline`.
-
-    Raises `BadHead`, `TimeoutError` past the deadline, `Gone` if the client closed, OSError if the connection broke.
-    """
-    loop = asyncio.get_running_loop()
-    raised = False
-    had = 0
-    try:
-        while True:
-            try:
-                head: bytes | None = conn.recv(PEEK_BYTES, socket.MSG_PEEK)
-            except BlockingIOError:
-                head = None
-            if head == b"" or (raised and head is not None and len(head) <= had):
-                raise Gone  # woken with no more bytes than before: the client closed its side
-            if head is not None:
-                line = request_line(head)
-                if line is not None:
-                    return line
-                # Wake only once more than these bytes are there (or the client closed): no polling.
-                had = len(head)
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, had + 1)
-                raised = True
-            ready: asyncio.Future[None] = loop.create_future()
-            loop.add_reader(conn.fileno(), _settle, ready)
-            try:
-                async with asyncio.timeout_at(deadline):
-                    await ready
-            finally:
-                loop.remove_reader(conn.fileno())
-    finally:
-        if raised:  # the worker reads this socket: it must wake for every byte
-            with suppress(OSError):
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, 1)
-
-
-def _settle(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
-class Router:
-    """Accepted connections to worker slots by the game of their first request (see the module doc).
-
-    `dispatch(slot, conn)` takes each routed connection: `slot` is the owner's index, None for any worker."""
-
-    def __init__(
-        self,
-        workers: int,
-        dispatch: Callable[[int | None, socket.socket], None],
-        head_seconds: float = 10.0,
-        max_heads: int = 1000,
-        heads_per_ip: int = 64,
-    ) -> None:
-        self.names = slots(workers)
-        self.dispatch = dispatch
-        self.head_seconds = head_seconds
-        self.max_heads = max_heads
-        self.heads_per_ip = heads_per_ip
-        self.waiting: Counter[str] = Counter()
-        """Connections whose request line has not come yet, by address."""
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def slot_for(self, line: RequestLine) -> int | None:
-        """The worker of a request: the owner of the game its path names, None (any worker) for the others."""
-        game_id = game_in_path(line.path)
-        return None if game_id is None else int(owner(game_id, self.names))
-
-    def accepted(self, conn: socket.socket, ip: str) -> None:
-        """A new connection: routed once its request line is in (refused at once past the caps on waiting heads)."""
-        if sum(self.waiting.values()) >= self.max_heads:
-            refuse(conn, 503, "the server has too many connections opening; try again shortly")
-            return
-        if self.waiting[ip] >= self.heads_per_ip:
-            refuse(conn, 503, f"too many connections opening from your address (at most {self.heads_per_ip})")
-            return
-        self.waiting[ip] += 1
-        task = asyncio.get_running_loop().create_task(self._route(conn, ip))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _route(self, conn: socket.socket, ip: str) -> None:
-        deadline = asyncio.get_running_loop().time() + self.head_seconds
-        try:
-            line = await first_line(conn, deadline)
-        except BadHead as exc:
-            refuse(conn, exc.status, exc.reason)
-            return
-        except TimeoutError:
-            refuse(conn, 408, f"the request line did not arrive within {self.head_seconds:g} s")
-            return
-        except (Gone, OSError):
-            conn.close()
-            return
-        finally:
-            self.waiting[ip] -= 1
-            if self.waiting[ip] <= 0:
-                del self.waiting[ip]
-        self.dispatch(self.slot_for(line), conn)
-
-    def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
 
 
 @dataclass(eq=False)
@@ -523,4 +385,4 @@ def run(
     return asyncio.run(supervisor.run())
 
 
-__all__ = ["Router", "Supervisor", "first_line", "listen", "refuse", "run"]
+__all__ = ["Supervisor", "listen", "run"]
