@@ -71,6 +71,7 @@ limits = Limits(connections_per_ip=20000, sockets_per_ip=20000, max_connections=
 sys.exit(serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync, workers=workers))
 """
 READY_LINE = re.compile(r"worker (\d+) ready \(pid (\d+)\)")
+SPARE_LINE = "spare worker ready"
 
 
 @dataclass
@@ -110,7 +111,8 @@ class Server:
 
 def start_server(db: str, fsync: bool, src: str | None = None, workers: int = 1) -> Server:
     """The app on a free loopback port; `src`: the source tree it runs from (default: the one Python finds). With
-    several workers, returns once each has said it is ready (their pids, from the supervisor's lines on stderr)."""
+    several workers, returns once each has said it is ready (their pids, from the supervisor's lines on stderr),
+    and the spare too (its imports would take CPU from the run)."""
     port = free_port()
     env = None
     if src is not None:
@@ -119,16 +121,19 @@ def start_server(db: str, fsync: bool, src: str | None = None, workers: int = 1)
     proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
     server = Server(proc, f"http://{HOST}:{port}")
     everyone = threading.Event()
+    spare = [False]
 
     def relay() -> None:  # the server's stderr, passed on, and the workers' pids read from it
         assert proc.stderr is not None
         for raw in proc.stderr:
             sys.stderr.write(raw.decode(errors="replace"))
-            ready = READY_LINE.search(raw.decode(errors="replace"))
+            text = raw.decode(errors="replace")
+            ready = READY_LINE.search(text)
             if ready:
                 server.pids[int(ready.group(1))] = int(ready.group(2))
-                if len(server.pids) >= workers:
-                    everyone.set()
+            spare[0] = spare[0] or SPARE_LINE in text
+            if len(server.pids) >= workers and spare[0]:
+                everyone.set()
 
     threading.Thread(target=relay, daemon=True).start()
     wait_until_up(proc, server.base)

@@ -35,7 +35,7 @@ from fogofwar.frontends.server.store import Store
 from .server_helpers import BOTH_DATABASES
 
 READY = re.compile(r"worker (\d+) ready \(pid (\d+)\)")
-SPARE = re.compile(r"spare worker started \(pid (\d+)\)")
+SPARE = re.compile(r"spare worker ready \(pid (\d+)\)")
 TWO = slots(2)
 
 

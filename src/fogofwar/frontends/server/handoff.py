@@ -4,7 +4,8 @@ message keeps its bounds) that carries
 - supervisor to worker: first the worker's settings (`WorkerSettings`, JSON: sent over the channel rather than
   on the command line, where the database URL and its password would show in `ps`), then one message per
   accepted client connection, the connection itself attached as a file descriptor (SCM_RIGHTS);
-- worker to supervisor: `READY` once its app has started and it takes connections.
+- worker to supervisor: `WARM` once it has imported the app (a spare then waits for its settings), `READY` once its
+  app has started and it takes connections.
 
 A connection passed this way is the same kernel socket in both processes; the supervisor closes its copy as soon
 as it is sent, so the worker alone holds it, and a killed worker takes its connections down with it (the clients
@@ -22,6 +23,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 READY = b"ready"
+WARM = b"warm"
 CONNECTION = b"c"
 MAX_SETTINGS_BYTES = 64 * 1024
 """The settings message is a few hundred bytes; anything past this is refused."""
@@ -115,6 +117,7 @@ def receive_connections(channel: socket.socket) -> list[socket.socket] | None:
 
 __all__ = [
     "READY",
+    "WARM",
     "WorkerSettings",
     "channel_pair",
     "receive_connections",

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fogofwar.frontends.server.front_door import Router, refuse
-from fogofwar.frontends.server.handoff import READY, WorkerSettings, channel_pair, send_connection
+from fogofwar.frontends.server.handoff import READY, WARM, WorkerSettings, channel_pair, send_connection
 
 log = logging.getLogger("fogofwar.frontends.server.supervisor")
 
@@ -79,6 +79,33 @@ class Slot:
     """Connections for the ready worker whose channel was full: sent once it is writable."""
 
 
+@dataclass(eq=False)
+class Spare:
+    """A worker process that has started and waits for a slot; `warm` comes true once its imports are done."""
+
+    proc: asyncio.subprocess.Process
+    channel: socket.socket
+    warm: asyncio.Future[bool]
+
+    def heard(self) -> None:
+        """Its word that it is warm, or its channel closing (it died waiting)."""
+        try:
+            data = self.channel.recv(64)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data == WARM or not data:
+            self.release(data == WARM)
+
+    def release(self, warm: bool = False) -> None:
+        """Stop listening to it here: it is given a slot (whose reader takes the channel over), or it is gone."""
+        with suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_reader(self.channel.fileno())
+        if not self.warm.done():
+            self.warm.set_result(warm)
+
+
 class Supervisor:
     """The listening socket, the worker processes and the handoff between them (see the module doc)."""
 
@@ -100,7 +127,7 @@ class Supervisor:
         self._stopping = False
         self._done: asyncio.Future[int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._spare: tuple[asyncio.subprocess.Process, socket.socket] | None = None
+        self._spare: Spare | None = None
 
     # --- life cycle ----------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -143,10 +170,11 @@ class Supervisor:
                     slot.proc.terminate()
         if self._spare is not None:  # it waits for its settings: closing its channel ends it
             spare, self._spare = self._spare, None
-            spare[1].close()
+            spare.release()
+            spare.channel.close()
             with suppress(ProcessLookupError):
-                spare[0].terminate()
-            await spare[0].wait()
+                spare.proc.terminate()
+            await spare.proc.wait()
         for slot in self.slots:
             if slot.proc is None:
                 continue
@@ -183,8 +211,10 @@ class Supervisor:
 
     async def _start(self, slot: Slot) -> None:
         """Give the slot a worker: the spare if there is one (already past its imports), else a new process."""
-        if self._spare is not None and self._spare[0].returncode is None:
-            (proc, mine), self._spare = self._spare, None
+        if self._spare is not None and self._spare.proc.returncode is None:
+            spare, self._spare = self._spare, None
+            spare.release()
+            proc, mine = spare.proc, spare.channel
             self._spawn(self._keep_spare())
         else:
             proc, mine = await self._process()
@@ -204,11 +234,15 @@ class Supervisor:
         a fraction of a second rather than after a second of imports. One that dies unused is started again."""
         while not self._stopping and self._spare is None:
             proc, mine = await self._process()
-            self._spare = (proc, mine)
-            say(f"spare worker started (pid {proc.pid})")
+            spare = self._spare = Spare(proc, mine, asyncio.get_running_loop().create_future())
+            mine.setblocking(False)
+            asyncio.get_running_loop().add_reader(mine.fileno(), spare.heard)
+            if await spare.warm and self._spare is spare:
+                say(f"spare worker ready (pid {proc.pid})")
             await proc.wait()
-            if self._spare is not None and self._spare[0] is proc:  # died while still the spare
+            if self._spare is spare:  # died while still the spare
                 self._spare = None
+                spare.release()
                 mine.close()
                 say(f"the spare worker (pid {proc.pid}) exited with status {proc.returncode}; another in 5 s")
                 await asyncio.sleep(5.0)

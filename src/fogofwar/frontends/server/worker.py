@@ -27,7 +27,13 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fogofwar.frontends.server.app import create_app
-from fogofwar.frontends.server.handoff import MAX_SETTINGS_BYTES, READY, WorkerSettings, receive_connections
+from fogofwar.frontends.server.handoff import (
+    MAX_SETTINGS_BYTES,
+    READY,
+    WARM,
+    WorkerSettings,
+    receive_connections,
+)
 from fogofwar.frontends.server.limits import Limits, uvicorn_options
 from fogofwar.frontends.server.routing import Ownership, slots
 
@@ -141,6 +147,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m fogofwar.frontends.server.worker FD (started by fogofwar serve --workers)")
         return 2
     channel = socket.socket(fileno=int(argv[0]))
+    channel.send(WARM)  # the imports are done (at the top of this module): a spare is ready to take a slot
     try:
         data = channel.recv(MAX_SETTINGS_BYTES)  # a spare waits here, its imports done, until it is given a slot
     except KeyboardInterrupt:  # Ctrl+C reaches the whole process group: the supervisor stops too
