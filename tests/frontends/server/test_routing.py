@@ -8,6 +8,7 @@ import random
 import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from typing import Any
 
 import pytest
@@ -308,7 +309,7 @@ def test_connections_wait_for_a_worker_that_is_starting_and_get_503_past_the_wai
     routed to a slot whose worker is not ready wait, go over the channel (and leave the supervisor) once it is, and
     are answered 503 if it takes longer than RESTART_WAIT."""
     from fogofwar.frontends.server import supervisor as sup
-    from fogofwar.frontends.server.handoff import READY, channel_pair, receive_connections
+    from fogofwar.frontends.server.handoff import READY, channel_pair, receive
 
     monkeypatch.setattr(sup, "RESTART_WAIT", 0.3)
 
@@ -339,8 +340,10 @@ def test_connections_wait_for_a_worker_that_is_starting_and_get_503_past_the_wai
             theirs.send(READY)  # the worker is up: what waited is handed over, in order
             await _until(lambda: not slot.waiting)
             await asyncio.sleep(0.05)
-            handed = receive_connections(theirs)
-            assert handed is not None and len(handed) == 2
+            received = receive(theirs)
+            assert received is not None and not received.pinged
+            handed = received.connections
+            assert len(handed) == 2
             assert [h.getpeername() for h in handed] == [pairs[0][0].getsockname(), pairs[1][0].getsockname()]
             assert pairs[0][1].fileno() == -1  # the supervisor's copy is closed
             for h in handed:
@@ -359,5 +362,61 @@ def test_connections_wait_for_a_worker_that_is_starting_and_get_503_past_the_wai
             for client, conn in pairs:
                 client.close()
                 conn.close()
+
+    asyncio.run(main())
+
+
+def test_a_worker_whose_event_loop_stops_answering_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The supervisor pings its ready workers: one that answers lives on, one whose loop no longer answers (played
+    here by a process that never reads its channel) is killed with SIGKILL, to be replaced as a dead worker."""
+    import sys
+
+    from fogofwar.frontends.server import supervisor as sup
+    from fogofwar.frontends.server.handoff import PING, PONG, channel_pair
+
+    monkeypatch.setattr(sup, "PING_SECONDS", 0.05)
+    monkeypatch.setattr(sup, "HANG_SECONDS", 0.5)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        listener = socket.socket()
+        boss = sup.Supervisor(listener, lambda slot: None, 2)  # type: ignore[arg-type,return-value]
+        ends = []
+        for slot in boss.slots:
+            mine, theirs = channel_pair()
+            mine.setblocking(False)
+            theirs.setblocking(False)
+            ends.append(theirs)
+            slot.channel = mine
+            slot.ready = True
+            slot.answered = loop.time()
+            slot.proc = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(60)")
+            loop.add_reader(mine.fileno(), boss._hear, slot)
+
+        def answer() -> None:  # worker 0's loop runs: it answers each ping
+            with suppress(BlockingIOError):
+                while ends[0].recv(64) == PING:
+                    ends[0].send(PONG)
+
+        loop.add_reader(ends[0].fileno(), answer)
+        watching = asyncio.create_task(boss._watch_hangs())
+        try:
+            hung = boss.slots[1].proc
+            assert hung is not None
+            assert await asyncio.wait_for(hung.wait(), 10) == -9  # killed
+            assert boss.slots[0].proc is not None and boss.slots[0].proc.returncode is None  # answered: alive
+            assert loop.time() - boss.slots[0].answered < 0.5
+        finally:
+            watching.cancel()
+            loop.remove_reader(ends[0].fileno())
+            for slot in boss.slots:
+                loop.remove_reader(slot.channel.fileno())  # type: ignore[union-attr]
+                if slot.proc is not None and slot.proc.returncode is None:
+                    slot.proc.kill()
+                    await slot.proc.wait()
+                slot.channel.close()  # type: ignore[union-attr]
+            for end in ends:
+                end.close()
+            listener.close()
 
     asyncio.run(main())

@@ -5,7 +5,7 @@ message keeps its bounds) that carries
   on the command line, where the database URL and its password would show in `ps`), then one message per
   accepted client connection, the connection itself attached as a file descriptor (SCM_RIGHTS);
 - worker to supervisor: `WARM` once it has imported the app (a spare then waits for its settings), `READY` once its
-  app has started and it takes connections.
+  app has started and it takes connections, `PONG` to each `PING` (the supervisor's watch for a hung worker).
 
 A connection passed this way is the same kernel socket in both processes; the supervisor closes its copy as soon
 as it is sent, so the worker alone holds it, and a killed worker takes its connections down with it (the clients
@@ -24,6 +24,10 @@ from sqlalchemy.exc import ArgumentError
 
 READY = b"ready"
 WARM = b"warm"
+PING = b"ping"
+"""The supervisor asks a ready worker whether its event loop still runs ..."""
+PONG = b"pong"
+"""... and the worker answers from it (supervisor.HANG_SECONDS without an answer: the worker is killed)."""
 CONNECTION = b"c"
 MAX_SETTINGS_BYTES = 64 * 1024
 """The settings message is a few hundred bytes; anything past this is refused."""
@@ -91,10 +95,18 @@ def send_connection(channel: socket.socket, conn: socket.socket) -> None:
     socket.send_fds(channel, [CONNECTION], [conn.fileno()])
 
 
-def receive_connections(channel: socket.socket) -> list[socket.socket] | None:
-    """The connections waiting on a non-blocking channel ([] when there is none now), None once the supervisor is
-    gone. Anything but a connection message is dropped, its descriptors closed."""
-    received: list[socket.socket] = []
+@dataclass
+class Received:
+    """What came from the supervisor since last time: connections, and whether it asked if the worker lives."""
+
+    connections: list[socket.socket] = field(default_factory=list)
+    pinged: bool = False
+
+
+def receive(channel: socket.socket) -> Received | None:
+    """What waits on a non-blocking channel (nothing, when nothing came), None once the supervisor is gone. A
+    message of another kind is dropped, any descriptor it carried closed."""
+    received = Received()
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(channel, 64, FDS_PER_MESSAGE)
@@ -103,24 +115,28 @@ def receive_connections(channel: socket.socket) -> list[socket.socket] | None:
         except ConnectionError:
             data, fds = b"", []
         if not data and not fds:
-            for conn in received:  # the supervisor is gone: so is the server
+            for conn in received.connections:  # the supervisor is gone: so is the server
                 conn.close()
             return None
+        received.pinged = received.pinged or data == PING
         for fd in fds:
             conn = socket.socket(fileno=fd)
             if data == CONNECTION and conn.type == socket.SOCK_STREAM:
                 conn.setblocking(False)
-                received.append(conn)
+                received.connections.append(conn)
             else:
                 conn.close()
 
 
 __all__ = [
+    "PING",
+    "PONG",
     "READY",
     "WARM",
+    "Received",
     "WorkerSettings",
     "channel_pair",
-    "receive_connections",
+    "receive",
     "send_connection",
     "unshared",
 ]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fogofwar.frontends.server.front_door import Router, refuse
-from fogofwar.frontends.server.handoff import READY, WARM, WorkerSettings, channel_pair, send_connection
+from fogofwar.frontends.server.handoff import PING, READY, WARM, WorkerSettings, channel_pair, send_connection
 
 log = logging.getLogger("fogofwar.frontends.server.supervisor")
 
@@ -48,6 +48,11 @@ RESTART_BACKOFF = (0.1, 0.5, 1.0, 2.0, 5.0)
 starts its count again)."""
 STEADY_SECONDS = 30.0
 """A worker that served this long before it died is restarted at once: its death was not its start's fault."""
+HANG_SECONDS = 30.0
+"""A ready worker whose event loop has not answered a ping for this long is hung (a deadlock, a loop that never
+yields): it is killed, and replaced as a dead one. Far above any pause of a loaded loop."""
+PING_SECONDS = 5.0
+"""How often the supervisor pings its ready workers."""
 STOP_SECONDS = 15.0
 """A worker told to stop that has not stopped by then is killed."""
 ACCEPT_BATCH = 64
@@ -71,6 +76,8 @@ class Slot:
     ever_ready: bool = False
     """A worker of this slot has started once: a later death is restarted, not taken as a bad configuration."""
     started: float = 0.0
+    answered: float = 0.0
+    """When its worker last said something (ready, or an answer to a ping), in loop time."""
     deaths: int = 0
     """Deaths in a row (see RESTART_BACKOFF)."""
     waiting: deque[tuple[float, socket.socket]] = field(default_factory=deque)
@@ -142,6 +149,7 @@ class Supervisor:
         self.listener.setblocking(False)
         loop.add_reader(self.listener.fileno(), self._accept)
         self._spawn(self._expire_waiting())
+        self._spawn(self._watch_hangs())
         try:
             return await self._done
         finally:
@@ -260,6 +268,8 @@ class Supervisor:
             return
         except OSError:
             data = b""
+        if data:
+            slot.answered = asyncio.get_running_loop().time()
         if data == READY:
             slot.ready = slot.ever_ready = True
             pid = slot.proc.pid if slot.proc is not None else "?"
@@ -381,6 +391,25 @@ class Supervisor:
             refuse(conn, 503, "the server is restarting and has too many connections waiting; try again shortly")
             return
         slot.waiting.append((asyncio.get_running_loop().time() + RESTART_WAIT, conn))
+
+    async def _watch_hangs(self) -> None:
+        """Ping every ready worker; kill one that has not answered for HANG_SECONDS (its watcher replaces it)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(PING_SECONDS)
+            now = loop.time()
+            for slot in self.slots:
+                if not slot.ready or slot.channel is None or slot.proc is None:
+                    continue
+                if now - slot.answered > HANG_SECONDS:
+                    pid = slot.proc.pid
+                    say(f"worker {slot.index} (pid {pid}) has not answered for {HANG_SECONDS:g} s; killing it")
+                    slot.ready = False  # nothing more is handed to it
+                    with suppress(ProcessLookupError):
+                        slot.proc.kill()
+                    continue
+                with suppress(BlockingIOError, OSError):
+                    slot.channel.send(PING)
 
     async def _expire_waiting(self) -> None:
         """Answer 503 to the connections that waited `RESTART_WAIT` seconds for a worker."""

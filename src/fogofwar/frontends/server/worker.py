@@ -21,6 +21,7 @@ import asyncio
 import inspect
 import socket
 import sys
+from contextlib import suppress
 from typing import Any
 
 import uvicorn
@@ -29,10 +30,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from fogofwar.frontends.server.app import create_app
 from fogofwar.frontends.server.handoff import (
     MAX_SETTINGS_BYTES,
+    PONG,
     READY,
     WARM,
     WorkerSettings,
-    receive_connections,
+    receive,
 )
 from fogofwar.frontends.server.limits import Limits, uvicorn_options
 from fogofwar.frontends.server.routing import Ownership, slots
@@ -99,12 +101,15 @@ class HandoffServer(uvicorn.Server):
         return made
 
     def _take(self, loop: asyncio.AbstractEventLoop) -> None:
-        conns = receive_connections(self.channel)
-        if conns is None:  # the supervisor is gone: stop as on Ctrl+C
+        received = receive(self.channel)
+        if received is None:  # the supervisor is gone: stop as on Ctrl+C
             loop.remove_reader(self.channel.fileno())
             self.should_exit = True
             return
-        for conn in conns:
+        if received.pinged:  # answered from the event loop: it runs
+            with suppress(BlockingIOError):
+                self.channel.send(PONG)
+        for conn in received.connections:
             if self.should_exit:
                 conn.close()
                 continue
