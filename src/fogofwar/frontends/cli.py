@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
@@ -609,9 +610,10 @@ def serve(
         int,
         typer.Option(
             "--workers",
-            min=1,
+            min=0,
             max=64,
-            help="worker processes (1: one process; N: a supervisor routes each game to the worker that owns it)",
+            help="worker processes (1: one process; N: a supervisor routes each game to the worker that owns it;"
+            " 0: one per core)",
         ),
     ] = 1,
 ) -> None:
@@ -629,6 +631,7 @@ def serve(
             f"{problems} (limits: {', '.join(Limits.model_fields)})", param_hint="--limit"
         ) from None
     url = database_url(db)
+    workers = workers or os.cpu_count() or 1
     if workers > 1:
         from fogofwar.frontends.server.handoff import unshared
 
