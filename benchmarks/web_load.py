@@ -68,7 +68,8 @@ from fogofwar.frontends.server import Limits, serve
 db, port, fsync, workers = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
 # Every client of the benchmark comes from 127.0.0.1: the per-address caps are raised to let them all in.
 limits = Limits(connections_per_ip=20000, sockets_per_ip=20000, max_connections=20000, live_games=20000)
-sys.exit(serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync, workers=workers))
+several = {"workers": workers} if workers > 1 else {}  # a server of before --workers takes one process only
+sys.exit(serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync, **several))
 """
 READY_LINE = re.compile(r"worker (\d+) ready \(pid (\d+)\)")
 SPARE_LINE = "spare worker ready"
