@@ -420,3 +420,54 @@ def test_a_worker_whose_event_loop_stops_answering_is_killed(monkeypatch: pytest
             listener.close()
 
     asyncio.run(main())
+
+
+def test_connections_for_a_busy_worker_queue_until_its_channel_drains_and_keep_their_order() -> None:
+    """More connections than a worker's channel holds (a few hundred): the rest wait in the supervisor's outbox
+    and go over, in order, as the worker takes them; none is lost or handed twice."""
+    from fogofwar.frontends.server import supervisor as sup
+    from fogofwar.frontends.server.handoff import channel_pair, receive
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        listener = socket.socket()
+        boss = sup.Supervisor(listener, lambda slot: None, 1)  # type: ignore[arg-type,return-value]
+        mine, theirs = channel_pair()
+        mine.setblocking(False)
+        theirs.setblocking(False)
+        slot = boss.slots[0]
+        slot.channel, slot.ready = mine, True
+        clients = []
+        for index in range(400):
+            client, conn = socket.socketpair()
+            client.send(index.to_bytes(2, "big"))  # which one it is, read by the "worker"
+            clients.append(client)
+            boss.dispatch(None, conn)
+        assert slot.outbox, "the channel held them all: this test shows nothing"
+        got: list[int] = []
+        taken = asyncio.Event()
+
+        def take() -> None:
+            received = receive(theirs)
+            assert received is not None
+            for conn in received.connections:
+                got.append(int.from_bytes(conn.recv(2), "big"))
+                conn.close()
+            if len(got) == len(clients):
+                taken.set()
+
+        loop.add_reader(theirs.fileno(), take)
+        try:
+            await asyncio.wait_for(taken.wait(), 10)
+            assert got == list(range(400)) and not slot.outbox
+        finally:
+            loop.remove_reader(theirs.fileno())
+            with suppress(ValueError):
+                loop.remove_writer(mine.fileno())
+            for client in clients:
+                client.close()
+            mine.close()
+            theirs.close()
+            listener.close()
+
+    asyncio.run(main())
