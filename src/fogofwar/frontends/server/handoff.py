@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -71,8 +72,10 @@ class WorkerSettings:
 
 
 def unshared(db: str) -> str | None:
-    """Why worker processes cannot share database `db` (an in-memory SQLite database is each process's own), or
-    None."""
+    """Why worker processes cannot serve database `db` here (an in-memory SQLite database is each process's own;
+    the handoff needs Linux: SOCK_SEQPACKET Unix sockets, SO_RCVLOWAT), or None."""
+    if not sys.platform.startswith("linux"):
+        return f"worker processes need Linux (this is {sys.platform}): serve with one process (--workers 1)"
     try:
         parsed = make_url(db)
     except ArgumentError:
