@@ -6,6 +6,8 @@
     .venv/bin/python benchmarks/web_load.py --games 2000 --pace 3 --spectators 1 --max-moves 20  # human pace
     .venv/bin/python benchmarks/web_load.py --postgres                    # on a throwaway PostgreSQL server
     .venv/bin/python benchmarks/web_load.py --server-src ../other/src     # another checkout's server, this client
+    .venv/bin/python benchmarks/web_load.py --workers 2                   # fogofwar serve --workers 2
+    .venv/bin/python benchmarks/web_load.py --workers 2 --kill-worker-after 5   # kill -9 one worker under load
 
 Without --url the script starts the app itself (uvicorn on loopback, in a separate process, on a
 temporary SQLite file that is deleted afterwards). Each game is a hot-seat game created over REST;
@@ -21,6 +23,13 @@ Reports: games finished, commands acknowledged, latency p50/p90/p99/max for move
 throughput (acknowledged commands per second over the run), what the clients received (messages and bytes
 of websocket payload per acknowledged command) and every error (refusals, dropped connections, timeouts,
 gaps). Exits 1 if any game did not finish or any error was seen.
+
+--kill-worker-after S (with --workers N > 1) kills worker 0 with SIGKILL S seconds into the run. The clients then
+reconnect when their connection drops (as the browser does) and play on; the report adds how many games dropped
+(and whether any belonged to another worker: there must be none), how long they took to resume (from the kill to
+their first acknowledged command after it), and every acknowledged action that is not in the database afterwards
+(there must be none). Connections dropped by the kill are not errors then; a lost action or an undisturbed
+worker's dropped game is.
 """
 
 from __future__ import annotations
@@ -30,10 +39,13 @@ import asyncio
 import json
 import os
 import random
+import re
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -44,18 +56,23 @@ from typing import Any
 
 from local_server import HOST, free_port, stop_server, wait_until_up
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # this checkout's client side, whatever server
 from fogofwar.frontends.server.delta import follow  # noqa: E402
+from fogofwar.frontends.server.routing import owner, slots  # noqa: E402
 
 SERVER = """
 import sys
 from fogofwar.frontends.server import Limits, serve
-db, port, fsync = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+db, port, fsync, workers = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
 # Every client of the benchmark comes from 127.0.0.1: the per-address caps are raised to let them all in.
 limits = Limits(connections_per_ip=20000, sockets_per_ip=20000, max_connections=20000, live_games=20000)
-serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync)
+several = {"workers": workers} if workers > 1 else {}  # a server of before --workers takes one process only
+sys.exit(serve("127.0.0.1", port, limits=limits, db=db, fsync=fsync, **several))
 """
+READY_LINE = re.compile(r"worker (\d+) ready \(pid (\d+)\)")
+SPARE_LINE = "spare worker ready"
 
 
 @dataclass
@@ -70,6 +87,10 @@ class Stats:
     watched: int = 0  # states and deltas received by spectators
     received: Counter[str] = field(default_factory=Counter)  # messages received by every client, by type
     received_bytes: int = 0  # their websocket payload
+    acked: list[tuple[str, int, str, Any]] = field(default_factory=list)  # (game, seq, command, action) acknowledged
+    killed_at: float | None = None  # when a worker was killed (--kill-worker-after)
+    dropped: Counter[str] = field(default_factory=Counter)  # game id -> connections it lost and opened again
+    resumed: dict[str, float] = field(default_factory=dict)  # game id -> seconds from the kill to its next ack
 
     def count(self, raw: str | bytes, kind: str) -> None:
         self.received[kind] += 1
@@ -82,16 +103,45 @@ class Stats:
 
 
 # --- the server ---------------------------------------------------------------------------------------
-def start_server(db: str, fsync: bool, src: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """The app on a free loopback port; `src`: the source tree it runs from (default: the one Python finds)."""
+@dataclass
+class Server:
+    proc: subprocess.Popen[bytes]
+    base: str
+    pids: dict[int, int] = field(default_factory=dict)  # worker slot -> pid of its current process
+
+
+def start_server(db: str, fsync: bool, src: str | None = None, workers: int = 1) -> Server:
+    """The app on a free loopback port; `src`: the source tree it runs from (default: the one Python finds). With
+    several workers, returns once each has said it is ready (their pids, from the supervisor's lines on stderr),
+    and the spare too (its imports would take CPU from the run)."""
     port = free_port()
     env = None
     if src is not None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), "1" if fsync else "0"], env=env)
-    base = f"http://{HOST}:{port}"
-    wait_until_up(proc, base)
-    return proc, base
+    args = [sys.executable, "-c", SERVER, db, str(port), "1" if fsync else "0", str(workers)]
+    proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
+    server = Server(proc, f"http://{HOST}:{port}")
+    everyone = threading.Event()
+    spare = [False]
+
+    def relay() -> None:  # the server's stderr, passed on, and the workers' pids read from it
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            sys.stderr.write(raw.decode(errors="replace"))
+            text = raw.decode(errors="replace")
+            ready = READY_LINE.search(text)
+            if ready:
+                server.pids[int(ready.group(1))] = int(ready.group(2))
+            spare[0] = spare[0] or SPARE_LINE in text
+            if len(server.pids) >= workers and spare[0]:
+                everyone.set()
+
+    threading.Thread(target=relay, daemon=True).start()
+    wait_until_up(proc, server.base)
+    if workers > 1 and not everyone.wait(60):
+        stop_server(proc)
+        raise SystemExit(f"the server's {workers} workers did not all start within 60 s")
+    return server
 
 
 # --- one game ----------------------------------------------------------------------------------------
@@ -119,85 +169,135 @@ async def create_game(base: str, args: argparse.Namespace, stats: Stats, gate: a
     return created
 
 
-async def seat_client(
-    ws_url: str, token: str, seat: int, rng: random.Random, stats: Stats, pace: float = 0.0
-) -> dict[str, Any] | None:
+RECONNECTS = 20
+"""Times one client opens its connection again after it dropped (--kill-worker-after), at most."""
+
+
+@dataclass
+class Seat:
+    """What one seat's client knows across its connections."""
+
+    gid: str
+    seat: int
+    token: str
+    rng: random.Random
+    pace: float
+    acked_seq: int = 0
+    counter: int = 0
+    latest: dict[str, Any] | None = None
+
+
+async def seat_client(ws_url: str, me: Seat, stats: Stats, reconnect: bool = False) -> dict[str, Any] | None:
     """Play one seat to the end of the game (thinking `pace` seconds a move, give or take half); returns the last
-    state it held."""
-    async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        pending: tuple[str, float, str] | None = None  # (id, sent at, kind)
-        acked_seq = 0
-        counter = 0
-        latest: dict[str, Any] | None = None
-        syncing = False
-        async for raw in ws:
-            msg = json.loads(raw)
-            kind = msg.get("type")
-            stats.count(raw, str(kind))
-            if kind == "ack" and msg.get("id") == "sync":
-                syncing = False
-                continue
-            if kind == "ack":
-                if pending is not None and msg.get("id") == pending[0]:
-                    elapsed = time.perf_counter() - pending[1]
-                    (stats.setup_latency if pending[2] == "setup" else stats.move_latency).append(elapsed)
-                    pending = None
-                    acked_seq = int(msg["seq"])
-                continue
-            if kind == "error":
-                stats.error(f"refused:{msg.get('error')}", str(msg.get("message")))
-                pending = None
-                continue
-            if kind not in ("state", "delta"):
-                continue
-            held = follow(latest, msg)
-            if held is None:  # a delta that does not follow: the whole view again
-                stats.error("gap", f"seat {seat}: delta {msg.get('v')} after view {latest and latest.get('v')}")
-                if not syncing:
-                    syncing = True
-                    await ws.send(json.dumps({"type": "sync", "id": "sync", "v": latest and latest.get("v")}))
-                continue
-            if held is latest:
-                continue
+    state it held. `reconnect`: a dropped connection is opened again (as the browser does) and play goes on."""
+    for attempt in range(RECONNECTS + 1):
+        try:
+            async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
+                final = await play_seat(ws, me, stats, resuming=attempt > 0)
+            if final is not None and final["game"]["status"] == "over":
+                return final
+        except (ConnectionClosed, OSError):
+            if not reconnect:
+                raise
+        if not reconnect:
+            return me.latest
+        stats.dropped[me.gid] += 1
+        await asyncio.sleep(min(2.0, 0.05 * 2**attempt))
+    raise ConnectionError(f"seat {me.seat} of game {me.gid}: no connection after {RECONNECTS} tries")
+
+
+async def play_seat(ws: Any, me: Seat, stats: Stats, resuming: bool) -> dict[str, Any] | None:
+    """One connection of a seat: hello, then play until the game is over (its last state) or the connection ends."""
+    await ws.send(json.dumps({"type": "hello", "token": me.token}))
+    pending: tuple[str, float, str, Any] | None = None  # (id, sent at, kind, action)
+    me.latest = None  # a new connection starts from a whole view
+    syncing = False
+    async for raw in ws:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        stats.count(raw, str(kind))
+        if kind == "ack" and msg.get("id") == "sync":
             syncing = False
-            msg = latest = held
-            game = msg["game"]
-            if game["status"] == "over":
-                return msg
-            if pending is not None or game["seq"] < acked_seq:
-                continue  # our command is on its way, or this state is older than our last acknowledged one
-            counter += 1
-            ref = f"{seat}-{counter}"
-            if game["status"] == "setup" and msg.get("setup") and not msg["setup"]["done"]:
-                pending = (ref, time.perf_counter(), "setup")
-                await ws.send(json.dumps({"type": "setup", "setup": "random", "id": ref}))
-            elif game["status"] == "play" and game["to_move"] == seat and msg["legal"]:
-                if pace:
-                    await asyncio.sleep(pace * rng.uniform(0.5, 1.5))  # a person thinking
-                pending = (ref, time.perf_counter(), "move")
-                await ws.send(json.dumps({"type": "action", "action": rng.choice(msg["legal"]), "id": ref}))
-        return latest
+            continue
+        if kind == "ack":
+            if pending is not None and msg.get("id") == pending[0]:
+                elapsed = time.perf_counter() - pending[1]
+                (stats.setup_latency if pending[2] == "setup" else stats.move_latency).append(elapsed)
+                stats.acked.append((me.gid, int(msg["seq"]), pending[2], pending[3]))
+                if resuming and stats.killed_at is not None and me.gid not in stats.resumed:
+                    stats.resumed[me.gid] = time.perf_counter() - stats.killed_at
+                pending = None
+                me.acked_seq = int(msg["seq"])
+            continue
+        if kind == "error":
+            stats.error(f"refused:{msg.get('error')}", str(msg.get("message")))
+            pending = None
+            continue
+        if kind not in ("state", "delta"):
+            continue
+        held = follow(me.latest, msg)
+        if held is None:  # a delta that does not follow: the whole view again
+            stats.error("gap", f"seat {me.seat}: delta {msg.get('v')} after view {me.latest and me.latest.get('v')}")
+            if not syncing:
+                syncing = True
+                await ws.send(json.dumps({"type": "sync", "id": "sync", "v": me.latest and me.latest.get("v")}))
+            continue
+        if held is me.latest:
+            continue
+        syncing = False
+        msg = me.latest = held
+        game = msg["game"]
+        if game["status"] == "over":
+            return msg
+        if pending is not None or game["seq"] < me.acked_seq:
+            continue  # our command is on its way, or this state is older than our last acknowledged one
+        me.counter += 1
+        ref = f"{me.seat}-{me.counter}"
+        if game["status"] == "setup" and msg.get("setup") and not msg["setup"]["done"]:
+            pending = (ref, time.perf_counter(), "setup", None)
+            await ws.send(json.dumps({"type": "setup", "setup": "random", "id": ref}))
+        elif game["status"] == "play" and game["to_move"] == me.seat and msg["legal"]:
+            if me.pace:
+                await asyncio.sleep(me.pace * me.rng.uniform(0.5, 1.5))  # a person thinking
+            action = me.rng.choice(msg["legal"])
+            pending = (ref, time.perf_counter(), "action", action)
+            await ws.send(json.dumps({"type": "action", "action": action, "id": ref}))
+    return me.latest
 
 
-async def spectator(ws_url: str, stats: Stats) -> None:
-    """Watch a game to its end, counting the states and deltas it receives."""
-    async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
-        held: dict[str, Any] | None = None
-        async for raw in ws:
-            msg = json.loads(raw)
-            stats.count(raw, str(msg.get("type")))
-            if msg.get("type") in ("state", "delta"):
-                stats.watched += 1
-                nxt = follow(held, msg)
-                if nxt is None:
-                    stats.error("gap", f"spectator: delta {msg.get('v')} after view {held and held.get('v')}")
-                    await ws.send(json.dumps({"type": "sync"}))
-                    continue
-                held = nxt
-                if held["game"]["status"] == "over":
+async def spectator(ws_url: str, stats: Stats, reconnect: bool = False) -> None:
+    """Watch a game to its end, counting the states and deltas it receives (`reconnect`: after a drop, too)."""
+    for attempt in range(RECONNECTS + 1):
+        try:
+            async with connect(ws_url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
+                if await watch(ws, stats):
                     return
+        except (ConnectionClosed, OSError):
+            if not reconnect:
+                raise
+        if not reconnect:
+            return
+        await asyncio.sleep(min(2.0, 0.05 * 2**attempt))
+
+
+async def watch(ws: Any, stats: Stats) -> bool:
+    """One spectator connection: True once the game is over."""
+    await ws.send(json.dumps({"type": "hello"}))
+    held: dict[str, Any] | None = None
+    async for raw in ws:
+        msg = json.loads(raw)
+        stats.count(raw, str(msg.get("type")))
+        if msg.get("type") in ("state", "delta"):
+            stats.watched += 1
+            nxt = follow(held, msg)
+            if nxt is None:
+                stats.error("gap", f"spectator: delta {msg.get('v')} after view {held and held.get('v')}")
+                await ws.send(json.dumps({"type": "sync"}))
+                continue
+            held = nxt
+            if held["game"]["status"] == "over":
+                return True
+    return False
 
 
 async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stats, gate: asyncio.Semaphore) -> None:
@@ -209,11 +309,14 @@ async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stat
     gid = created["game"]["id"]
     ws_url = base.replace("http", "ws", 1) + f"/ws/games/{gid}"
     rng = random.Random(args.seed * 100_003 + index)
+    again = args.kill_worker_after is not None
     clients = [
-        seat_client(ws_url, created["seats"][str(seat)], seat, random.Random(rng.random()), stats, args.pace)
+        seat_client(
+            ws_url, Seat(gid, seat, created["seats"][str(seat)], random.Random(rng.random()), args.pace), stats, again
+        )
         for seat in (0, 1)
     ]
-    watchers = [spectator(ws_url, stats) for _ in range(args.spectators)]
+    watchers = [spectator(ws_url, stats, again) for _ in range(args.spectators)]
     try:
         results = (await asyncio.wait_for(asyncio.gather(*clients, *watchers), args.timeout))[:2]
     except TimeoutError:
@@ -249,12 +352,59 @@ def line(name: str, values: list[float]) -> str:
     )
 
 
-async def run(base: str, args: argparse.Namespace) -> tuple[Stats, float]:
+async def run(base: str, args: argparse.Namespace, victim: int | None = None) -> tuple[Stats, float]:
+    """Play the games; `victim`: the pid of the worker to kill -9 after --kill-worker-after seconds."""
     stats = Stats()
     gate = asyncio.Semaphore(args.create_concurrency)
     t0 = time.perf_counter()
+
+    async def kill_later() -> None:
+        assert victim is not None
+        await asyncio.sleep(args.kill_worker_after)
+        stats.killed_at = time.perf_counter()
+        os.kill(victim, signal.SIGKILL)
+        print(f"killed   worker 0 (pid {victim}) with SIGKILL {args.kill_worker_after:g} s into the run", flush=True)
+
+    killer = asyncio.create_task(kill_later()) if victim is not None else None
     await asyncio.gather(*(play_game(base, args, i, stats, gate) for i in range(args.games)))
+    if killer is not None and not killer.done():
+        killer.cancel()
+        stats.error("kill", "the games ended before the worker was killed: use a shorter --kill-worker-after")
     return stats, time.perf_counter() - t0
+
+
+def cpu_seconds(server: Server) -> float:
+    """User and system CPU seconds the server's processes have used: the started process (one process, or the
+    supervisor), its workers alive now, and (in the supervisor's counts of its reaped children) the dead ones."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in {server.proc.pid, *server.pids.values()}:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:  # a worker killed and reaped: counted in its supervisor's children's time
+            continue
+        times = fields[11:15] if pid == server.proc.pid else fields[11:13]  # utime stime [cutime cstime]
+        total += sum(int(t) for t in times) / tick
+    return total
+
+
+def lost_actions(db: str, acked: list[tuple[str, int, str, Any]]) -> list[str]:
+    """Every acknowledged command that is not in the database's log at the place (seq) it was acknowledged for."""
+    from fogofwar.frontends.server.store import Store
+
+    store = Store(db)
+    try:
+        logs: dict[str, dict[int, Any]] = {}
+        lost = []
+        for gid, seq, kind, action in acked:
+            if gid not in logs:
+                logs[gid] = {ev.seq: ev for ev in store.events(gid)}
+            ev = logs[gid].get(seq)
+            if ev is None or ev.kind != kind or (kind == "action" and ev.payload.get("action") != action):
+                lost.append(f"game {gid} event {seq}: {kind} {action if action is not None else ''}")
+        return lost
+    finally:
+        store.close()
 
 
 def main() -> int:
@@ -275,14 +425,25 @@ def main() -> int:
         help="started server: run it from this source tree (another checkout's src, to compare two servers with one"
         " client)",
     )
+    p.add_argument("--workers", type=int, default=1, help="started server: worker processes (default 1)")
+    p.add_argument(
+        "--kill-worker-after",
+        type=float,
+        metavar="S",
+        help="started server with --workers > 1: kill -9 worker 0 S seconds in; report lost actions and resume times",
+    )
     p.add_argument(
         "--postgres",
         action="store_true",
         help="the started server on a throwaway PostgreSQL server (Debian's postgresql; fsync on unless --no-fsync)",
     )
     args = p.parse_args()
+    if args.kill_worker_after is not None and (args.url or args.workers < 2):
+        p.error("--kill-worker-after needs a started server (no --url) with --workers 2 or more")
 
     proc = None
+    db = None
+    server = None
     tmp = None
     postgres = None
     if args.url:
@@ -297,17 +458,33 @@ def main() -> int:
             sys.exit(f"web_load: no PostgreSQL here: {problem}")
         postgres = PostgresServer(durable=not args.no_fsync)
         postgres.start()
-        proc, base = start_server(postgres.fresh_database(), fsync=not args.no_fsync, src=args.server_src)
-        where = f"{base} (started here; throwaway PostgreSQL, fsync {'off' if args.no_fsync else 'on'})"
+        db = postgres.fresh_database()
+        server = start_server(db, fsync=not args.no_fsync, src=args.server_src, workers=args.workers)
+        where = f"{server.base} (started here; throwaway PostgreSQL, fsync {'off' if args.no_fsync else 'on'})"
     else:
         tmp = tempfile.TemporaryDirectory(prefix="fogofwar-load-")
         db = f"sqlite:///{Path(tmp.name) / 'load.db'}"
-        proc, base = start_server(db, fsync=not args.no_fsync, src=args.server_src)
-        where = f"{base} (started here; temporary SQLite, fsync {'off' if args.no_fsync else 'on'})"
+        server = start_server(db, fsync=not args.no_fsync, src=args.server_src, workers=args.workers)
+        where = f"{server.base} (started here; temporary SQLite, fsync {'off' if args.no_fsync else 'on'})"
+    if server is not None:
+        proc, base = server.proc, server.base
+        where += f"; {args.workers} worker processes" if args.workers > 1 else "; one process"
     if args.server_src and not args.url:
         where += f"; server from {args.server_src}"
+    lost: list[str] = []
+    server_cpu: float | None = None
     try:
-        stats, wall = asyncio.run(run(base, args))
+        victim = server.pids.get(0) if server is not None and args.kill_worker_after is not None else None
+        server_cpu = cpu_seconds(server) if server is not None else None
+        client_cpu = time.process_time()
+        stats, wall = asyncio.run(run(base, args, victim))
+        client_cpu = time.process_time() - client_cpu
+        if server is not None and server_cpu is not None:
+            server_cpu = cpu_seconds(server) - server_cpu
+        if proc is not None:
+            stop_server(proc)
+        if db is not None and args.kill_worker_after is not None:
+            lost = lost_actions(db, stats.acked)
     finally:
         if proc is not None:
             stop_server(proc)
@@ -317,7 +494,6 @@ def main() -> int:
             postgres.stop()
 
     acked = len(stats.move_latency) + len(stats.setup_latency)
-    errors = sum(stats.errors.values())
     print(f"server   {where}")
     print(
         f"load     {args.games} concurrent {args.variant} games, 2 websocket clients each, random moves, "
@@ -330,14 +506,38 @@ def main() -> int:
         f"through  {acked} commands acknowledged in {wall:.1f} s = {acked / wall:.0f} commands/s "
         f"({len(stats.move_latency) / wall:.0f} moves/s)"
     )
+    if server_cpu is not None and acked:
+        print(
+            f"cpu      server {server_cpu:.1f} s = {1000 * server_cpu / acked:.2f} ms a command "
+            f"({server_cpu / wall:.2f} cores); this client {client_cpu:.1f} s = {1000 * client_cpu / acked:.2f} ms "
+            f"a command ({client_cpu / wall:.2f} cores)"
+        )
     per = stats.received_bytes / acked if acked else float("nan")
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(stats.received.items()))
     total = sum(stats.received.values())
     print(f"received {total} messages ({kinds}), {stats.received_bytes} bytes = {per:.0f} bytes a command")
     if args.spectators:
         print(f"watched  {args.spectators} spectator(s) a game received {stats.watched} states and deltas")
+    if args.kill_worker_after is not None:
+        names = slots(args.workers)
+        elsewhere = sorted(gid for gid in stats.dropped if owner(gid, names) != "0")
+        for gid in elsewhere:
+            stats.error("disturbed", f"game {gid} of another worker lost its connection")
+        for example in lost:
+            stats.error("lost", example)
+        waits = sorted(stats.resumed.values())
+        resumed = (
+            f"resumed after p50 {pct(waits, 50):.2f} s, max {waits[-1]:.2f} s (from the kill to their next ack)"
+            if waits
+            else "none resumed"
+        )
+        print(
+            f"kill     {len(stats.dropped)} games lost their connections ({len(elsewhere)} of other workers); "
+            f"{len(waits)} {resumed}; {len(lost)} of {len(stats.acked)} acknowledged commands lost"
+        )
     ends = ", ".join(f"{k} {v}" for k, v in stats.outcomes.items())
     print(f"games    {stats.finished}/{args.games} finished: {ends}")
+    errors = sum(stats.errors.values())
     print(f"errors   {errors}" + (": " + ", ".join(f"{k} {v}" for k, v in stats.errors.items()) if errors else ""))
     for example in stats.error_examples:
         print(f"         {example}")
@@ -358,6 +558,12 @@ def main() -> int:
                     "wall_s": wall,
                     "pace_s": args.pace,
                     "spectators": args.spectators,
+                    "workers": args.workers,
+                    "lost": len(lost),
+                    "dropped_games": len(stats.dropped),
+                    "resume_max_s": max(stats.resumed.values(), default=None),
+                    "server_cpu_ms_per_command": 1000 * server_cpu / acked if server_cpu and acked else None,
+                    "client_cpu_ms_per_command": 1000 * client_cpu / acked if acked else None,
                 }
             )
         )

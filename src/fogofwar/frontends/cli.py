@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
@@ -605,6 +606,16 @@ def serve(
         list[str] | None,
         typer.Option("--limit", help="NAME=VALUE: change one of the server's limits per client (see the README)"),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=0,
+            max=64,
+            help="worker processes (1: one process; N: a supervisor routes each game to the worker that owns it;"
+            " 0: one per core)",
+        ),
+    ] = 1,
 ) -> None:
     """Run the web app: play in the browser against the computer, hot-seat, or by invite link."""
     from pydantic import ValidationError
@@ -620,9 +631,20 @@ def serve(
             f"{problems} (limits: {', '.join(Limits.model_fields)})", param_hint="--limit"
         ) from None
     url = database_url(db)
+    workers = workers or os.cpu_count() or 1
+    if workers > 1:
+        from fogofwar.frontends.server.handoff import unshared
+
+        if (problem := unshared(url)) is not None:
+            raise typer.BadParameter(problem, param_hint="--workers")
     shown = f"[{host}]" if ":" in host else host
-    console.print(f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}; Ctrl+C stops)", markup=False)
-    serve(host, port, limits=limits, db=url, agent_delay=agent_delay)
+    processes = f"; {workers} worker processes" if workers > 1 else ""
+    console.print(
+        f"fogofwar: open http://{shown}:{port}/ (database {safe_url(url)}{processes}; Ctrl+C stops)", markup=False
+    )
+    code = serve(host, port, limits=limits, db=url, agent_delay=agent_delay, workers=workers)
+    if code:
+        raise typer.Exit(code)
 
 
 def _parse_options(pairs: list[str]) -> dict[str, JSON]:

@@ -204,11 +204,7 @@ async def claim(request: Request, body: Claims) -> dict[str, Any]:
     manager = request.app.state.manager
     claimed: list[str] = []
     for item in body.games:
-        try:
-            live = await manager.get(item.id)
-        except ClientError:
-            continue
-        seat = live.session.seat_of(item.token)
+        seat = await manager.stored_seat(item.id, item.token)  # any worker's game: read from the database
         if seat is not None and await asyncio.to_thread(accounts_of(request).bind_seat, item.id, seat, user.id, False):
             claimed.append(item.id)
     return {"claimed": claimed}

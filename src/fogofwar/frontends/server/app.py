@@ -66,7 +66,9 @@ from fogofwar.frontends.server.adapters import ADAPTERS, get_adapter
 from fogofwar.frontends.server.help_pages import NoSuchPage, help_page, missing_page, rules_page
 from fogofwar.frontends.server.limits import BodyLimit, BodyTooLarge, Limits, SocketGate
 from fogofwar.frontends.server.manager import Connection, Created, GameManager, LiveGame
+from fogofwar.frontends.server.owner_guard import OwnerGuard
 from fogofwar.frontends.server.replay_api import router as replay_router
+from fogofwar.frontends.server.routing import Ownership
 from fogofwar.frontends.server.session import (
     DRAW_COMMANDS,
     MAX_MESSAGE_BYTES,
@@ -192,20 +194,25 @@ def create_app(
     fsync: bool = True,
     seed: int | None = None,
     limits: Limits | None = None,
+    ownership: Ownership | None = None,
 ) -> FastAPI:
     """The ASGI app on database `db` (see `database_url`); `agent_delay` paces the computer's replies;
     `fsync=False` (tests only) keeps commits safe from a killed process but not from a power cut;
     `seed` (tests only) draws the games' secrets from it, so that a test plays the same games each run;
-    `limits`: what one client may cost (`fogofwar.frontends.server.limits`; the connection limits need `serve`)."""
+    `limits`: what one client may cost (`fogofwar.frontends.server.limits`; the connection limits need `serve`);
+    `ownership`: the games this process serves when several worker processes share the database (routing.py)."""
     url = database_url(db)
     limits = limits or Limits()
+    ownership = ownership or Ownership()
     gate = SocketGate(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url, fsync)
         accounts = await asyncio.to_thread(AccountStore, store.engine)
-        manager = GameManager(store, agent_delay=agent_delay, seed=seed, limits=limits, accounts=accounts)
+        manager = GameManager(
+            store, agent_delay=agent_delay, seed=seed, limits=limits, accounts=accounts, ownership=ownership
+        )
         app.state.manager = manager
         app.state.accounts = accounts
         await manager.start()
@@ -220,6 +227,8 @@ def create_app(
     )
     app.add_middleware(BodyLimit, limits=limits)
     app.add_middleware(_SecurityHeaders)
+    if not ownership.alone:
+        app.add_middleware(OwnerGuard, ownership=ownership)  # the outermost: another worker's game costs nothing
 
     def manager_of(request: Request | WebSocket) -> GameManager:
         manager: GameManager = request.app.state.manager
@@ -268,7 +277,7 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+        return {"status": "ok", "worker": ownership.me}
 
     # --- lobby ------------------------------------------------------------------------------
     @app.get("/api/meta")

@@ -23,8 +23,11 @@ Dice are the server's: whenever an event leaves the game at a chance node, the r
 drawn (`GameSession.chance_event`) and stored in the same transaction as that event, so a
 move and the dice it calls for are durable together. A seat's secret draft (Admiral's
 attack assignment) is checked and shown to that seat alone and stored only when committed.
-This process is the only writer of its database: running two servers on one database
-is not supported.
+Several processes may serve one database (`fogofwar serve --workers N`, supervisor.py), each owning
+its share of the games (`routing.Ownership`): a process loads, plays and creates only the games it owns.
+Should another writer append to one of its games all the same (a killed predecessor's last commit landing
+late), the log's sequence check refuses the stale move, nothing is acknowledged, and the game is reloaded from
+the log (`_reload`).
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ from fogofwar.frontends.server.delta import diff
 from fogofwar.frontends.server.group_commit import GroupCommit
 from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.ratings import Rating, computer, mode_of, updated
+from fogofwar.frontends.server.routing import Ownership
 from fogofwar.frontends.server.session import ClientError, Command, GameSession, dumps, game_info, hash_token
 from fogofwar.frontends.server.store import Append, GameMeta, Store, StoreError, Summary
 
@@ -174,8 +178,11 @@ class GameManager:
         seed: int | None = None,
         limits: Limits | None = None,
         accounts: AccountStore | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.store = store
+        self.ownership = ownership or Ownership()
+        """The games this process serves (one process: all of them)."""
         self.accounts = accounts
         self.agent_delay = agent_delay
         self.limits = limits or Limits()
@@ -199,13 +206,16 @@ class GameManager:
         """Rebuild every unfinished game from its log and let computer players resume their turn; a running
         clock goes on from now with the time it had at the game's last event (an outage is nobody's move)."""
         for game_id in await self._io(self.store.unfinished_ids):
+            if not self.ownership.owns(game_id):
+                continue  # another worker's: it resumes it
             try:
                 await self.get(game_id, restarting=True)
             except ClientError as exc:
                 log.error("game %s cannot be restored: %s", game_id, exc.message)
         if self.accounts is not None:  # rated games that ended while their rating was being written
             for game_id in await self._io(self.accounts.unrated_finished):
-                await self._rate(game_id)
+                if self.ownership.owns(game_id):
+                    await self._rate(game_id)
         self._sweeper = asyncio.create_task(self._sweep(), name="evict-idle-games")
 
     async def _sweep(self) -> None:
@@ -213,6 +223,7 @@ class GameManager:
         period = min(60.0, self.limits.idle_game_seconds / 4)
         while not self._closing:
             await asyncio.sleep(period)
+            self.forget_unowned()
             self.evict_idle()
 
     def evict_idle(self, now: float | None = None, keep: str | None = None) -> int:
@@ -352,7 +363,7 @@ class GameManager:
         for s, t in tokens.items():
             hashes[s] = hash_token(t)
         meta = GameMeta(
-            id=secrets.token_urlsafe(8),
+            id=self.ownership.new_game_id(),  # born where it was created: this worker owns it
             game=game,
             options=dict(options),
             mode=mode,
@@ -485,6 +496,8 @@ class GameManager:
         if live is not None:
             live.used = time.monotonic()
             return live
+        if not self.ownership.owns(game_id):  # the routing sends its requests elsewhere: never loaded here
+            raise ClientError("moved", f"game {game_id} is served by another worker: connect again", 421)
         async with self._load_lock:
             live = self._games.get(game_id)
             if live is not None:
@@ -514,6 +527,15 @@ class GameManager:
             self._schedule_clock(live)
         self._schedule_agent(live)
         return live
+
+    async def stored_seat(self, game_id: str, token: str) -> int | None:
+        """The seat `token` opens in a game, read from the database (so for any worker's game), or None."""
+        meta = await self._io(self.store.game, game_id)
+        if meta is None or not token:
+            return None
+        wanted = hash_token(token)
+        held = [(seat, h) for seat, h in enumerate(meta.token_hashes) if h is not None]
+        return next((seat for seat, h in held if secrets.compare_digest(h, wanted)), None)
 
     async def list_games(self, limit: int) -> list[dict[str, Any]]:
         """Summaries straight from the database: listing never replays a game."""
@@ -639,10 +661,13 @@ class GameManager:
             return
         try:
             stamp = await self.commits.append(Append(session.meta.id, events, session.summary()))
-        except StoreError as exc:
+        except StoreError as exc:  # the log holds other events at that place: another writer got there first
             log.error("cannot store event: %s", exc)
             self._undo(live, mark, drafts, notes)
-            raise ClientError("unavailable", "the move could not be saved; it was not played", 503) from None
+            await self._reload(live)
+            raise ClientError(
+                "conflict", "the game changed elsewhere; the move was not played (the game is shown as stored)", 409
+            ) from None
         except Exception as exc:  # the database is down or full: the move must not count
             log.exception("database error")
             self._undo(live, mark, drafts, notes)
@@ -651,6 +676,51 @@ class GameManager:
         self._schedule_clock(live)
         if not was_over and session.state.is_terminal() and self.accounts is not None:
             self._spawn(self._rate(session.meta.id))
+
+    async def _reload(self, live: LiveGame) -> None:
+        """Rebuild a game from the stored log after another writer appended to it (the caller holds the lock), and
+        show every connection the game as stored. A game this process no longer owns, or one that cannot be read
+        now, leaves memory instead and its connections are closed: their clients reconnect to whoever owns it,
+        and it is rebuilt from the log there."""
+        game_id = live.session.meta.id
+        try:
+            if not self.ownership.owns(game_id):
+                raise ClientError("moved", f"game {game_id} is served by another worker", 421)
+            meta = await self._io(self.store.game, game_id)
+            events = await self._io(self.store.events, game_id)
+            if meta is None:
+                raise ClientError("not_found", f"no game {game_id!r}", 404)
+            live.session = await asyncio.to_thread(GameSession.replay, meta, events)
+        except Exception as exc:  # whatever it is, the game must not stay stale in memory
+            log.warning("game %s leaves memory instead of being reloaded: %r", game_id, exc)
+            self._forget(live)
+            return
+        log.warning("game %s reloaded from its log at event %d", game_id, live.session.seq)
+        self._broadcast(live)
+        self._schedule_clock(live)
+        self._schedule_agent(live)
+
+    def _forget(self, live: LiveGame) -> None:
+        """Drop a game from memory now: its timers and computer stop, its connections close (to reconnect)."""
+        game_id = live.session.meta.id
+        if self._games.get(game_id) is live:
+            del self._games[game_id]
+        if live.clock_timer is not None:
+            live.clock_timer.cancel()
+            live.clock_timer = None
+        if live.agent_task is not None and live.agent_task is not asyncio.current_task():
+            live.agent_task.cancel()
+        live.agent = None
+        for conn in list(live.connections):
+            conn.send(ClientError("reconnect", "the game moved or changed elsewhere: connect again", 409).to_json())
+            conn.end()
+
+    def forget_unowned(self) -> int:
+        """Drop from memory every game this process no longer owns (the workers changed); returns how many."""
+        gone = [live for gid, live in self._games.items() if not self.ownership.owns(gid)]
+        for live in gone:
+            self._forget(live)
+        return len(gone)
 
     @staticmethod
     def _undo(live: LiveGame, seq: int, drafts: dict[int, list[int]], notes: dict[int, list[dict[str, Any]]]) -> None:
@@ -893,7 +963,7 @@ class GameManager:
         agent = live.agent
         assert agent is not None
         loop = asyncio.get_running_loop()
-        while not self._closing:
+        while not self._closing and live.agent is agent:  # a game that left memory (`_forget`) plays no more
             session = live.session
             seat = session.meta.agent_seat
             if seat is None or session.state.is_terminal() or session.to_move() != seat:

@@ -51,6 +51,7 @@ from sqlalchemy.pool import StaticPool
 
 from fogofwar.core.web_adapter import Event
 from fogofwar.frontends.server import migrations
+from fogofwar.frontends.server.write_lock import WriteLock
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
@@ -283,9 +284,12 @@ class Store:
         """How many threads may usefully write at once: SQLite has one writer at a time."""
         migrations.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.write_lock = WriteLock(url)
+        """SQLite: the writers of every process on the file queue here rather than in SQLite's busy handler."""
 
     def close(self) -> None:
         self.engine.dispose()
+        self.write_lock.close()
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
@@ -293,7 +297,7 @@ class Store:
             yield session
 
     def create_game(self, meta: GameMeta) -> None:
-        with self._tx() as s:
+        with self.write_lock.held(), self._tx() as s:
             s.add(
                 GameRow(
                     id=meta.id,
@@ -350,7 +354,7 @@ class Store:
         rows: list[dict[str, Any]] = []
         now = time.time()
         try:
-            with self.engine.begin() as conn:
+            with self.write_lock.held(), self.engine.begin() as conn:
                 for item in batch:
                     problem = _not_consecutive(item)
                     if problem is None:
@@ -405,7 +409,7 @@ class Store:
         The row is written only if its invite is still the one read (`WHERE invite_hash = ...`; joining clears
         it), so of two joins racing exactly one wins, on any database. (`SELECT ... FOR UPDATE` would not do:
         SQLite ignores it, and there two racing joins could both win.)"""
-        with self.engine.begin() as conn:
+        with self.write_lock.held(), self.engine.begin() as conn:
             row = conn.execute(_SEATS_OF, {"b_id": game_id}).first()
             if row is None or row.invite_hash is None or row.token_hashes[seat] is not None:
                 return False
@@ -451,7 +455,7 @@ class Store:
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str | None, text: str, keep: int) -> ChatEntry:
         """Store a chat message, and forget the room's older ones past the newest `keep`, in one transaction."""
         now = time.time()
-        with self._tx() as s:
+        with self.write_lock.held(), self._tx() as s:
             row = ChatRow(game_id=game_id, room=room, seat=seat, name=name, text=text, created_at=now)
             s.add(row)
             s.flush()
