@@ -22,7 +22,12 @@ error ("gap") and mended with a "sync" request.
 Reports: games finished, commands acknowledged, latency p50/p90/p99/max for moves (and for setups),
 throughput (acknowledged commands per second over the run), what the clients received (messages and bytes
 of websocket payload per acknowledged command) and every error (refusals, dropped connections, timeouts,
-gaps). Exits 1 if any game did not finish or any error was seen.
+gaps). Exits 1 if any game did not finish or any error was seen. The move latencies are also split in two
+phases: the start (moves sent while games are still being created, connected and set up: a burst no site sees at
+human pace) and after it (every game in play). `lag` is how late this client's own event loop woke (a 10 ms
+tick): latency the client adds to every figure. `cpu` after the start gives the server's, this client's and the
+whole machine's CPU per move, `busiest` the cores busy over the busiest 10 s (the rest: PostgreSQL's processes,
+the kernel). `--samples FILE` writes every move's send time and latency, to look at the run over time.
 
 --kill-worker-after S (with --workers N > 1) kills worker 0 with SIGKILL S seconds into the run. The clients then
 reconnect when their connection drops (as the browser does) and play on; the report adds how many games dropped
@@ -50,6 +55,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +65,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # this checkout's client side, whatever server
+from fogofwar.frontends.server.collector import quiet_collector  # noqa: E402
 from fogofwar.frontends.server.delta import follow  # noqa: E402
 from fogofwar.frontends.server.routing import owner, slots  # noqa: E402
 
@@ -77,7 +84,10 @@ SPARE_LINE = "spare worker ready"
 
 @dataclass
 class Stats:
+    games: int = 0  # games the run plays
+    started: float = 0.0  # perf_counter at the start of the run
     move_latency: list[float] = field(default_factory=list)
+    move_sent: list[float] = field(default_factory=list)  # when each timed move was sent (perf_counter)
     setup_latency: list[float] = field(default_factory=list)
     create_latency: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -91,6 +101,19 @@ class Stats:
     killed_at: float | None = None  # when a worker was killed (--kill-worker-after)
     dropped: Counter[str] = field(default_factory=Counter)  # game id -> connections it lost and opened again
     resumed: dict[str, float] = field(default_factory=dict)  # game id -> seconds from the kill to its next ack
+    set_up: int = 0  # games whose two setups are acknowledged
+    all_set_up: float | None = None  # when the last game's setups were acknowledged: every game is in play
+    lag: list[float] = field(default_factory=list)  # this client's event loop: how late each 10 ms tick woke
+    setups: Counter[str] = field(default_factory=Counter)  # game id -> setups acknowledged
+    cpu: list[tuple[float, float, float, float]] = field(default_factory=list)  # each second: (at, machine, server,
+    # this client) CPU seconds used so far
+
+    def setup_acked(self, gid: str) -> None:
+        self.setups[gid] += 1
+        if self.setups[gid] == 2:
+            self.set_up += 1
+            if self.set_up == self.games:
+                self.all_set_up = time.perf_counter()
 
     def count(self, raw: str | bytes, kind: str) -> None:
         self.received[kind] += 1
@@ -222,7 +245,12 @@ async def play_seat(ws: Any, me: Seat, stats: Stats, resuming: bool) -> dict[str
         if kind == "ack":
             if pending is not None and msg.get("id") == pending[0]:
                 elapsed = time.perf_counter() - pending[1]
-                (stats.setup_latency if pending[2] == "setup" else stats.move_latency).append(elapsed)
+                if pending[2] == "setup":
+                    stats.setup_latency.append(elapsed)
+                    stats.setup_acked(me.gid)
+                else:
+                    stats.move_latency.append(elapsed)
+                    stats.move_sent.append(pending[1])
                 stats.acked.append((me.gid, int(msg["seq"]), pending[2], pending[3]))
                 if resuming and stats.killed_at is not None and me.gid not in stats.resumed:
                     stats.resumed[me.gid] = time.perf_counter() - stats.killed_at
@@ -342,6 +370,27 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
+def phases(stats: Stats) -> tuple[list[float], list[float]]:
+    """The move latencies in two phases: the start (moves sent while games were still being created, connected and
+    set up) and after it (every game created and set up; fewer live as games end)."""
+    start: list[float] = []
+    after: list[float] = []
+    for sent, latency in zip(stats.move_sent, stats.move_latency, strict=True):
+        (start if stats.all_set_up is None or sent < stats.all_set_up else after).append(latency)
+    return start, after
+
+
+def busiest_cpu(stats: Stats, span: int = 10) -> tuple[float, float, float] | None:
+    """The machine's, the server's and this client's cores busy over the `span` seconds the machine was busiest."""
+    best = None
+    for first, last in zip(stats.cpu, stats.cpu[span:], strict=False):
+        seconds = last[0] - first[0]
+        cores = tuple((b - a) / seconds for a, b in zip(first[1:], last[1:], strict=True))
+        if best is None or cores[0] > best[0]:
+            best = cores
+    return best  # type: ignore[return-value]
+
+
 def line(name: str, values: list[float]) -> str:
     if not values:
         return f"{name:<8} none"
@@ -352,11 +401,34 @@ def line(name: str, values: list[float]) -> str:
     )
 
 
-async def run(base: str, args: argparse.Namespace, victim: int | None = None) -> tuple[Stats, float]:
-    """Play the games; `victim`: the pid of the worker to kill -9 after --kill-worker-after seconds."""
-    stats = Stats()
-    gate = asyncio.Semaphore(args.create_concurrency)
+def machine_cpu_seconds() -> float:
+    """CPU seconds this machine's cores have spent busy since boot (every process: the server, this client, a
+    PostgreSQL server, anything else)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    base: str, args: argparse.Namespace, victim: int | None = None, server_cpu: Callable[[], float] | None = None
+) -> tuple[Stats, float]:
+    """Play the games; `victim`: the pid of the worker to kill -9 after --kill-worker-after seconds; `server_cpu`:
+    the server's CPU seconds so far, sampled each second with the machine's and this client's."""
     t0 = time.perf_counter()
+    stats = Stats(games=args.games, started=t0)
+    gate = asyncio.Semaphore(args.create_concurrency)
+
+    async def sample_cpu() -> None:
+        while True:
+            at = time.perf_counter()
+            stats.cpu.append((at, machine_cpu_seconds(), server_cpu() if server_cpu else 0.0, time.process_time()))
+            await asyncio.sleep(1.0)
+
+    async def tick() -> None:  # how late this client's own loop runs: latency it adds to every figure
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            stats.lag.append(time.perf_counter() - before - 0.01)
 
     async def kill_later() -> None:
         assert victim is not None
@@ -366,7 +438,11 @@ async def run(base: str, args: argparse.Namespace, victim: int | None = None) ->
         print(f"killed   worker 0 (pid {victim}) with SIGKILL {args.kill_worker_after:g} s into the run", flush=True)
 
     killer = asyncio.create_task(kill_later()) if victim is not None else None
+    ticker = asyncio.create_task(tick())
+    sampler = asyncio.create_task(sample_cpu())
     await asyncio.gather(*(play_game(base, args, i, stats, gate) for i in range(args.games)))
+    ticker.cancel()
+    sampler.cancel()
     if killer is not None and not killer.done():
         killer.cancel()
         stats.error("kill", "the games ended before the worker was killed: use a shorter --kill-worker-after")
@@ -420,6 +496,7 @@ def main() -> int:
     p.add_argument("--pace", type=float, default=0.0, help="seconds a player thinks a move, +-50%% (default 0)")
     p.add_argument("--spectators", type=int, default=0, help="spectator websockets per game (default 0)")
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
+    p.add_argument("--samples", type=Path, help="write every move's send time and latency (seconds) to this CSV file")
     p.add_argument(
         "--server-src",
         help="started server: run it from this source tree (another checkout's src, to compare two servers with one"
@@ -476,8 +553,12 @@ def main() -> int:
     try:
         victim = server.pids.get(0) if server is not None and args.kill_worker_after is not None else None
         server_cpu = cpu_seconds(server) if server is not None else None
+        # This client holds every game's sockets in one process: its own full collections (0.2-0.4 s each) would
+        # count against the server in every latency measured, so it runs as the server does (collector.py).
+        quiet_collector(every=None)
         client_cpu = time.process_time()
-        stats, wall = asyncio.run(run(base, args, victim))
+        sampled = (lambda: cpu_seconds(server)) if server is not None else None  # noqa: E731 (server is bound)
+        stats, wall = asyncio.run(run(base, args, victim, sampled))
         client_cpu = time.process_time() - client_cpu
         if server is not None and server_cpu is not None:
             server_cpu = cpu_seconds(server) - server_cpu
@@ -494,12 +575,38 @@ def main() -> int:
             postgres.stop()
 
     acked = len(stats.move_latency) + len(stats.setup_latency)
+    if args.samples:
+        with args.samples.open("w", encoding="utf-8") as out:
+            out.write("sent_s,latency_s\n")
+            for sent, latency in zip(stats.move_sent, stats.move_latency, strict=True):
+                out.write(f"{sent - stats.started:.4f},{latency:.5f}\n")
     print(f"server   {where}")
     print(
         f"load     {args.games} concurrent {args.variant} games, 2 websocket clients each, random moves, "
         f"cap {args.max_moves} moves; {os.cpu_count()} CPUs"
     )
     print(line("move", stats.move_latency))
+    start, after = phases(stats)
+    if stats.all_set_up is not None:
+        print(f"phases   every game created and set up {stats.all_set_up - stats.started:.1f} s into the run")
+        print(line("  start", start))
+        print(line("  after", after))
+    print(line("lag", stats.lag))
+    later = [sample for sample in stats.cpu if stats.all_set_up is not None and sample[0] >= stats.all_set_up]
+    if len(later) > 1 and after:
+        (t0, m0, s0, c0), (t1, m1, s1, c1) = later[0], later[-1]
+        done = sum(1 for sent in stats.move_sent if t0 <= sent < t1)
+        print(
+            f"cpu      after the start, {t1 - t0:.0f} s: server {1000 * (s1 - s0) / done:.2f} ms a move, this client "
+            f"{1000 * (c1 - c0) / done:.2f} ms, the machine {1000 * (m1 - m0) / done:.2f} ms"
+        )
+    busiest = busiest_cpu(stats)
+    if busiest:
+        machine, server_cores, client_cores = busiest
+        print(
+            f"busiest  10 s of the run: the machine {machine:.2f} of {os.cpu_count()} cores busy (server "
+            f"{server_cores:.2f}, this client {client_cores:.2f}, the rest {machine - server_cores - client_cores:.2f})"
+        )
     print(line("setup", stats.setup_latency))
     print(line("create", stats.create_latency))
     print(
@@ -552,6 +659,11 @@ def main() -> int:
                     "p50_ms": pct(ms, 50),
                     "p90_ms": pct(ms, 90),
                     "p99_ms": pct(ms, 99),
+                    "start_moves": len(start),
+                    "start_p99_ms": pct([v * 1000 for v in start], 99),
+                    "after_p50_ms": pct([v * 1000 for v in after], 50),
+                    "after_p99_ms": pct([v * 1000 for v in after], 99),
+                    "client_lag_p99_ms": pct([v * 1000 for v in stats.lag], 99),
                     "bytes_per_command": per,
                     "commands_per_s": acked / wall,
                     "errors": dict(stats.errors),

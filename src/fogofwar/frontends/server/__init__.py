@@ -32,7 +32,10 @@ def serve(
         return _serve_workers(host, port, limits, log_level, workers, app_options)
     import uvicorn
 
+    from fogofwar.frontends.server.collector import quiet_collector
+
     app = create_app(limits=limits, **app_options)
+    quiet_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, **uvicorn_options(limits))
     return 0
 

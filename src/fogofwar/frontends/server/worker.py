@@ -28,6 +28,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from fogofwar.frontends.server.app import create_app
+from fogofwar.frontends.server.collector import quiet_collector
 from fogofwar.frontends.server.handoff import (
     MAX_SETTINGS_BYTES,
     PONG,
@@ -142,6 +143,7 @@ def serve_handed(settings: WorkerSettings, channel: socket.socket) -> None:
         limits=limits,
         ownership=ownership,
     )
+    quiet_collector()
     config = uvicorn.Config(app, log_level=settings.log_level, **uvicorn_options(limits))
     HandoffServer(config, channel).run(sockets=[])
 
