@@ -55,7 +55,6 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +106,7 @@ class Stats:
     setups: Counter[str] = field(default_factory=Counter)  # game id -> setups acknowledged
     cpu: list[tuple[float, float, float, float]] = field(default_factory=list)  # each second: (at, machine, server,
     # this client) CPU seconds used so far
+    server_rss: int = 0  # the most resident memory the server's processes held together, sampled each second
 
     def setup_acked(self, gid: str) -> None:
         self.setups[gid] += 1
@@ -410,10 +410,10 @@ def machine_cpu_seconds() -> float:
 
 
 async def run(
-    base: str, args: argparse.Namespace, victim: int | None = None, server_cpu: Callable[[], float] | None = None
+    base: str, args: argparse.Namespace, victim: int | None = None, server: Server | None = None
 ) -> tuple[Stats, float]:
-    """Play the games; `victim`: the pid of the worker to kill -9 after --kill-worker-after seconds; `server_cpu`:
-    the server's CPU seconds so far, sampled each second with the machine's and this client's."""
+    """Play the games; `victim`: the pid of the worker to kill -9 after --kill-worker-after seconds; `server` (one
+    started here): its CPU seconds and memory, sampled each second with the machine's CPU and this client's."""
     t0 = time.perf_counter()
     stats = Stats(games=args.games, started=t0)
     gate = asyncio.Semaphore(args.create_concurrency)
@@ -421,7 +421,9 @@ async def run(
     async def sample_cpu() -> None:
         while True:
             at = time.perf_counter()
-            stats.cpu.append((at, machine_cpu_seconds(), server_cpu() if server_cpu else 0.0, time.process_time()))
+            stats.cpu.append((at, machine_cpu_seconds(), cpu_seconds(server) if server else 0.0, time.process_time()))
+            if server is not None:
+                stats.server_rss = max(stats.server_rss, rss_bytes(server))
             await asyncio.sleep(1.0)
 
     async def tick() -> None:  # how late this client's own loop runs: latency it adds to every figure
@@ -447,6 +449,19 @@ async def run(
         killer.cancel()
         stats.error("kill", "the games ended before the worker was killed: use a shorter --kill-worker-after")
     return stats, time.perf_counter() - t0
+
+
+def rss_bytes(server: Server) -> int:
+    """The resident memory of the server's processes now (the started process and its workers)."""
+    total = 0
+    for pid in {server.proc.pid, *server.pids.values()}:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        kib = next((line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")), "0")
+        total += int(kib) * 1024
+    return total
 
 
 def cpu_seconds(server: Server) -> float:
@@ -557,8 +572,7 @@ def main() -> int:
         # count against the server in every latency measured, so it runs as the server does (collector.py).
         quiet_collector(every=None)
         client_cpu = time.process_time()
-        sampled = (lambda: cpu_seconds(server)) if server is not None else None  # noqa: E731 (server is bound)
-        stats, wall = asyncio.run(run(base, args, victim, sampled))
+        stats, wall = asyncio.run(run(base, args, victim, server))
         client_cpu = time.process_time() - client_cpu
         if server is not None and server_cpu is not None:
             server_cpu = cpu_seconds(server) - server_cpu
@@ -600,6 +614,8 @@ def main() -> int:
             f"cpu      after the start, {t1 - t0:.0f} s: server {1000 * (s1 - s0) / done:.2f} ms a move, this client "
             f"{1000 * (c1 - c0) / done:.2f} ms, the machine {1000 * (m1 - m0) / done:.2f} ms"
         )
+    if stats.server_rss:
+        print(f"memory   the server's processes held at most {stats.server_rss / 2**20:.0f} MiB together")
     busiest = busiest_cpu(stats)
     if busiest:
         machine, server_cores, client_cores = busiest
@@ -664,6 +680,7 @@ def main() -> int:
                     "after_p50_ms": pct([v * 1000 for v in after], 50),
                     "after_p99_ms": pct([v * 1000 for v in after], 99),
                     "client_lag_p99_ms": pct([v * 1000 for v in stats.lag], 99),
+                    "server_rss_mib": stats.server_rss / 2**20,
                     "bytes_per_command": per,
                     "commands_per_s": acked / wall,
                     "errors": dict(stats.errors),
