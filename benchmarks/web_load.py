@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/web_load.py --games 20 --max-moves 40
     .venv/bin/python benchmarks/web_load.py --url http://127.0.0.1:8000   # a server already running
     .venv/bin/python benchmarks/web_load.py --games 2000 --pace 3 --spectators 1 --max-moves 20  # human pace
+    .venv/bin/python benchmarks/web_load.py --games 2000 --pace 3 --spectators 1 --max-moves 60 --ramp 60  # arriving
     .venv/bin/python benchmarks/web_load.py --postgres                    # on a throwaway PostgreSQL server
     .venv/bin/python benchmarks/web_load.py --server-src ../other/src     # another checkout's server, this client
     .venv/bin/python benchmarks/web_load.py --workers 2                   # fogofwar serve --workers 2
@@ -329,6 +330,8 @@ async def watch(ws: Any, stats: Stats) -> bool:
 
 
 async def play_game(base: str, args: argparse.Namespace, index: int, stats: Stats, gate: asyncio.Semaphore) -> None:
+    if args.ramp:  # games arrive one after another over the ramp, as players come to a site, not all at once
+        await asyncio.sleep(args.ramp * index / args.games)
     try:
         created = await create_game(base, args, stats, gate)
     except (OSError, urllib.error.URLError, ValueError) as exc:
@@ -510,6 +513,13 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pace", type=float, default=0.0, help="seconds a player thinks a move, +-50%% (default 0)")
     p.add_argument("--spectators", type=int, default=0, help="spectator websockets per game (default 0)")
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="create the games evenly over S seconds instead of as fast as the server takes them (default 0)",
+    )
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     p.add_argument("--samples", type=Path, help="write every move's send time and latency (seconds) to this CSV file")
     p.add_argument(
@@ -597,7 +607,7 @@ def main() -> int:
     print(f"server   {where}")
     print(
         f"load     {args.games} concurrent {args.variant} games, 2 websocket clients each, random moves, "
-        f"cap {args.max_moves} moves; {os.cpu_count()} CPUs"
+        f"cap {args.max_moves} moves; {os.cpu_count()} CPUs" + (f"; created over {args.ramp:g} s" if args.ramp else "")
     )
     print(line("move", stats.move_latency))
     start, after = phases(stats)
@@ -686,6 +696,7 @@ def main() -> int:
                     "errors": dict(stats.errors),
                     "wall_s": wall,
                     "pace_s": args.pace,
+                    "ramp_s": args.ramp,
                     "spectators": args.spectators,
                     "workers": args.workers,
                     "lost": len(lost),
