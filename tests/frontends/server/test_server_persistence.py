@@ -33,7 +33,7 @@ pytestmark = BOTH_DATABASES
 
 def test_a_new_app_on_the_same_database_resumes_every_game(db_url: str) -> None:
     rng = random.Random(3)
-    with TestClient(create_app(db_url, fsync=False)) as client:
+    with TestClient(create_app(db_url, fsync=False, seed=3)) as client:
         for _attempt in range(5):  # random moves may take the flag at once (rarely): then play another game
             vs_computer = create(client, opponent="heuristic")
             gid, token = vs_computer["game"]["id"], vs_computer["seats"]["0"]
@@ -51,7 +51,7 @@ def test_a_new_app_on_the_same_database_resumes_every_game(db_url: str) -> None:
         act(client, hid, blue, type="setup", setup="sample")  # waits for red: a pending setup
         hot_before = seat_view(client, hid, blue)
         listed_before = client.get("/api/games").json()
-    with TestClient(create_app(db_url, fsync=False)) as client:
+    with TestClient(create_app(db_url, fsync=False, seed=3)) as client:
         assert seat_view(client, gid, token) == before
         assert seat_view(client, hid, blue) == hot_before
         assert client.get("/api/games").json() == listed_before
@@ -70,7 +70,7 @@ def test_the_computer_resumes_its_turn_after_a_restart(db_url: str) -> None:
         act(client, gid, token, type="setup", setup="sample")
         view = seat_view(client, gid, token)
         assert view["game"]["status"] == "setup"  # the computer has not placed its army
-    with TestClient(create_app(db_url, fsync=False)) as client:
+    with TestClient(create_app(db_url, fsync=False, seed=3)) as client:
         view = wait_until(client, gid, token, my_turn(0))
         assert view["game"]["status"] == "play" and view["legal"]
         act(client, gid, token, type="action", action=view["legal"][0])
