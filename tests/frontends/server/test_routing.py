@@ -15,6 +15,7 @@ import pytest
 
 from fogofwar.frontends.server import create_app
 from fogofwar.frontends.server.front_door import Router
+from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.routing import (
     MAX_REQUEST_LINE,
     BadHead,
@@ -151,9 +152,9 @@ def _run(test: Callable[[Router, list[tuple[int | None, socket.socket]], socket.
 
     async def main() -> None:
         routed: list[tuple[int | None, socket.socket]] = []
-        router = Router(
-            2, lambda slot, conn: routed.append((slot, conn)), head_seconds=0.5, max_heads=8, heads_per_ip=4
-        )
+        limits = Limits(head_seconds=0.5, max_connections=8, connections_per_ip=4)
+        router = Router(2, lambda slot, conn: routed.append((slot, conn)), limits)
+        assert (router.head_seconds, router.max_heads, router.heads_per_ip) == (0.5, 8, 4)
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(64)

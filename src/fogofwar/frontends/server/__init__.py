@@ -63,15 +63,7 @@ def _serve_workers(
             log_level=log_level,
         )
 
-    return supervisor.run(
-        host,
-        port,
-        settings,
-        workers,
-        head_seconds=limits.head_seconds,
-        max_heads=limits.connection_cap(),
-        heads_per_ip=limits.connections_per_ip,
-    )
+    return supervisor.run(host, port, settings, workers, limits)
 
 
 __all__ = ["Limits", "create_app", "database_url", "serve"]

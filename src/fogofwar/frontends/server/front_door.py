@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import suppress
 
+from fogofwar.frontends.server.limits import Limits
 from fogofwar.frontends.server.routing import (
     MAX_REQUEST_LINE,
     BadHead,
@@ -95,21 +96,19 @@ def _settle(future: asyncio.Future[None]) -> None:
 class Router:
     """Accepted connections to worker slots by the game of their first request (see the module doc).
 
-    `dispatch(slot, conn)` takes each routed connection: `slot` is the owner's index, None for any worker."""
+    `dispatch(slot, conn)` takes each routed connection: `slot` is the owner's index, None for any worker. The
+    server's `limits` bound the heads: the time a request line may take (`head_seconds`), the connections waiting
+    for theirs in all (`connection_cap()`) and from one address (`connections_per_ip`)."""
 
     def __init__(
-        self,
-        workers: int,
-        dispatch: Callable[[int | None, socket.socket], None],
-        head_seconds: float = 10.0,
-        max_heads: int = 1000,
-        heads_per_ip: int = 64,
+        self, workers: int, dispatch: Callable[[int | None, socket.socket], None], limits: Limits | None = None
     ) -> None:
+        limits = limits or Limits()
         self.names = slots(workers)
         self.dispatch = dispatch
-        self.head_seconds = head_seconds
-        self.max_heads = max_heads
-        self.heads_per_ip = heads_per_ip
+        self.head_seconds = limits.head_seconds
+        self.max_heads = limits.connection_cap()
+        self.heads_per_ip = limits.connections_per_ip
         self.waiting: Counter[str] = Counter()
         """Connections whose request line has not come yet, by address."""
         self._tasks: set[asyncio.Task[None]] = set()

@@ -38,6 +38,7 @@ from typing import Any
 
 from fogofwar.frontends.server.front_door import Router, refuse
 from fogofwar.frontends.server.handoff import PING, READY, WARM, WorkerSettings, channel_pair, send_connection
+from fogofwar.frontends.server.limits import Limits
 
 log = logging.getLogger("fogofwar.frontends.server.supervisor")
 
@@ -121,15 +122,13 @@ class Supervisor:
         listener: socket.socket,
         settings: Callable[[int], WorkerSettings],
         workers: int,
-        head_seconds: float = 10.0,
-        max_heads: int = 1000,
-        heads_per_ip: int = 64,
+        limits: Limits | None = None,
     ) -> None:
         self.listener = listener
         self.settings = settings
         self.slots = [Slot(i) for i in range(workers)]
-        self.router = Router(workers, self.dispatch, head_seconds, max_heads, heads_per_ip)
-        self.max_waiting = max_heads
+        self.router = Router(workers, self.dispatch, limits)
+        self.max_waiting = self.router.max_heads
         self._turn = 0
         self._stopping = False
         self._done: asyncio.Future[int] | None = None
@@ -437,13 +436,11 @@ def run(
     port: int,
     settings: Callable[[int], WorkerSettings],
     workers: int,
-    head_seconds: float = 10.0,
-    max_heads: int = 1000,
-    heads_per_ip: int = 64,
+    limits: Limits | None = None,
 ) -> int:
     """Listen on host:port and serve with `workers` worker processes until stopped; returns the exit status."""
     listener = listen(host, port)
-    supervisor = Supervisor(listener, settings, workers, head_seconds, max_heads, heads_per_ip)
+    supervisor = Supervisor(listener, settings, workers, limits)
     say(f"supervisor (pid {os.getpid()}) routes http://{host}:{port} to {workers} workers")
     return asyncio.run(supervisor.run())
 
