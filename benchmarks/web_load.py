@@ -385,13 +385,15 @@ def phases(stats: Stats) -> tuple[list[float], list[float]]:
 
 def busiest_cpu(stats: Stats, span: int = 10) -> tuple[float, float, float] | None:
     """The machine's, the server's and this client's cores busy over the `span` seconds the machine was busiest."""
-    best = None
-    for first, last in zip(stats.cpu, stats.cpu[span:], strict=False):
-        seconds = last[0] - first[0]
-        cores = tuple((b - a) / seconds for a, b in zip(first[1:], last[1:], strict=True))
+    best: tuple[float, float, float] | None = None
+    for (t0, machine0, server0, client0), (t1, machine1, server1, client1) in zip(
+        stats.cpu, stats.cpu[span:], strict=False
+    ):
+        seconds = t1 - t0
+        cores = ((machine1 - machine0) / seconds, (server1 - server0) / seconds, (client1 - client0) / seconds)
         if best is None or cores[0] > best[0]:
             best = cores
-    return best  # type: ignore[return-value]
+    return best
 
 
 def line(name: str, values: list[float]) -> str:
@@ -616,10 +618,11 @@ def main() -> int:
         print(line("  start", start))
         print(line("  after", after))
     print(line("lag", stats.lag))
-    later = [sample for sample in stats.cpu if stats.all_set_up is not None and sample[0] >= stats.all_set_up]
-    if len(later) > 1 and after:
+    set_up = stats.all_set_up
+    later = [sample for sample in stats.cpu if set_up is not None and sample[0] >= set_up]
+    done = sum(1 for sent in stats.move_sent if later and later[0][0] <= sent < later[-1][0])
+    if done:  # moves sent between the first and the last sample after the start
         (t0, m0, s0, c0), (t1, m1, s1, c1) = later[0], later[-1]
-        done = sum(1 for sent in stats.move_sent if t0 <= sent < t1)
         print(
             f"cpu      after the start, {t1 - t0:.0f} s: server {1000 * (s1 - s0) / done:.2f} ms a move, this client "
             f"{1000 * (c1 - c0) / done:.2f} ms, the machine {1000 * (m1 - m0) / done:.2f} ms"
