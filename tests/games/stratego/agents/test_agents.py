@@ -220,6 +220,40 @@ def test_dominance_adds_to_the_strongest_rank_that_nothing_outranks() -> None:
     assert alone.enemy_val[general] == plain.enemy_val[general]
 
 
+def test_spy_guard_keeps_the_marshal_off_a_general_that_baits_it_next_to_a_possible_spy() -> None:
+    """Demon's bait: a revealed general beside an unmoved piece that may be the spy. Taking it is right in
+    material (the spy's chance times the marshal is less than the general); with `spy_guard` it is not."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E5", 0, Rank.MARSHAL, True, True),
+        ("A4", 0, Rank.GENERAL, True, False),
+        ("B4", 0, Rank.COLONEL, True, False),
+        ("C4", 0, Rank.COLONEL, True, False),
+        ("D3", 0, Rank.MAJOR, True, False),
+        ("E6", 1, Rank.GENERAL, True, True),
+        ("F6", 1, Rank.SPY, False, False),
+        ("H10", 1, Rank.SCOUT, False, False),
+        ("G10", 1, Rank.SCOUT, False, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    game, state = _crafted("classic", pieces)
+    roster = Counter({r.name.lower(): n for r, n in game.variant.roster})
+    observation = state.observation(0)
+    for owner in (0, 1):
+        on_board = Counter(rank.name.lower() for _, o, rank, _, _ in pieces if o == owner)
+        observation.data["captured"][owner] = sorted((roster - on_board).elements())
+
+    def move(**knobs: float) -> str:
+        agent = SearchAgent(guesses=8)
+        for key, value in knobs.items():
+            setattr(agent, key, value)
+        agent.start(game, 0, random.Random(0))
+        return state.action_to_string(agent.act(observation, state.legal_actions()))
+
+    assert move() == "E5xE6"
+    assert move(spy_guard=1000.0) != "E5xE6"
+
+
 def test_search_does_not_throw_pieces_at_known_bombs() -> None:
     pieces = [
         ("A1", 0, Rank.FLAG, False, False),

@@ -127,7 +127,8 @@ class _Context:
     enemy_val: list[float]  # material value of enemy pieces by rank
 
     def win(self, own_loss: float = 0.0, enemy_loss: float = 0.0) -> float:
-        return _win_chance(self.own - own_loss, self.enemy - enemy_loss, self.sharpness)
+        # At least nothing left: `spy_guard` may count a loss above all the material a side has.
+        return _win_chance(max(0.0, self.own - own_loss), max(0.0, self.enemy - enemy_loss), self.sharpness)
 
 
 class SearchAgent(HeuristicAgent):
@@ -179,6 +180,7 @@ class SearchAgent(HeuristicAgent):
         self.dominance = 0.0  # material added to a side's strongest rank while nothing of the other side outranks it
         self.shy_top = 0.0  # one-reply search: our pieces above this rank never attack a piece never seen to move
         self.decoy = 0.0  # 1: set up a bombed decoy with the flag elsewhere on the back row (`decoy_setup`)
+        self.spy_guard = 0.0  # material added to our marshal's loss when the enemy spy takes it (docs/strength.md)
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -380,6 +382,10 @@ class SearchAgent(HeuristicAgent):
                 res = _RESULT[a][d]
                 ours[a][d] = (own_val[a] if res else 0.0, enemy_val[d] if res != 1 else 0.0)
                 theirs[a][d] = (own_val[d] if res != 1 else 0.0, enemy_val[a] if res else 0.0)
+        if self.spy_guard > 0:
+            # Many small risks add up: a marshal that takes each 5-15% chance of the spy over a game loses it
+            # in a third of the games (docs/strength.md), so the spy's capture costs more than the material.
+            theirs[SPY][MARSHAL] = (own_val[MARSHAL] + self.spy_guard, 0.0)
 
         base = [0] * 100
         kinds = [0] * 100
@@ -1151,6 +1157,7 @@ _TUNABLE = (
     "decoy",
     "shy_top",
     "dominance",
+    "spy_guard",
 )
 
 
