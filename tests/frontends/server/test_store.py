@@ -198,3 +198,35 @@ def test_games_committing_together_share_transactions(store: Store) -> None:
     assert all(isinstance(r, float) for r in results[:-1]) and isinstance(results[-1], StoreError)
     assert batches < len(games) / 4  # forty games, a handful of commits
     assert all(len(store.events(gid)) == 1 for gid in games)
+
+
+def test_a_connection_a_database_server_closed_while_it_rested_is_replaced(
+    store: Store, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL restarted (its connections ended) while the pool held one: the next commit pings the rested
+    connection and takes a new one. Without the ping (a connection counted as busy) that commit fails."""
+    if store.engine.dialect.name == "sqlite":
+        pytest.skip("SQLite has no server to lose the connection to")
+    from .postgres import PostgresServer
+
+    server: PostgresServer = request.getfixturevalue("postgres")
+    for gid in ("g1", "g2"):
+        store.create_game(meta(gid))
+    over = Summary("over", None, 0, None)
+
+    def end_every_connection() -> None:
+        server._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            database=store.engine.url.database or "postgres",
+        )
+
+    end_every_connection()
+    monkeypatch.setattr("fogofwar.frontends.server.store.IDLE_PING", 0.0)
+    assert isinstance(store.append_batch([Append("g1", _resign(1), over)])[0], float)
+    end_every_connection()
+    monkeypatch.setattr("fogofwar.frontends.server.store.IDLE_PING", 3600.0)
+    with pytest.raises(Exception, match="terminat|closed|connection"):
+        store.append_batch([Append("g2", _resign(1), over)])
+    assert isinstance(store.append_batch([Append("g2", _resign(1), over)])[0], float)  # the pool was renewed
+    assert [len(store.events(g)) for g in ("g1", "g2")] == [1, 1]

@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -57,6 +57,11 @@ DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
 WRITERS = 8
 """Threads writing at once to a database server (SQLite: one)."""
+IDLE_PING = 1.0
+"""Seconds a database server's connection may rest in the pool before it is pinged on its way out.
+
+A connection that rested may have been closed by a restart of the server; one in steady use has not, and pinging it
+before every commit (SQLAlchemy's `pool_pre_ping`) cost PostgreSQL a round trip and a quarter of a commit's CPU."""
 
 
 class StoreError(Exception):
@@ -249,7 +254,7 @@ def make_engine(url: str, fsync: bool = True) -> Engine:
     """An engine for `url`: SQLite gets WAL, fsync on commit and foreign keys; in-memory SQLite one connection."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return _ping_when_idle(create_engine(url))
     memory = parsed.database in (None, "", ":memory:")
     engine = create_engine(
         url,
@@ -265,6 +270,32 @@ def make_engine(url: str, fsync: bool = True) -> Engine:
         cur.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
+
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> Engine:
+    """Ping a connection leaving the pool when it rested there over `IDLE_PING` seconds; a dead one is replaced
+    (SQLAlchemy's pessimistic disconnect handling: the pool tries a new connection on `DisconnectionError`)."""
+
+    @event.listens_for(engine, "checkin")
+    def _rested_from(_dbapi_conn: Any, record: Any) -> None:
+        record.info["checked_in"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("checked_in")
+        if since is None or time.monotonic() - since <= IDLE_PING:
+            return
+        try:
+            cursor = dbapi_conn.cursor()
+            try:
+                cursor.execute("SELECT 1")
+            finally:
+                cursor.close()
+            dbapi_conn.rollback()  # the ping opened a transaction (the driver's implicit BEGIN)
+        except Exception as exc:
+            raise DisconnectionError(f"a pooled connection is gone: {exc}") from exc
 
     return engine
 
