@@ -116,7 +116,13 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--no-sync")
         settings = {
             **_SETTINGS,
-            **({"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on"} if self.durable else {}),
+            # Durable as in production, with PostgreSQL's own default for its buffers (the tests' 16 MB is for
+            # servers that hold a few games at a time).
+            **(
+                {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on", "shared_buffers": "128MB"}
+                if self.durable
+                else {}
+            ),
         }
         options = " ".join([f"-k {self.root}", *(f"-c {key}={value}" for key, value in settings.items())])
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
