@@ -5,7 +5,7 @@ Each game commits one change at a time (its lock), but many games commit at once
 `Store.append_batch` in a writer thread, and wakes each waiting game with its own result. Nobody is answered
 before the transaction holding its events has committed, so an acknowledged action is durable as before; under
 load the commits per second stay what the disk allows while the events per commit grow. As many flushers run at
-once as the database has useful writers (SQLite: one).
+once as the store has writers (`store.WRITERS`: one a process, on SQLite and PostgreSQL alike).
 """
 
 from __future__ import annotations

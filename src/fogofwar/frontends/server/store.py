@@ -55,8 +55,13 @@ from fogofwar.frontends.server.write_lock import WriteLock
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
-WRITERS = 8
-"""Threads writing at once to a database server (SQLite: one)."""
+WRITERS = 1
+"""Threads of a server process writing at once to a database server (SQLite: one in any case).
+
+One, because group commit (`group_commit`) already puts what arrives during a commit into the next one: with
+eight, PostgreSQL's commits stayed one move each and the threads fought for the interpreter. On this project's
+2-core machine one writer a process shortened the tail of moves at human pace and raised the closed-loop
+throughput (docs/architecture.md)."""
 IDLE_PING = 1.0
 """Seconds a database server's connection may rest in the pool before it is pinged on its way out.
 
