@@ -24,6 +24,7 @@ from fogofwar.games.stratego.agents.search import (
     guarded_setup,
 )
 from fogofwar.games.stratego.agents.setups import human_like_setup, prior_by_square
+from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.setup import random_setup
@@ -252,6 +253,43 @@ def test_spy_guard_keeps_the_marshal_off_a_general_that_baits_it_next_to_a_possi
 
     assert move() == "E5xE6"
     assert move(spy_guard=1000.0) != "E5xE6"
+
+
+def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed_one() -> None:
+    """One hidden piece beside our captain, our last piece that moves: the flag or a bomb. With one guess a move,
+    the attack is worth a sure win or a sure loss as the guess falls; with `exact`, the belief's chance of the flag
+    whatever the guess."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E5", 0, Rank.CAPTAIN, True, False),
+        ("E6", 1, Rank.BOMB, False, False),
+        ("K10", 1, Rank.FLAG, False, False),
+        ("A10", 1, Rank.SCOUT, True, True),
+    ]
+    game, state = _crafted("barrage", pieces)
+    roster = Counter({r.name.lower(): n for r, n in game.variant.roster})
+    observation = state.observation(0)
+    for owner in (0, 1):
+        on_board = Counter(rank.name.lower() for _, o, rank, _, _ in pieces if o == owner)
+        observation.data["captured"][owner] = sorted((roster - on_board).elements())
+    data = stratego_view(observation.data)
+    attack = parse_square("E5") * 100 + parse_square("E6")
+
+    def value(exact: float, seed: int) -> tuple[float, float]:
+        agent = SearchAgent(guesses=1)
+        agent.exact = exact
+        agent.start(game, 0, random.Random(seed))
+        agent._belief.update(data)
+        know = Knowledge.from_observation(data)
+        marginals = agent._belief.marginals(know)
+        ctx = agent._context(know, Counter([int(Rank.SPY)]), Counter())
+        return agent._tactics(know, marginals, ctx, state.legal_actions())[attack], marginals[attack % 100][FLAG]
+
+    guessed = {round(value(0.0, seed)[0], 3) for seed in range(8)}
+    assert len(guessed) == 2 and max(guessed) > 0.9 and min(guessed) < 0.1  # all or nothing, as the guess fell
+    for seed in range(4):
+        v, p_flag = value(1.0, seed)
+        assert 0.2 < p_flag < 0.8 and v == pytest.approx(p_flag, abs=0.06)
 
 
 def test_search_does_not_throw_pieces_at_known_bombs() -> None:

@@ -71,6 +71,7 @@ _VAL = [VALUE[r] for r in sorted(VALUE)]  # material value by rank (0..11)
 _MOVED, _UNMOVED = 12, 13  # kinds of our pieces as the opponent sees them; 0..11: a revealed rank
 _MIRRORED = 14  # kinds from here on: one of our hidden pieces as the opponent's modelled belief has it (`mirror`)
 _TIE = 0.5  # opponent captures this close in appeal are equally likely
+_EXACT_FLOOR = 0.002  # `exact`: ranks the belief gives less than this are left out of an attack's value
 
 
 def _battle_result(attacker: int, defender: int) -> int:
@@ -181,6 +182,7 @@ class SearchAgent(HeuristicAgent):
         self.shy_top = 0.0  # one-reply search: our pieces above this rank never attack a piece never seen to move
         self.decoy = 0.0  # 1: set up a bombed decoy with the flag elsewhere on the back row (`decoy_setup`)
         self.spy_guard = 0.0  # material added to our marshal's loss when the enemy spy takes it (docs/strength.md)
+        self.exact = 0.0  # 1: an attack on a hidden piece is valued over all its ranks, not the guessed one
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -463,6 +465,14 @@ class SearchAgent(HeuristicAgent):
     ) -> dict[int, float]:
         totals = dict.fromkeys(legal_actions, 0.0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        # `exact`: an attack on a hidden piece is valued over every rank the belief gives it, in each guess.
+        hidden_targets: dict[int, list[tuple[int, float]]] = {}
+        if self.exact:
+            for action in legal_actions:
+                dst = action % 100
+                cell = know.cells[dst]
+                if cell is not None and cell.owner == know.enemy and cell.rank is None and dst in marginals:
+                    hidden_targets[action] = [(r, p) for r, p in marginals[dst].items() if p >= _EXACT_FLOOR]
         done = 0
         for _ in range(max(1, self.guesses)):
             if deadline is not None and done and time.perf_counter() > deadline:
@@ -470,9 +480,31 @@ class SearchAgent(HeuristicAgent):
             board = self._world(know, marginals, ctx)
             mobile = [sq for sq in ctx.mobile if board[sq] not in (-1 - FLAG, -1 - BOMB)]
             for action in legal_actions:
-                totals[action] += self._play_out(board, ctx, mobile, action)
+                ranks = hidden_targets.get(action)
+                if ranks:
+                    totals[action] += self._play_out_over(board, ctx, mobile, action, ranks)
+                else:
+                    totals[action] += self._play_out(board, ctx, mobile, action)
             done += 1
         return {a: t / done for a, t in totals.items()}
+
+    def _play_out_over(
+        self, board: list[int], ctx: _Context, mobile: list[int], action: int, ranks: list[tuple[int, float]]
+    ) -> float:
+        """`_play_out` of an attack on a hidden piece, averaged over the ranks the belief gives it (`exact`).
+
+        Why: with a few dozen guesses the share of bombs a piece gets is noisy, and the search picks the attack whose
+        guesses came out best: the pieces it attacked were bombs more often than the belief said."""
+        dst = action % 100
+        guessed = board[dst]
+        others = [sq for sq in mobile if sq != dst]
+        total = weight = 0.0
+        for r, p in ranks:
+            board[dst] = -(r + 1)
+            total += p * self._play_out(board, ctx, others if r in (FLAG, BOMB) else [*others, dst], action)
+            weight += p
+        board[dst] = guessed
+        return total / weight if weight > 0 else self._play_out(board, ctx, mobile, action)
 
     def _play_out(self, board: list[int], ctx: _Context, mobile: list[int], action: int) -> float:
         """Win chance after `action`, the modelled enemy reply and our recapture, in one guessed world."""
@@ -1158,6 +1190,7 @@ _TUNABLE = (
     "shy_top",
     "dominance",
     "spy_guard",
+    "exact",
 )
 
 
