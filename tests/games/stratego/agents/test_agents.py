@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
-from fogofwar.core.protocol import GameError
+from fogofwar.core.protocol import GameError, Observation
 from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
-from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, SCOUT, SPY, Knowledge
+from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, RANK_OF_NAME, SCOUT, SPY, Knowledge
 from fogofwar.games.stratego.agents.search import (
     SearchAgent,
     _can_answer,
@@ -148,6 +148,19 @@ def _crafted(variant: str, pieces: list[tuple[str, int, Rank, bool, bool]]) -> t
     return game, StrategoState(game, start=start, to_move=0)
 
 
+def _rest_captured(
+    game: StrategoGame, state: StrategoState, pieces: list[tuple[str, int, Rank, bool, bool]]
+) -> Observation:
+    """Red's observation of a crafted position, every piece of the army not on the board counted as captured
+    (so the belief gives the hidden pieces only the ranks left)."""
+    roster = Counter({r.name.lower(): n for r, n in game.variant.roster})
+    observation = state.observation(0)
+    for owner in (0, 1):
+        on_board = Counter(rank.name.lower() for _, o, rank, _, _ in pieces if o == owner)
+        observation.data["captured"][owner] = sorted((roster - on_board).elements())
+    return observation
+
+
 def _search_move(game: StrategoGame, state: StrategoState, **knobs: float) -> str:
     agent = SearchAgent(guesses=8)
     for key, value in knobs.items():
@@ -238,11 +251,7 @@ def test_spy_guard_keeps_the_marshal_off_a_general_that_baits_it_next_to_a_possi
         ("K10", 1, Rank.FLAG, False, False),
     ]
     game, state = _crafted("classic", pieces)
-    roster = Counter({r.name.lower(): n for r, n in game.variant.roster})
-    observation = state.observation(0)
-    for owner in (0, 1):
-        on_board = Counter(rank.name.lower() for _, o, rank, _, _ in pieces if o == owner)
-        observation.data["captured"][owner] = sorted((roster - on_board).elements())
+    observation = _rest_captured(game, state, pieces)
 
     def move(**knobs: float) -> str:
         agent = SearchAgent(guesses=8)
@@ -267,11 +276,7 @@ def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed
         ("A10", 1, Rank.SCOUT, True, True),
     ]
     game, state = _crafted("barrage", pieces)
-    roster = Counter({r.name.lower(): n for r, n in game.variant.roster})
-    observation = state.observation(0)
-    for owner in (0, 1):
-        on_board = Counter(rank.name.lower() for _, o, rank, _, _ in pieces if o == owner)
-        observation.data["captured"][owner] = sorted((roster - on_board).elements())
+    observation = _rest_captured(game, state, pieces)
     data = stratego_view(observation.data)
     attack = parse_square("E5") * 100 + parse_square("E6")
 
@@ -282,7 +287,8 @@ def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed
         agent._belief.update(data)
         know = Knowledge.from_observation(data)
         marginals = agent._belief.marginals(know)
-        ctx = agent._context(know, Counter([int(Rank.SPY)]), Counter())
+        captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
+        ctx = agent._context(know, captured[0], captured[1])
         return agent._tactics(know, marginals, ctx, state.legal_actions())[attack], marginals[attack % 100][FLAG]
 
     guessed = {round(value(0.0, seed)[0], 3) for seed in range(8)}
