@@ -66,7 +66,7 @@ IDLE_PING = 1.0
 """Seconds a database server's connection may rest in the pool before it is pinged on its way out.
 
 A connection that rested may have been closed by a restart of the server; one in steady use has not, and pinging it
-before every commit (SQLAlchemy's `pool_pre_ping`) cost PostgreSQL a round trip and a quarter of a commit's CPU."""
+before every commit (SQLAlchemy's `pool_pre_ping`) cost PostgreSQL a round trip and a sixth of a commit's CPU."""
 
 
 class StoreError(Exception):
