@@ -298,6 +298,40 @@ def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed
         assert 0.2 < p_flag < 0.8 and v == pytest.approx(p_flag, abs=0.06)
 
 
+def test_conceal_counts_what_a_capture_shows_of_a_hidden_piece() -> None:
+    """Our general takes a revealed sergeant: with `conceal`, the capture costs a share of the general's value if the
+    general was hidden (the battle shows it), and nothing more if the enemy knew it already."""
+
+    def tactics(revealed: bool, conceal: float) -> tuple[float, float]:
+        pieces = [
+            ("A1", 0, Rank.FLAG, False, False),
+            ("E5", 0, Rank.GENERAL, True, revealed),
+            ("C2", 0, Rank.MAJOR, True, False),
+            ("E6", 1, Rank.SERGEANT, True, True),
+            ("H10", 1, Rank.MARSHAL, False, False),
+            ("G10", 1, Rank.SCOUT, False, False),
+            ("K10", 1, Rank.FLAG, False, False),
+        ]
+        game, state = _crafted("classic", pieces)
+        data = stratego_view(_rest_captured(game, state, pieces).data)
+        agent = SearchAgent(guesses=4)
+        agent.conceal = conceal
+        agent.start(game, 0, random.Random(0))
+        agent._belief.update(data)
+        know = Knowledge.from_observation(data)
+        captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
+        ctx = agent._context(know, captured[0], captured[1])
+        values = agent._tactics(know, agent._belief.marginals(know), ctx, state.legal_actions())
+        take, quiet = (parse_square(a) * 100 + parse_square(b) for a, b in (("E5", "E6"), ("C2", "C3")))
+        return values[take], values[quiet]
+
+    take, quiet = tactics(revealed=False, conceal=0.0)
+    assert take > quiet
+    assert tactics(revealed=True, conceal=0.3) == pytest.approx((take, quiet))
+    hidden_take, hidden_quiet = tactics(revealed=False, conceal=0.3)
+    assert hidden_quiet == pytest.approx(quiet) and hidden_take < quiet
+
+
 def test_search_does_not_throw_pieces_at_known_bombs() -> None:
     pieces = [
         ("A1", 0, Rank.FLAG, False, False),

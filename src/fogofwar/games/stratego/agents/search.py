@@ -183,6 +183,7 @@ class SearchAgent(HeuristicAgent):
         self.decoy = 0.0  # 1: set up a bombed decoy with the flag elsewhere on the back row (`decoy_setup`)
         self.spy_guard = 0.0  # material added to our marshal's loss when the enemy spy takes it (docs/strength.md)
         self.exact = 0.0  # 1: an attack on a hidden piece is valued over all its ranks, not the guessed one
+        self.conceal = 0.0  # share of a piece's value lost when a battle shows its rank to the other side
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -523,8 +524,12 @@ class SearchAgent(HeuristicAgent):
             result = _RESULT[rank][t_rank]
             if result == 0:
                 board[dst] = mover
+                if self.conceal and ctx.kinds[src] >= _MOVED:  # the battle shows our hidden piece to the enemy
+                    own_loss += self.conceal * ctx.own_val[rank]
             elif result == 2:
                 board[dst] = 0
+            elif self.conceal and ctx.base[dst] == 0:  # their hidden piece won: now we know it
+                enemy_loss += self.conceal * ctx.enemy_val[t_rank]
             moved_kind = rank
         else:
             board[dst] = mover
@@ -1191,6 +1196,7 @@ _TUNABLE = (
     "dominance",
     "spy_guard",
     "exact",
+    "conceal",
 )
 
 
