@@ -161,12 +161,35 @@ def _rest_captured(
     return observation
 
 
-def _search_move(game: StrategoGame, state: StrategoState, **knobs: float) -> str:
+def _tactic_values(
+    variant: str, pieces: list[tuple[str, int, Rank, bool, bool]], seed: int, guesses: int, **knobs: float
+) -> tuple[dict[int, float], dict[int, dict[int, float]]]:
+    """The search's tactical value of each of red's moves in a crafted position (the rest of the armies captured),
+    and the belief's marginals it used."""
+    game, state = _crafted(variant, pieces)
+    data = stratego_view(_rest_captured(game, state, pieces).data)
+    agent = SearchAgent(guesses=guesses)
+    for key, value in knobs.items():
+        setattr(agent, key, value)
+    agent.start(game, 0, random.Random(seed))
+    agent._belief.update(data)
+    know = Knowledge.from_observation(data)
+    marginals = agent._belief.marginals(know)
+    captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
+    ctx = agent._context(know, captured[0], captured[1])
+    return agent._tactics(know, marginals, ctx, state.legal_actions()), marginals
+
+
+def _search_move(
+    game: StrategoGame, state: StrategoState, observation: Observation | None = None, seed: int = 1, **knobs: float
+) -> str:
+    """Red's move by `search` (8 guesses) with `knobs` set, from `observation` (default: the state's own)."""
     agent = SearchAgent(guesses=8)
     for key, value in knobs.items():
         setattr(agent, key, value)
-    agent.start(game, 0, random.Random(1))
-    return state.action_to_string(agent.act(state.observation(0), state.legal_actions()))
+    agent.start(game, 0, random.Random(seed))
+    seen = state.observation(0) if observation is None else observation
+    return state.action_to_string(agent.act(seen, state.legal_actions()))
 
 
 def test_search_trades_off_a_miner_that_would_break_into_its_flag() -> None:
@@ -252,16 +275,8 @@ def test_spy_guard_keeps_the_marshal_off_a_general_that_baits_it_next_to_a_possi
     ]
     game, state = _crafted("classic", pieces)
     observation = _rest_captured(game, state, pieces)
-
-    def move(**knobs: float) -> str:
-        agent = SearchAgent(guesses=8)
-        for key, value in knobs.items():
-            setattr(agent, key, value)
-        agent.start(game, 0, random.Random(0))
-        return state.action_to_string(agent.act(observation, state.legal_actions()))
-
-    assert move() == "E5xE6"
-    assert move(spy_guard=1000.0) != "E5xE6"
+    assert _search_move(game, state, observation, seed=0) == "E5xE6"
+    assert _search_move(game, state, observation, seed=0, spy_guard=1000.0) != "E5xE6"
 
 
 def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed_one() -> None:
@@ -275,21 +290,11 @@ def test_exact_values_an_attack_on_a_hidden_piece_over_its_ranks_not_the_guessed
         ("K10", 1, Rank.FLAG, False, False),
         ("A10", 1, Rank.SCOUT, True, True),
     ]
-    game, state = _crafted("barrage", pieces)
-    observation = _rest_captured(game, state, pieces)
-    data = stratego_view(observation.data)
     attack = parse_square("E5") * 100 + parse_square("E6")
 
     def value(exact: float, seed: int) -> tuple[float, float]:
-        agent = SearchAgent(guesses=1)
-        agent.exact = exact
-        agent.start(game, 0, random.Random(seed))
-        agent._belief.update(data)
-        know = Knowledge.from_observation(data)
-        marginals = agent._belief.marginals(know)
-        captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
-        ctx = agent._context(know, captured[0], captured[1])
-        return agent._tactics(know, marginals, ctx, state.legal_actions())[attack], marginals[attack % 100][FLAG]
+        values, marginals = _tactic_values("barrage", pieces, seed, guesses=1, exact=exact)
+        return values[attack], marginals[attack % 100][FLAG]
 
     guessed = {round(value(0.0, seed)[0], 3) for seed in range(8)}
     assert len(guessed) == 2 and max(guessed) > 0.9 and min(guessed) < 0.1  # all or nothing, as the guess fell
@@ -312,16 +317,7 @@ def test_conceal_counts_what_a_capture_shows_of_a_hidden_piece() -> None:
             ("G10", 1, Rank.SCOUT, False, False),
             ("K10", 1, Rank.FLAG, False, False),
         ]
-        game, state = _crafted("classic", pieces)
-        data = stratego_view(_rest_captured(game, state, pieces).data)
-        agent = SearchAgent(guesses=4)
-        agent.conceal = conceal
-        agent.start(game, 0, random.Random(0))
-        agent._belief.update(data)
-        know = Knowledge.from_observation(data)
-        captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
-        ctx = agent._context(know, captured[0], captured[1])
-        values = agent._tactics(know, agent._belief.marginals(know), ctx, state.legal_actions())
+        values, _ = _tactic_values("classic", pieces, 0, guesses=4, conceal=conceal)
         take, quiet = (parse_square(a) * 100 + parse_square(b) for a, b in (("E5", "E6"), ("C2", "C3")))
         return values[take], values[quiet]
 
