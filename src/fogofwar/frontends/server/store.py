@@ -293,11 +293,7 @@ def _ping_when_idle(engine: Engine) -> Engine:
         if since is None or time.monotonic() - since <= IDLE_PING:
             return
         try:
-            cursor = dbapi_conn.cursor()
-            try:
-                cursor.execute("SELECT 1")
-            finally:
-                cursor.close()
+            engine.dialect.do_ping(dbapi_conn)  # what `pool_pre_ping` runs
             dbapi_conn.rollback()  # the ping opened a transaction (the driver's implicit BEGIN)
         except Exception as exc:
             raise DisconnectionError(f"a pooled connection is gone: {exc}") from exc
