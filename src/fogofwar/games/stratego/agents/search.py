@@ -469,10 +469,10 @@ class SearchAgent(HeuristicAgent):
         # `exact`: an attack on a hidden piece is valued over every rank the belief gives it, in each guess.
         hidden_targets: dict[int, list[tuple[int, float]]] = {}
         if self.exact:
+            hidden = set(know.unknown_enemy_squares()) & marginals.keys()
             for action in legal_actions:
                 dst = action % 100
-                cell = know.cells[dst]
-                if cell is not None and cell.owner == know.enemy and cell.rank is None and dst in marginals:
+                if dst in hidden:
                     hidden_targets[action] = [(r, p) for r, p in marginals[dst].items() if p >= _EXACT_FLOOR]
         done = 0
         for _ in range(max(1, self.guesses)):
@@ -505,7 +505,7 @@ class SearchAgent(HeuristicAgent):
             total += p * self._play_out(board, ctx, others if r in (FLAG, BOMB) else [*others, dst], action)
             weight += p
         board[dst] = guessed
-        return total / weight if weight > 0 else self._play_out(board, ctx, mobile, action)
+        return total / weight  # `ranks` is never empty (`_tactics`), each of its chances at least _EXACT_FLOOR
 
     def _play_out(self, board: list[int], ctx: _Context, mobile: list[int], action: int) -> float:
         """Win chance after `action`, the modelled enemy reply and our recapture, in one guessed world."""
