@@ -2,7 +2,7 @@
 
 import functools
 
-from fogofwar.core.agents import Agent, BlunderingAgent, agent_names, make_agent, register_agent
+from fogofwar.core.agents import Agent, BlunderingAgent, game_agents, make_agent, register_agent
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.levels import level_named, levels
 from fogofwar.games.stratego.agents.ucc import UccBotAgent
@@ -21,8 +21,9 @@ register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move 
 
 def _register_levels() -> None:
     """Every level whose name is no agent yet plays as its spec (`novice` is `heuristic:blunder=0.5`); the levels
-    are classic Stratego's (their ratings were measured there)."""
-    known = set(agent_names())
+    are classic Stratego's (their ratings were measured there). Only Stratego's own names count: LOTR has an
+    `expert` of its own (`fogofwar.games.lotr_transfer`)."""
+    known = set(game_agents("stratego"))
     for level in levels():
         if level.name not in known:
             register_agent(
