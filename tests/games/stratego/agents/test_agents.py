@@ -177,6 +177,7 @@ def _tactic_values(
     marginals = agent._belief.marginals(know)
     captured = [Counter(RANK_OF_NAME[n] for n in data["captured"][owner]) for owner in (0, 1)]
     ctx = agent._context(know, captured[0], captured[1])
+    agent._replies = agent._reply_chances(data, know, marginals, state.legal_actions())  # {} unless `reply` is on
     return agent._tactics(know, marginals, ctx, state.legal_actions()), marginals
 
 

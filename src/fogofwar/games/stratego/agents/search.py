@@ -60,6 +60,7 @@ from fogofwar.games.stratego.agents.knowledge import (
     VALUE,
     Knowledge,
 )
+from fogofwar.games.stratego.agents.reply_model import QUIET, Replies, reply_chances
 from fogofwar.games.stratego.agents.setups import human_like_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
@@ -71,6 +72,7 @@ _VAL = [VALUE[r] for r in sorted(VALUE)]  # material value by rank (0..11)
 _MOVED, _UNMOVED = 12, 13  # kinds of our pieces as the opponent sees them; 0..11: a revealed rank
 _MIRRORED = 14  # kinds from here on: one of our hidden pieces as the opponent's modelled belief has it (`mirror`)
 _TIE = 0.5  # opponent captures this close in appeal are equally likely
+_Reply = tuple[float, float, float]  # an enemy reply's (our loss, enemy loss, chance our flag falls)
 _EXACT_FLOOR = 0.002  # `exact`: ranks the belief gives less than this are left out of an attack's value
 
 
@@ -184,6 +186,9 @@ class SearchAgent(HeuristicAgent):
         self.spy_guard = 0.0  # material added to our marshal's loss when the enemy spy takes it (docs/strength.md)
         self.exact = 0.0  # 1: an attack on a hidden piece is valued over all its ranks, not the guessed one
         self.conceal = 0.0  # share of a piece's value lost when a battle shows its rank to the other side
+        self.reply = 0.0  # share of the policy net's P(reply), from the opponent's view, in its reply (reply_model)
+        self.reply_sure = 0.0  # with `reply`: a capture the opponent sees it wins is taken at least this likely
+        self._replies: Replies = {}  # this move's P(reply) by (our move, battle result), when `reply` is on
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -222,6 +227,7 @@ class SearchAgent(HeuristicAgent):
         captured_mine = Counter(RANK_OF_NAME[n] for n in data["captured"][know.player])
         captured_enemy = Counter(RANK_OF_NAME[n] for n in data["captured"][know.enemy])
         ctx = self._context(know, captured_mine, captured_enemy, self._mirrored(data) if self.mirror else None)
+        self._replies = self._reply_chances(data, know, marginals, legal_actions)
         if self.depth > 0:
             tactics = self._deep_tactics(know, marginals, ctx, legal_actions)
             if self.blend < 1.0:
@@ -279,6 +285,20 @@ class SearchAgent(HeuristicAgent):
         if net is None:
             return {}
         return net.move_probabilities(data, candidates)
+
+    def _reply_chances(
+        self, data: StrategoView, know: Knowledge, marginals: dict[int, dict[int, float]], legal: Sequence[int]
+    ) -> Replies:
+        """The policy net's P(reply) after each of our moves from the opponent's view (`reply_model`), or {} when
+        `reply` is 0 (or no net ships)."""
+        if self.reply <= 0:
+            return {}
+        from fogofwar.games.stratego.agents.policy_model import shipped_policy
+
+        net = shipped_policy()
+        if net is None:
+            return {}
+        return reply_chances(net, know, marginals, data["recent_moves"], legal)
 
     def _afterstate_values(
         self, data: StrategoView, marginals: dict[int, dict[int, float]], candidates: Sequence[int]
@@ -514,6 +534,7 @@ class SearchAgent(HeuristicAgent):
         rank = mover - 1
         own_loss = enemy_loss = 0.0
         board[src] = 0
+        outcome = QUIET
         if target < 0:
             t_rank = -target - 1
             if t_rank == FLAG:
@@ -521,7 +542,7 @@ class SearchAgent(HeuristicAgent):
                 w0 = ctx.win()
                 return w0 + ctx.flag_share[rank] * (1.0 - w0)
             own_loss, enemy_loss = ctx.ours[rank][t_rank]
-            result = _RESULT[rank][t_rank]
+            result = outcome = _RESULT[rank][t_rank]
             if result == 0:
                 board[dst] = mover
                 if self.conceal and ctx.kinds[src] >= _MOVED:  # the battle shows our hidden piece to the enemy
@@ -541,12 +562,23 @@ class SearchAgent(HeuristicAgent):
             else:
                 moved_kind = _MOVED if kind < _MIRRORED else kind | 1
         lanes = _flag_lanes(board, ctx.flag) if ctx.flag >= 0 and self.breach > 0 else {}
-        chosen, worst = self._enemy_reply(board, ctx, mobile, dst, moved_kind, lanes)
+        reply = self._replies.get((action, outcome)) if self._replies else None
+        chosen, worst, weighed = self._enemy_reply(board, ctx, mobile, dst, moved_kind, lanes, reply)
         board[src], board[dst] = mover, target
         w_model = 0.0
         for o, e, risk in chosen:
             w_model += (1.0 - risk) * ctx.win(own_loss + o, enemy_loss + e)
         w_model /= len(chosen)
+        if reply is not None:
+            # The opponent's reply as the policy net sees it from its side: each capture (or step next to our
+            # flag) by its chance, and no loss in the rest of the replies.
+            w_net = rest = 0.0
+            scale = 1.0 / max(1.0, sum(chance for chance, _ in weighed))  # it makes one reply
+            for chance, (o, e, risk) in weighed:
+                w_net += scale * chance * (1.0 - risk) * ctx.win(own_loss + o, enemy_loss + e)
+                rest += scale * chance
+            w_net += max(0.0, 1.0 - rest) * ctx.win(own_loss, enemy_loss)
+            w_model = (1.0 - self.reply) * w_model + self.reply * w_net
         o, e, risk = worst
         w_worst = (1.0 - risk) * ctx.win(own_loss + o, enemy_loss + e)
         p = self.paranoia
@@ -560,13 +592,17 @@ class SearchAgent(HeuristicAgent):
         moved_to: int,
         moved_kind: int,
         lanes: dict[int, list[int]],
-    ) -> tuple[list[tuple[float, float, float]], tuple[float, float, float]]:
-        """(modelled, worst) results of the enemy's reply as (our loss, enemy loss, chance our flag falls).
+        reply: dict[int, float] | None = None,
+    ) -> tuple[list[_Reply], _Reply, list[tuple[float, _Reply]]]:
+        """(modelled, worst, weighed) results of the enemy's reply as (our loss, enemy loss, chance our flag falls).
 
         The modelled replies are the captures that look best to the opponent (ties all count).
-        A capture next to our flag that we cannot answer, or a step next to it, puts the flag at risk."""
+        A capture next to our flag that we cannot answer, or a step next to it, puts the flag at risk.
+        `weighed`: with `reply` (P of each enemy move, `reply_model`), every capture and step next to our flag
+        with its chance."""
         best_ps = 0.0
-        chosen: list[tuple[float, float, float]] = []
+        chosen: list[_Reply] = []
+        weighed: list[tuple[float, _Reply]] = []
         worst = (0.0, 0.0, 0.0)
         worst_net = 0.0
         kinds, perceived, theirs = ctx.kinds, ctx.perceived, ctx.theirs
@@ -592,6 +628,8 @@ class SearchAgent(HeuristicAgent):
                                 worst, worst_net = value, -breach * 2000.0
                             if best_ps < 1.0:
                                 best_ps, chosen = 1.0, [value]
+                            if reply:
+                                weighed.append((reply.get(y * 100 + n, 0.0), value))
                         elif n in lanes and -breach * 2000.0 < worst_net and not _can_answer(board, y, n, lanes[n]):
                             # A scout lining up on our flag: next move it strikes unless we block or take it.
                             worst, worst_net = (0.0, 0.0, breach), -breach * 2000.0
@@ -608,6 +646,8 @@ class SearchAgent(HeuristicAgent):
                             worst, worst_net = value, -breach * 2000.0
                         if best_ps < 1.0:
                             best_ps, chosen = 1.0, [value]
+                        if reply:
+                            weighed.append((reply.get(y * 100 + n, 0.0), value))
             for n in targets:
                 rx = board[n] - 1
                 ps = perceived[ry][moved_kind if n == moved_to else kinds[n]]
@@ -623,6 +663,12 @@ class SearchAgent(HeuristicAgent):
                         elif n in flag_near and not _can_remove(board, y, n, code):
                             risk = breach
                     value = (o, e, risk)
+                if reply:
+                    chance = reply.get(y * 100 + n, 0.0)
+                    kind = moved_kind if n == moved_to else kinds[n]
+                    if kind < _MOVED and _RESULT[ry][rx] == 0:  # it sees our piece and knows it wins
+                        chance = max(chance, self.reply_sure)
+                    weighed.append((chance, value))
                 net = value[1] - value[0] - value[2] * 2000.0
                 if net < worst_net:
                     worst, worst_net = value, net
@@ -632,8 +678,8 @@ class SearchAgent(HeuristicAgent):
                     chosen.append(value)
                     best_ps = max(best_ps, ps)
         if not chosen:
-            return [(0.0, 0.0, 0.0)], worst
-        return chosen, worst
+            return [(0.0, 0.0, 0.0)], worst, weighed
+        return chosen, worst, weighed
 
     @staticmethod
     def _recapture(board: list[int], ctx: _Context, frm: int, at: int, code: int) -> tuple[float, float] | None:
@@ -1197,6 +1243,8 @@ _TUNABLE = (
     "spy_guard",
     "exact",
     "conceal",
+    "reply",
+    "reply_sure",
 )
 
 
