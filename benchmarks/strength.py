@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import shlex
 import sys
@@ -61,11 +62,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+# Our agent has one core (the budget: "1 s a move on one core"). numpy's BLAS would otherwise start a thread
+# a core and spin them on the second core, which the bot needs: it thinks by the clock. Set before numpy is imported.
+for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
-from fogofwar.core.protocol import JSON, GameError
-from fogofwar.tools.arena import (
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from fogofwar.core.protocol import JSON, GameError  # noqa: E402
+from fogofwar.tools.arena import (  # noqa: E402
     ArenaResult,
     ArenaSettings,
     Describe,
