@@ -11,7 +11,11 @@ Reads the game records an arena or strength run writes (`OUT/games/*.json`) and 
 * `--calibration`: for the player's attacks on pieces never seen to move, the belief's P(bomb) and P(flag) of
   the piece attacked (its `BeliefTracker` replayed along the game) against how often it was one;
 * `--fates`: the games by result and ending, what took the player's marshal against the result (a bomb, the
-  spy, a trade), and its pieces lost attacking bombs, by rank.
+  spy, a trade), and its pieces lost attacking bombs, by rank;
+* `--replies`: the opponent's turns with a capture of the player's pieces on hand, how often it made one, and
+  how well two models of its reply foretold that (Brier scores): the search's own (it captures whenever a
+  capture looks good by the material it expects from what it sees of our piece, `SearchAgent._perceived_scores`)
+  and the learned move policy run on the opponent's own observation (what `search:reply=1` weighs).
 
     .venv/bin/python tools/battle_stats.py artifacts/strength/demon1 --player search --trades --calibration --fates
 """
@@ -22,16 +26,17 @@ import argparse
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents.belief import BeliefTracker
-from fogofwar.games.stratego.agents.knowledge import Knowledge
-from fogofwar.games.stratego.agents.search import _fitted_values
+from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
+from fogofwar.games.stratego.agents.policy_model import shipped_policy
+from fogofwar.games.stratego.agents.search import _MOVED, _TIE, _UNMOVED, SearchAgent, _fitted_values
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import StrategoState
+from fogofwar.games.stratego.rules import StrategoState, battle
 
 Piece = tuple[int, int, bool, bool]  # owner, rank, moved, revealed
 
@@ -181,6 +186,67 @@ def fates(path: Path, player: str) -> tuple[Counter[tuple[str, str]], Counter[tu
     return endings, marshal, bombs, games
 
 
+class Reply(NamedTuple):
+    """One opponent turn with a capture of ours on hand."""
+
+    captured: bool  # it made a capture
+    sure: bool  # one of the captures was of a revealed piece of ours it beats
+    policy: float  # the move policy's P(some capture), from the opponent's observation
+    model: bool  # the search's model: some capture looks good to it
+
+
+def replies(path: Path, player: str) -> tuple[list[Reply], int]:
+    """The opponent's turns with a capture of the player's pieces on hand (see the module docstring), and the
+    number of games."""
+    net = shipped_policy()
+    if net is None:
+        raise SystemExit("battle_stats: --replies needs the shipped move policy")
+    search = SearchAgent()
+    out: list[Reply] = []
+    games = 0
+    for rec, me in _games(path, player):
+        games += 1
+        state = make_game(rec.game, **rec.options).new_initial_state()
+        assert isinstance(state, StrategoState)
+        for action in rec.actions:
+            if state.is_terminal():
+                break
+            if state.current_player() != me and action < 10000:
+                legal = [a for a in state.legal_actions() if a < 10000]
+                caps = [a for a in legal if (p := state.piece_at(a % 100)) is not None and p[0] == me]
+                if caps:
+                    out.append(_reply(search, net, state, me, legal, caps, action))
+            state.apply(action)
+    return out, games
+
+
+def _reply(
+    search: SearchAgent, net: Any, state: StrategoState, me: int, legal: list[int], caps: list[int], action: int
+) -> Reply:
+    ours = stratego_view(state.observation(me).data)
+    know = Knowledge.from_observation(ours)
+    kinds = [0] * 100
+    revealed: Counter[int] = Counter()
+    for sq, c in enumerate(know.cells):
+        if c is not None and c.owner == me:
+            assert c.rank is not None
+            kinds[sq] = c.rank if c.revealed else (_MOVED if c.moved else _UNMOVED)
+            revealed[c.rank] += c.revealed
+    lost = Counter(RANK_OF_NAME[n] for n in ours["captured"][me])
+    perceived = search._perceived_scores(know, lost, revealed, kinds)
+    looks, sure = 0.0, False
+    for a in caps:
+        src, dst = divmod(a, 100)
+        attacker, defender = state.piece_at(src), state.piece_at(dst)
+        assert attacker is not None and defender is not None
+        looks = max(looks, perceived[attacker[1]][kinds[dst]])
+        win, survive = battle(attacker[1], defender[1])
+        sure = sure or (defender[3] and win and not survive)
+    theirs = stratego_view(state.observation(1 - me).data)
+    chances = net.move_probabilities(theirs, legal)
+    return Reply(action in caps, sure, sum(chances[a] for a in caps), looks > _TIE)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path, help="an arena or strength output folder (with games/)")
@@ -188,6 +254,7 @@ def main() -> None:
     parser.add_argument("--trades", action="store_true", help="which of the player's attacks paid")
     parser.add_argument("--calibration", action="store_true", help="the belief on the unmoved pieces attacked")
     parser.add_argument("--fates", action="store_true", help="endings, our marshal's fate, our pieces lost to bombs")
+    parser.add_argument("--replies", action="store_true", help="the opponent's captures against two models of them")
     args = parser.parse_args()
     counts, games = battles(args.out, args.player)
     print(f"{games} games of {args.player}: battles by who attacked, the defender as the attacker knew it, result")
@@ -224,6 +291,26 @@ def main() -> None:
         print("our pieces lost attacking a bomb (miners aside), a game: " + (
             ", ".join(f"{rank} {n / games:.2f}" for rank, n in lost.most_common()) or "none"
         ))  # fmt: skip
+    if args.replies:
+        rows, _ = replies(args.out, args.player)
+        print("\nthe opponent's turns with a capture of ours on hand: it captured; P(capture) said and Brier score")
+        for label, subset in (
+            ("all", rows),
+            ("a revealed piece of ours it beats among them", [r for r in rows if r.sure]),
+            ("none such", [r for r in rows if not r.sure]),
+        ):
+            if not subset:
+                continue
+            n = len(subset)
+            made = sum(r.captured for r in subset) / n
+            pol = sum(r.policy for r in subset) / n
+            mod = sum(r.model for r in subset) / n
+            b_pol = sum((r.policy - r.captured) ** 2 for r in subset) / n
+            b_mod = sum((r.model - r.captured) ** 2 for r in subset) / n
+            print(
+                f"  {label:45s} {n:6d} turns: captured {made:.3f}; policy {pol:.3f} (Brier {b_pol:.3f}); "
+                f"search's model {mod:.3f} (Brier {b_mod:.3f})"
+            )
 
 
 if __name__ == "__main__":

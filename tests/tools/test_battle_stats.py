@@ -6,7 +6,10 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from fogofwar.core.records import GameRecord
+from fogofwar.games.stratego.agents.policy_model import shipped_policy
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.grid.board import parse_square
@@ -56,3 +59,21 @@ def test_fates_count_endings_the_marshal_and_pieces_lost_to_bombs(tmp_path: Path
     assert bombs == {"marshal": 2}
     endings, marshal, bombs, _ = stats.fates(tmp_path, "them")
     assert endings == {("win", "flag_captured"): 1} and marshal == {("lives", "win"): 1} and not bombs
+
+
+def test_replies_list_the_opponents_turns_with_a_capture_on_hand(tmp_path: Path) -> None:
+    """Our scout runs to F9 next to their scout (a trade they decline), then to G9 next to their miner, which takes
+    it: a revealed piece of ours it beats, and a capture the search's model of the reply foresaw."""
+    if shipped_policy() is None:
+        pytest.skip("no policy net ships")
+    stats = _battle_stats()
+    games = tmp_path / "games"
+    games.mkdir()
+    _record(["F1-F9", "K7-K8", "F9-G9", "G10xG9"]).save(games / "0001.json")
+    rows, n = stats.replies(tmp_path, "us")
+    assert n == 1
+    assert [(r.captured, r.sure, r.model) for r in rows] == [(False, False, False), (True, True, True)]
+    assert all(0.0 < r.policy < 1.0 for r in rows)
+    # Our scout could have struck their scout on F10 from F1 and from F9, and did not; the search's model, which
+    # counts what an unknown piece may show, expected it to.
+    assert [(r.captured, r.sure, r.model) for r in stats.replies(tmp_path, "them")[0]] == [(False, False, True)] * 2
