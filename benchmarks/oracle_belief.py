@@ -19,6 +19,7 @@ from typing import Any
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
+from fogofwar.games.stratego.agents.belief import oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.search import SearchAgent
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
@@ -31,12 +32,7 @@ def _told(spec: str, state: StrategoState) -> Any:
     start = agent.start
 
     def truth(know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
-        out = {}
-        for sq in know.unknown_enemy_squares():
-            piece = state.piece_at(sq)
-            assert piece is not None
-            out[sq] = {int(piece[1]): 1.0}
-        return out
+        return oracle_marginals(state, know)
 
     def start_told(*args: Any) -> None:
         start(*args)

@@ -13,6 +13,7 @@ from tests.games.stratego.agents.test_agents import _tactic_values
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import Termination
+from fogofwar.games.stratego.agents.belief import oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.policy_model import shipped_policy
 from fogofwar.games.stratego.agents.reply_model import QUIET, _after, _replies, _result, opponent_planes, reply_chances
@@ -22,16 +23,6 @@ from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.planes import planes_from_observation
 from fogofwar.grid.board import parse_square
-
-
-def _truth(state: StrategoState, know: Knowledge) -> dict[int, dict[int, float]]:
-    """The belief that knows: every hidden enemy piece's true rank with certainty."""
-    out = {}
-    for sq in know.unknown_enemy_squares():
-        piece = state.piece_at(sq)
-        assert piece is not None
-        out[sq] = {int(piece[1]): 1.0}
-    return out
 
 
 def _positions(seed: int, plies: int) -> list[StrategoState]:
@@ -57,7 +48,7 @@ def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each
             me = state.current_player()
             data = stratego_view(state.observation(me).data)
             know = Knowledge.from_observation(data)
-            truth = _truth(state, know)
+            truth = oracle_marginals(state, know)
             now = opponent_planes(know, truth, data["recent_moves"])
             want = planes_from_observation(state.observation(1 - me).data, state.game.variant)
             assert (now == want).all(), "the opponent's planes now differ"

@@ -19,7 +19,7 @@ from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHist
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.games.stratego.agents.setups import prior_by_square
 from fogofwar.games.stratego.observation import MoveView, StrategoView
-from fogofwar.games.stratego.rules import battle
+from fogofwar.games.stratego.rules import StrategoState, battle
 from fogofwar.grid.board import NEIGHBOURS, parse_square
 
 
@@ -216,3 +216,14 @@ class BeliefTracker:
 
 
 __all__ = ["RANK_OF_NAME", "BeliefTracker"]
+
+
+def oracle_marginals(state: StrategoState, know: Knowledge) -> dict[int, dict[int, float]]:
+    """The belief that knows: each hidden enemy piece's true rank, read from the engine's state. For measurements
+    only (what a perfect belief is worth, tests of what is built from a belief): no player may see the state."""
+    out = {}
+    for sq in know.unknown_enemy_squares():
+        piece = state.piece_at(sq)
+        assert piece is not None, f"no piece on square {sq}, where the observation has one"
+        out[sq] = {int(piece[1]): 1.0}
+    return out
