@@ -124,7 +124,7 @@ def check(msg: Msg, seat: int | None, truths: list[LotrState], tokens: list[str]
 def test_meta_describes_the_three_games_the_armies_and_the_powers(client: TestClient) -> None:
     lotr = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "lotr")
     assert [v["name"] for v in lotr["variants"]] == ["classic", "powers", "ring"]
-    assert lotr["seats"] == ["evil", "good"] and set(lotr["agents"]) == {"search", "heuristic", "random"}
+    assert lotr["seats"] == ["evil", "good"] and set(lotr["agents"]) == {"expert", "search", "heuristic", "random"}
     assert lotr["captured_modes"] == ["free", "prisoner", "secret", "hidden"]
     good = lotr["armies"][1]["kinds"]
     gandalf = next(k for k in good if k["key"] == "gandalf")

@@ -72,7 +72,9 @@ class LotrAdapter(HistoryMoveList, AdapterDefaults):
 
     name = "lotr"
     seat_names: tuple[str, ...] = SIDE_NAMES
-    agents: tuple[str, ...] = ("search", "heuristic", "random")
+    agents: tuple[str, ...] = ("expert", "search", "heuristic", "random")
+    """`expert` is classic Stratego's, carried over to Game 1 by `fogofwar.games.lotr_transfer` (LOTR's `search` in
+    Games 2 and 3); the name is all this package knows of it."""
     page = "lotr.html"
 
     def make_game(self, options: dict[str, Any]) -> LotrGame:
