@@ -21,7 +21,7 @@ def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) ->
     agents = {g["name"]: set(g["agents"]) for g in meta["games"]}
     assert agents == {
         "stratego": {"random", "novice", "heuristic", "search", "expert"},
-        "lotr": {"random", "heuristic", "search"},
+        "lotr": {"random", "heuristic", "search", "expert"},
         "admiral": {"random", "stratego"},
     }
     levels = {level["name"]: level for level in meta["levels"]}

@@ -16,7 +16,8 @@ from fogofwar.core.protocol import Termination
 from fogofwar.games.stratego.agents.belief import oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.policy_model import shipped_policy
-from fogofwar.games.stratego.agents.reply_model import QUIET, _after, _replies, _result, opponent_planes, reply_chances
+from fogofwar.games.stratego.agents.reply_model import _after, _replies, opponent_planes, reply_chances
+from fogofwar.games.stratego.agents.search import QUIET, battle_result
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
@@ -58,7 +59,7 @@ def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each
                 target = state.piece_at(dst)
                 mover = state.piece_at(src)
                 assert mover is not None
-                result = QUIET if target is None else _result(int(mover[1]), int(target[1]))
+                result = QUIET if target is None else battle_result(int(mover[1]), int(target[1]))
                 if target is not None and int(target[1]) == 0:
                     continue  # the flag: the game ends, no reply
                 after, ours, theirs = _after(now, know, action, result)

@@ -22,8 +22,8 @@ import numpy as np
 from fogofwar.games.stratego.agents.convnet import F32
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, SCOUT, Knowledge
 from fogofwar.games.stratego.agents.policy_model import SLOT_OF_COMPACT, PolicyNet, oriented_move, oriented_planes
+from fogofwar.games.stratego.agents.search import QUIET, battle_result
 from fogofwar.games.stratego.observation import MoveView
-from fogofwar.games.stratego.rules import battle
 from fogofwar.games.stratego.sim.planes import (
     KNOWN_ENEMY,
     LAKE_PLANE,
@@ -42,19 +42,8 @@ from fogofwar.games.stratego.sim.planes import (
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE
 from fogofwar.grid.board import LAKES, NEIGHBOURS, RAYS, distance, parse_square
 
-QUIET = -1
-"""The battle result key of a move to an empty square; 0, 1 and 2 are `search._RESULT`'s (the attacker wins,
-the defender stays, both die)."""
-
 Replies = dict[tuple[int, int], dict[int, float]]
 """(our move, battle result or QUIET) -> {the opponent's reply (reference move id): P(reply)}."""
-
-
-def _result(attacker: int, defender: int) -> int:
-    win, survive = battle(attacker, defender)
-    if win and not survive:
-        return 0
-    return 1 if survive else 2
 
 
 def opponent_planes(know: Knowledge, marginals: dict[int, dict[int, float]], recent: Sequence[MoveView]) -> F32:
@@ -196,7 +185,7 @@ def reply_chances(
             results = {QUIET}
         else:
             dist = {target.rank: 1.0} if target.rank is not None else marginals.get(dst) or know.rank_distribution(dst)
-            results = {_result(mover.rank, r) for r in dist if r != FLAG}
+            results = {battle_result(mover.rank, r) for r in dist if r != FLAG}
         for result in sorted(results):
             after, ours, theirs = _after(now, know, action, result)
             keys.append((action, result))

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -60,13 +60,15 @@ from fogofwar.games.stratego.agents.knowledge import (
     VALUE,
     Knowledge,
 )
-from fogofwar.games.stratego.agents.reply_model import QUIET, Replies, reply_chances
 from fogofwar.games.stratego.agents.setups import human_like_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame, battle
 from fogofwar.games.stratego.variants import Variant, get_variant
 from fogofwar.grid.board import LAKES, NEIGHBOURS, RAYS, SEGMENTS, SIZE, distance
+
+if TYPE_CHECKING:  # the module itself is imported where it is used: it loads the policy net's numba tables
+    from fogofwar.games.stratego.agents.reply_model import Replies
 
 _VAL = [VALUE[r] for r in sorted(VALUE)]  # material value by rank (0..11)
 _MOVED, _UNMOVED = 12, 13  # kinds of our pieces as the opponent sees them; 0..11: a revealed rank
@@ -76,7 +78,11 @@ _Reply = tuple[float, float, float]  # an enemy reply's (our loss, enemy loss, c
 _EXACT_FLOOR = 0.002  # `exact`: ranks the belief gives less than this are left out of an attack's value
 
 
-def _battle_result(attacker: int, defender: int) -> int:
+QUIET = -1
+"""The battle result of a move to an empty square, beside `battle_result`'s (the key of `reply_model`'s chances)."""
+
+
+def battle_result(attacker: int, defender: int) -> int:
     """0: the attacker wins and moves in; 1: the defender stays; 2: both die."""
     win, survive = battle(attacker, defender)
     if win and not survive:
@@ -84,7 +90,7 @@ def _battle_result(attacker: int, defender: int) -> int:
     return 1 if survive else 2
 
 
-_RESULT = [[_battle_result(a, d) for d in range(12)] for a in range(12)]
+_RESULT = [[battle_result(a, d) for d in range(12)] for a in range(12)]
 
 
 def _path_lengths() -> list[list[int]]:
@@ -294,6 +300,7 @@ class SearchAgent(HeuristicAgent):
         if self.reply <= 0:
             return {}
         from fogofwar.games.stratego.agents.policy_model import shipped_policy
+        from fogofwar.games.stratego.agents.reply_model import reply_chances
 
         net = shipped_policy()
         if net is None:
