@@ -4,10 +4,9 @@ weighs are the opponent's legal moves; and the search plays legal moves with it.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
+from tests.games.stratego.agents.random_games import random_game
 from tests.games.stratego.agents.test_agents import _tactic_values
 
 from fogofwar.core.agents import make_agent
@@ -21,25 +20,13 @@ from fogofwar.games.stratego.agents.search import QUIET, battle_result
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
-from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.planes import planes_from_observation
 from fogofwar.grid.board import parse_square
 
 
 def _positions(seed: int, plies: int) -> list[StrategoState]:
     """The states of a seeded random classic game without repetition rules (so the legal moves are the moves)."""
-    game = StrategoGame("classic", max_moves=0, two_squares=0, more_squares=False)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for p in (0, 1):
-        state.apply_setup(p, random_setup(game.variant, p, rng))
-    out = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        out.append(state.clone())
-        state.apply(rng.choice(state.legal_actions()))
-    return out
+    return [state for state, _ in random_game(seed, plies, two_squares=0, more_squares=False)[1]]
 
 
 def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each_of_our_moves() -> None:
