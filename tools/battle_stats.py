@@ -33,7 +33,7 @@ from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_model import shipped_policy
-from fogofwar.games.stratego.agents.search import _MOVED, _TIE, _UNMOVED, SearchAgent, _fitted_values
+from fogofwar.games.stratego.agents.search import _TIE, SearchAgent, _fitted_values, seen_kinds
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoState, battle
@@ -225,13 +225,7 @@ def _reply(
 ) -> Reply:
     ours = stratego_view(state.observation(me).data)
     know = Knowledge.from_observation(ours)
-    kinds = [0] * 100
-    revealed: Counter[int] = Counter()
-    for sq, c in enumerate(know.cells):
-        if c is not None and c.owner == me:
-            assert c.rank is not None
-            kinds[sq] = c.rank if c.revealed else (_MOVED if c.moved else _UNMOVED)
-            revealed[c.rank] += c.revealed
+    kinds, revealed = seen_kinds(know)
     lost = Counter(RANK_OF_NAME[n] for n in ours["captured"][me])
     perceived = search._perceived_scores(know, lost, revealed, kinds)
     looks, sure = 0.0, False

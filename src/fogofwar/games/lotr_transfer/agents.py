@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from fogofwar.core.agents import register_agent
 from fogofwar.core.protocol import JSON, Game, GameError, Observation
@@ -172,8 +171,4 @@ class LotrExpertAgent:
         return self._rng.choice(list(legal))
 
 
-def _factory(arg: str) -> Any:
-    return LotrExpertAgent.from_spec(arg)
-
-
-register_agent("expert", _factory, "lotr", title="Expert")
+register_agent("expert", LotrExpertAgent.from_spec, "lotr", title="Expert")

@@ -15,7 +15,7 @@ from fogofwar.core.protocol import Termination
 from fogofwar.games.stratego.agents.belief import oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.policy_model import shipped_policy
-from fogofwar.games.stratego.agents.reply_model import _after, _replies, opponent_planes, reply_chances
+from fogofwar.games.stratego.agents.reply_model import _after, _replies, _squares, opponent_planes, reply_chances
 from fogofwar.games.stratego.agents.search import QUIET, battle_result
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
@@ -41,6 +41,7 @@ def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each
             want = planes_from_observation(state.observation(1 - me).data, state.game.variant)
             assert (now == want).all(), "the opponent's planes now differ"
             kept = now.copy()
+            squares = _squares(know)
             for action in state.legal_actions():
                 src, dst = divmod(action, 100)
                 target = state.piece_at(dst)
@@ -49,7 +50,7 @@ def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each
                 result = QUIET if target is None else battle_result(int(mover[1]), int(target[1]))
                 if target is not None and int(target[1]) == 0:
                     continue  # the flag: the game ends, no reply
-                after, ours, theirs = _after(now, know, action, result)
+                after, ours, theirs = _after(now, know, squares, action, result)
                 nxt = state.clone()
                 nxt.apply(action)
                 want = planes_from_observation(nxt.observation(1 - me).data, state.game.variant)
@@ -59,7 +60,7 @@ def test_the_opponents_planes_are_what_the_engine_shows_it_before_and_after_each
                     assert set(_replies(know, truth, ours, theirs)) == legal, f"its replies differ after {action}"
                 battles += target is not None
                 quiet += target is None
-            assert (now == kept).all()
+            assert (now == kept).all() and squares == _squares(know)
     assert battles > 30 and quiet > 1000
 
 

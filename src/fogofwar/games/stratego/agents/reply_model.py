@@ -69,7 +69,7 @@ def opponent_planes(know: Knowledge, marginals: dict[int, dict[int, float]], rec
                 flat[OWN + c.rank, sq] = 1.0
                 flat[OWN_REVEALED, sq] = 1.0
             else:
-                for rank, p in (marginals.get(sq) or know.rank_distribution(sq)).items():
+                for rank, p in _ranks(know, marginals, sq).items():
                     flat[OWN + rank, sq] = p
             if c.moved:
                 flat[OWN_MOVED, sq] = 1.0
@@ -92,17 +92,29 @@ def opponent_planes(know: Knowledge, marginals: dict[int, dict[int, float]], rec
     return out
 
 
-def _after(now: F32, know: Knowledge, action: int, result: int) -> tuple[F32, set[int], set[int]]:
+def _ranks(know: Knowledge, marginals: dict[int, dict[int, float]], sq: int) -> dict[int, float]:
+    """P(rank) of the enemy piece on `sq`: the belief's, else `Knowledge.rank_distribution` (certain if revealed)."""
+    return marginals.get(sq) or know.rank_distribution(sq)
+
+
+def _squares(know: Knowledge) -> tuple[set[int], set[int]]:
+    """The squares our pieces and the opponent's stand on now."""
+    ours = {sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player}
+    return ours, {sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy}
+
+
+def _after(
+    now: F32, know: Knowledge, squares: tuple[set[int], set[int]], action: int, result: int
+) -> tuple[F32, set[int], set[int]]:
     """The opponent's planes after our `action` with battle `result` (QUIET for a move to an empty square), and
-    the squares our pieces and its pieces stand on then."""
+    the squares our pieces and its pieces stand on then (`squares`: where they stand now, left as they are)."""
     src, dst = divmod(action, 100)
     mover = know.cells[src]
     assert mover is not None and mover.rank is not None
     rank = mover.rank
     out = now.copy()
     flat = out.reshape(NUM_PLANES, 100)
-    ours = {sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player}
-    theirs = {sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy}
+    ours, theirs = set(squares[0]), set(squares[1])
     ours.discard(src)
     flat[KNOWN_ENEMY + rank, src] = flat[MOVED_UNKNOWN, src] = flat[UNMOVED_UNKNOWN, src] = 0.0
     shown_before = mover.revealed
@@ -142,8 +154,7 @@ def _replies(know: Knowledge, marginals: dict[int, dict[int, float]], ours: set[
     more-squares rules are left out (the net rarely proposes what they forbid)."""
     out = []
     for y in sorted(theirs):
-        c = know.cells[y]
-        dist = {c.rank: 1.0} if c is not None and c.rank is not None else marginals.get(y) or know.rank_distribution(y)
+        dist = _ranks(know, marginals, y)
         if all(r in (FLAG, BOMB) for r in dist):
             continue
         for n in NEIGHBOURS[y]:
@@ -172,6 +183,7 @@ def reply_chances(
 
     An attack on a piece that may be the flag gets no entry for that result: the game ends there."""
     now = opponent_planes(know, marginals, recent)
+    squares = _squares(know)
     keys: list[tuple[int, int]] = []
     planes: list[F32] = []
     moves: list[list[int]] = []
@@ -184,10 +196,9 @@ def reply_chances(
         if target is None:
             results = {QUIET}
         else:
-            dist = {target.rank: 1.0} if target.rank is not None else marginals.get(dst) or know.rank_distribution(dst)
-            results = {battle_result(mover.rank, r) for r in dist if r != FLAG}
+            results = {battle_result(mover.rank, r) for r in _ranks(know, marginals, dst) if r != FLAG}
         for result in sorted(results):
-            after, ours, theirs = _after(now, know, action, result)
+            after, ours, theirs = _after(now, know, squares, action, result)
             keys.append((action, result))
             planes.append(after)
             moves.append(_replies(know, marginals, ours, theirs))

@@ -93,6 +93,22 @@ def battle_result(attacker: int, defender: int) -> int:
 _RESULT = [[battle_result(a, d) for d in range(12)] for a in range(12)]
 
 
+def seen_kinds(know: Knowledge) -> tuple[list[int], Counter[int]]:
+    """How the opponent sees each of our pieces, by square (its revealed rank, else _MOVED or _UNMOVED; 0 where we
+    have none), and how many of each rank of ours it has seen."""
+    kinds = [0] * 100
+    revealed: Counter[int] = Counter()
+    for sq, c in enumerate(know.cells):
+        if c is not None and c.owner == know.player:
+            assert c.rank is not None
+            if c.revealed:
+                kinds[sq] = c.rank
+                revealed[c.rank] += 1
+            else:
+                kinds[sq] = _MOVED if c.moved else _UNMOVED
+    return kinds, revealed
+
+
 def _path_lengths() -> list[list[int]]:
     """Steps between any two squares around the lakes on an empty board (99 for lakes)."""
     table = []
@@ -418,8 +434,7 @@ class SearchAgent(HeuristicAgent):
             theirs[SPY][MARSHAL] = (own_val[MARSHAL] + self.spy_guard, 0.0)
 
         base = [0] * 100
-        kinds = [0] * 100
-        own_revealed: Counter[int] = Counter()
+        kinds, own_revealed = seen_kinds(know)
         own_material = 0.0
         cheapest = float("inf")
         for sq, c in enumerate(know.cells):
@@ -432,11 +447,6 @@ class SearchAgent(HeuristicAgent):
                     own_material += own_val[c.rank]
                 if c.rank not in (FLAG, BOMB, SPY):
                     cheapest = min(cheapest, own_val[c.rank])
-                if c.revealed:
-                    kinds[sq] = c.rank
-                    own_revealed[c.rank] += 1
-                else:
-                    kinds[sq] = _MOVED if c.moved else _UNMOVED
             elif c.rank is not None:
                 base[sq] = -(c.rank + 1)
         enemy_material = sum(enemy_val[r] * n for r, n in enemy_left.items() if r != FLAG)
