@@ -402,3 +402,16 @@ def test_the_arena_plays_a_lotr_variant_by_its_one_name_or_its_old_spelling(tmp_
     assert result.exit_code == 0, result.output
     record = json.loads((out / "games" / "0001.json").read_text())
     assert record["game"] == "lotr" and record["options"]["variant"] == "powers"
+
+
+def test_a_series_of_a_game_without_a_cap_of_its_own_takes_the_cap_the_game_gives_programs() -> None:
+    """LOTR's rules have no move cap, and two programs that never end a game would keep a series going for ever
+    (a round robin once ran 100 minutes): the arena takes the cap LOTR registers for programs unless told."""
+    from fogofwar.core.registry import game_entry
+
+    cap = game_entry("lotr").program_options["max_moves"]
+    assert isinstance(cap, int) and cap > 0
+    assert ArenaSettings(players=["random", "random"], game="lotr").game_options()["max_moves"] == cap
+    told = ArenaSettings(players=["random", "random"], game="lotr", max_moves=0)
+    assert told.game_options()["max_moves"] == 0  # 0: no cap, when asked for
+    assert ArenaSettings(players=["random", "random"]).game_options()["max_moves"] == 2000  # Stratego's own

@@ -44,6 +44,9 @@ class GameEntry:
     nothing of the terminal's."""
     examples: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
     """Named option sets, short games of each of its modes: what the conformance test plays."""
+    program_options: Mapping[str, JSON] = field(default_factory=dict)
+    """Options a series between programs takes unless told otherwise (`fogofwar arena`): a move cap, so that two
+    players that never end a game cannot keep a series going for ever. People play without them."""
 
 
 _GAMES: dict[str, GameEntry] = {}
@@ -66,12 +69,15 @@ def register_game(
     console: Callable[[], TerminalRunner] | None = None,
     order: int = 100,
     examples: Mapping[str, Mapping[str, JSON]] | None = None,
+    program_options: Mapping[str, JSON] | None = None,
 ) -> None:
     """Make `make_game(name, **options)` build games with `factory(**options)` (which checks the options with
     `params`), the web app host the game through `web_adapter()` and `fogofwar play` through `console()` when
     they are given. `examples` name option sets of short games, one for each mode worth testing (the
-    conformance test plays every one; none: the game with its defaults)."""
-    _GAMES[name] = GameEntry(name, factory, params, web_adapter, order, console, dict(examples or {"default": {}}))
+    conformance test plays every one; none: the game with its defaults). `program_options` are the options a
+    series between programs takes unless told otherwise (a move cap)."""
+    examples = dict(examples or {"default": {}})
+    _GAMES[name] = GameEntry(name, factory, params, web_adapter, order, console, examples, dict(program_options or {}))
     _ADAPTERS.pop(name, None)
 
 

@@ -400,7 +400,10 @@ def arena(
         Path | None, typer.Option("--out", help="output directory (default artifacts/arena/<timestamp>)")
     ] = None,
     max_moves: Annotated[
-        int | None, typer.Option("--max-moves", min=0, help="move cap, a draw when reached (default per variant)")
+        int | None,
+        typer.Option(
+            "--max-moves", min=0, help="move cap, a draw when reached (default: the game's cap for programs; 0 none)"
+        ),
     ] = None,
     game: Annotated[str, typer.Option("--game", help="game to play")] = "stratego",
     preload: Annotated[
@@ -493,7 +496,10 @@ def selfplay(
         ),
     ] = None,
     max_moves: Annotated[
-        int | None, typer.Option("--max-moves", min=0, help="move cap, a draw when reached (default per variant)")
+        int | None,
+        typer.Option(
+            "--max-moves", min=0, help="move cap, a draw when reached (default: the game's cap for programs; 0 none)"
+        ),
     ] = None,
     game: Annotated[str, typer.Option("--game", help="game to play")] = "stratego",
     preload: Annotated[
@@ -856,31 +862,52 @@ def train_policy(
     blocks: _Blocks = 5,
     seed: _FitSeed = 0,
     minutes: _Minutes = 0,
+    lr: Annotated[float, typer.Option("--lr", min=1e-6, max=1.0, help="learning rate at the start")] = 0.002,
+    player: Annotated[
+        str | None, typer.Option("--player", help="learn only the moves of the player of this name in each game")
+    ] = None,
+    start: Annotated[
+        Path | None, typer.Option("--start", help="fine-tune these weights (a policy .npz) instead of fitting anew")
+    ] = None,
     out: _WeightsOut = None,
 ) -> None:
-    """The move policy: which move a person would play here, learned from Gravon games (writes its weights)."""
+    """The move policy: which move a person (or `--player`) would play here, learned from Gravon games or the
+    project's records (writes its weights)."""
     from rich.progress import Progress
 
-    from fogofwar.games.stratego.agents.policy_model import weights_path
-    from fogofwar.games.stratego.agents.policy_training import positions, train, uniform_score
+    from fogofwar.games.stratego.agents.policy_model import PolicyNet, weights_path
+    from fogofwar.games.stratego.agents.policy_training import positions, score, train, uniform_score
 
     _need_torch("policy")
+    try:
+        first = PolicyNet.load(start) if start is not None else None
+    except (OSError, ValueError, KeyError) as exc:
+        console.print(f"train policy: cannot read the weights to start from, {start}: {exc}", style="red")
+        raise typer.Exit(2) from None
     games, train_games, held = _gravon_split("policy", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
-        data, held_pos = _training_positions(bar, lambda g, tick: positions(g, progress=tick), train_games, held)
+        data, held_pos = _training_positions(
+            bar, lambda g, tick: positions(g, progress=tick, player=player), train_games, held
+        )
+        if not len(data) or not len(held_pos):
+            console.print(f"train policy: no move of {player!r} in the training or held-out games", style="red")
+            raise typer.Exit(2)
         report = _fit_reporter(bar, steps)
         policy, held_score = train(
-            data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, seed=seed,
-            seconds=minutes * 60 if minutes else None, report=report,
+            data, held_pos, width=width, blocks=blocks, steps=steps, batch=batch, lr=lr, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report, start=first,
         )  # fmt: skip
     floor = uniform_score(held_pos)
     console.print(f"held out, a random legal move: {floor.line()}", markup=False)
+    if first is not None:
+        console.print(f"held out, the net started from: {score(first, held_pos).line()}", markup=False)
     console.print(f"held out, the net: {held_score.line()}", markup=False)
+    whose = f"the moves of {player}" if player else "every move"
+    origin = f"fine-tuned from {start.name}, learning rate {lr}" if start else f"width {width}, {blocks} blocks"
     note = (
         f"Move policy (fogofwar.games.stratego.agents.policy_model), written by `fogofwar train policy`: "
-        f"{len(train_games)} Gravon "
-        f"classic games ({len(data):,} positions), every {held_out}th of {len(games)} held out; width {width}, "
-        f"{blocks} blocks, {steps} steps of {batch}, seed {seed}. Held out: {held_score.line()} "
+        f"{len(train_games)} classic games ({len(data):,} positions, {whose}), every {held_out}th of {len(games)} "
+        f"held out; {origin}, {steps} steps of {batch}, seed {seed}. Held out: {held_score.line()} "
         f"(a random legal move: {floor.line()})."
     )
     _save_net(policy, note, out, weights_path())

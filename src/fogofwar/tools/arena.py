@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 from fogofwar.core.agents import AgentForfeit, agent_game_options, agent_names, make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import JSON, Game, GameError, Observation, Termination
-from fogofwar.core.registry import make_game
+from fogofwar.core.registry import game_entry, make_game
 from fogofwar.tools.workers import Failed, Workers
 
 if TYPE_CHECKING:
@@ -182,7 +182,8 @@ class ArenaSettings:
     variant: str | None = None
     """Passed to the game as its `variant` option when set; Stratego's default is classic."""
     max_moves: int | None = None
-    """Move cap; None takes `fogofwar.games.stratego.variants.DEFAULT_CAPS` for Stratego variants, 0 means no cap."""
+    """Move cap; None takes `fogofwar.games.stratego.variants.DEFAULT_CAPS` for Stratego variants and the cap the
+    game registers for programs (`GameEntry.program_options`) for the others; 0 means no cap."""
     preload: list[str] = field(default_factory=list)
     """Modules imported in every process before agents are built (for agents that plugins register)."""
     options: dict[str, JSON] = field(default_factory=dict)
@@ -198,6 +199,8 @@ class ArenaSettings:
             from fogofwar.games.stratego.variants import DEFAULT_CAPS
 
             cap = DEFAULT_CAPS.get(variant or "classic")
+        if cap is None and self.game != "stratego":
+            options.update(game_entry(self.game).program_options)
         if cap is not None:
             options["max_moves"] = cap
         options.update(self.options)

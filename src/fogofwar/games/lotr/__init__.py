@@ -36,8 +36,19 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
+PROGRAM_CAP = 2000
+"""The move cap of a series between programs (`fogofwar arena`): the rules have none, and two programs that never
+take the last piece or the Ring home would play on for ever (a draw when reached)."""
+
 register_game(
-    "lotr", LotrGame, params=LotrParams, web_adapter=_web_adapter, console=_console, order=1, examples=EXAMPLES
+    "lotr",
+    LotrGame,
+    params=LotrParams,
+    web_adapter=_web_adapter,
+    console=_console,
+    order=1,
+    examples=EXAMPLES,
+    program_options={"max_moves": PROGRAM_CAP},
 )
 
 __all__ = ["EVIL", "GOOD", "Army", "Kind", "LotrGame", "LotrState", "NotImplementedYetError", "Roster", "roster"]

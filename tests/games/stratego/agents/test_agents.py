@@ -22,12 +22,13 @@ from fogofwar.games.stratego.agents.search import (
     _scout_ways,
     decoy_setup,
     guarded_setup,
+    safest_book_setup,
 )
-from fogofwar.games.stratego.agents.setups import human_like_setup, prior_by_square
+from fogofwar.games.stratego.agents.setups import book_setups, human_like_setup, prior_by_square
 from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
-from fogofwar.games.stratego.setup import random_setup
+from fogofwar.games.stratego.setup import format_setup, parse_setup, random_setup
 from fogofwar.games.stratego.variants import get_variant
 from fogofwar.grid.board import NEIGHBOURS, parse_square
 
@@ -52,7 +53,9 @@ def _random_position(variant: str, seed: int, plies: int) -> tuple[StrategoGame,
         "heuristic",
         "search:guesses=4",
         "search:guesses=4,depth=3,nodes=20000",
+        "search:guesses=4,depth=3,nodes=20000,model=0.6",
         "search:guesses=4,prior=0.01",
+        "search:guesses=4,prior=0.01,book=5",
         "search:guesses=4,prior=0.01,belief_net=1",
         "policy",
         "policy:temperature=1",
@@ -433,6 +436,33 @@ def test_decoy_setups_ring_a_low_piece_and_keep_the_flag_on_the_back_row_away_fr
     # Barrage has one bomb: no ring to lend, so the guarded setup stands.
     barrage = decoy_setup(get_variant("barrage"), 0, random.Random(5))
     assert barrage == guarded_setup(get_variant("barrage"), 0, random.Random(5))
+
+
+def test_the_setup_book_holds_legal_setups_and_book_players_set_up_from_it() -> None:
+    """Every setup of the book is legal for both seats; `search:book=K` sets up with one of them (or its mirror
+    image), the same one for the same seed; a variant with no book falls back to the guarded setup."""
+    for name in ("classic", "barrage"):
+        v, book = get_variant(name), book_setups(name)
+        assert len(book) > 100 and len(set(book)) == len(book)
+        for text in book:
+            for player in (0, 1):
+                check_setup(v, player, parse_setup(text, v, player))
+    classic = get_variant("classic")
+    known = set(book_setups("classic")) | {"/".join(r[::-1] for r in t.split("/")) for t in book_setups("classic")}
+    for player in (0, 1):
+        placements = [safest_book_setup(classic, player, random.Random(seed), 5) for seed in range(10)]
+        assert all(format_setup(p, classic, player) in known for p in placements)
+        assert len({format_setup(p, classic, player) for p in placements}) > 5
+        assert safest_book_setup(classic, player, random.Random(4), 5) == placements[4]
+    duel = get_variant("duel")
+    assert safest_book_setup(duel, 0, random.Random(2), 5) == guarded_setup(duel, 0, random.Random(2))
+    state = StrategoGame("classic").new_initial_state()
+    agent = make_agent("search:book=3")
+    agent.start(state.game, 0, random.Random(8))
+    while state.current_player() == 0:
+        state.apply(agent.act(state.observation(0), state.legal_actions()))
+    placed = {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 0}
+    assert format_setup(placed, classic, 0) in known
 
 
 def test_search_knobs_can_be_set_from_the_spec() -> None:

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fogofwar.games.stratego.agents.deep_kernel import root_values
+from fogofwar.games.stratego.agents.deep_kernel import modelled_root_values, root_values
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY, VALUE
 from fogofwar.games.stratego.rules import battle
+from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTIONS
 from fogofwar.grid.board import LAKES, NEIGHBOURS, RAYS
 
 VAL = np.array([VALUE[r] for r in range(12)], np.float64)
@@ -140,6 +141,56 @@ def test_alpha_beta_values_equal_plain_negamax(seed: int, pieces: int, depth: in
         b, won = _play(board, 1, *divmod(move, 100))
         want = 1.0 if won else -_negamax(b, -1, depth - 1, qdepth)
         assert got[i] == pytest.approx(0.5 * (want + 1.0), abs=1e-9), (board, move)
+
+
+def _battle_code(board: list[int], move: int) -> int:
+    """The kernel's key of a root move's battle: 0 our attacker won, 1 the defender stayed, 2 both died, 3 none."""
+    src, dst = divmod(move, 100)
+    return 3 if board[dst] == 0 else _result(board[src] - 1, -board[dst] - 1)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), pieces=st.integers(4, 8), depth=st.integers(2, 3), qdepth=st.integers(0, 2))
+def test_a_modelled_reply_weighs_the_searched_replies_by_their_chances(
+    seed: int, pieces: int, depth: int, qdepth: int
+) -> None:
+    """The enemy's first reply weighed by given chances (the move policy's, in play), mixed with the worst: each
+    reply's value is the plain negamax's `depth - 2` plies further; with all weight on the worst it is the
+    unmodelled search."""
+    rng = random.Random(seed)
+    board = _random_board(rng, pieces)
+    roots = [src * 100 + dst for src, dst in _moves(board, 1, False)]
+    if not roots:
+        return
+    table = np.zeros((len(roots), 4, NUM_COMPACT_ACTIONS))
+    for i, move in enumerate(roots):
+        b, _ = _play(board, 1, *divmod(move, 100))
+        for src, dst in _moves(b, -1, False):
+            table[i, _battle_code(board, move), COMPACT_OF_MOVE[src * 100 + dst]] = rng.random()
+    args = (np.array([board], np.int64), np.zeros(100, np.int64), np.zeros(100, np.int64), np.array(roots, np.int64))
+    rest = (VAL, VAL, SHARP, MARGIN, depth, qdepth, 10**8, 11, 0.0)
+    worst_only, _, _ = modelled_root_values(*args, *rest, table, 1.0)
+    assert np.allclose(worst_only[0], _kernel(board, roots, depth, qdepth), atol=1e-9)
+    paranoia = 0.25
+    got, _, aborted = modelled_root_values(*args, *rest, table, paranoia)
+    assert aborted == 0
+    for i, move in enumerate(roots):
+        b, won = _play(board, 1, *divmod(move, 100))
+        if won:
+            assert got[0, i] == 1.0
+            continue
+        replies = _moves(b, -1, False)
+        if not replies:
+            assert got[0, i] == 1.0  # the enemy has no move left
+            continue
+        values, chances = [], []
+        for src, dst in replies:
+            after, took = _play(b, -1, src, dst)
+            values.append(-1.0 if took else _negamax(after, 1, depth - 2, qdepth))
+            chances.append(max(table[i, _battle_code(board, move), COMPACT_OF_MOVE[src * 100 + dst]], 1e-4))
+        mean = sum(c * v for c, v in zip(chances, values, strict=True)) / sum(chances)
+        want = (1 - paranoia) * mean + paranoia * min(values)
+        assert got[0, i] == pytest.approx(0.5 * (want + 1.0), abs=1e-9), (board, move)
 
 
 def test_it_sees_a_piece_en_prise_two_plies_on() -> None:

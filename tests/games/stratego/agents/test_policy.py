@@ -68,17 +68,12 @@ def _tiny_net(seed: int = 0) -> PolicyNet:
 
 def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
     torch = pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to compare with it")
-    from fogofwar.games.stratego.agents.net_training import torch_net
+    from fogofwar.games.stratego.agents.net_training import load_weights, torch_net
     from fogofwar.games.stratego.agents.policy_model import PLANE_SCALE
 
     net = torch_net(NUM_PLANES, HEADS, 6, 1, PLANE_SCALE.tolist())
     tiny = _tiny_net()
-    with torch.no_grad():
-        for conv, (w, b) in zip(net.convs, tiny.convs, strict=True):
-            conv.weight.copy_(torch.from_numpy(w))
-            conv.bias.copy_(torch.from_numpy(b))
-        net.head.weight.copy_(torch.from_numpy(tiny.head[0]))
-        net.head.bias.copy_(torch.from_numpy(tiny.head[1]))
+    load_weights(net, tiny)
     final, _ = random_game(3, 40)
     variant = final.game.variant
     x = np.stack([oriented_planes(planes_from_observation(final.observation(p).data, variant), p) for p in (0, 1)])
@@ -86,6 +81,40 @@ def test_the_numpy_net_computes_what_the_torch_net_does() -> None:
         want = net(torch.from_numpy(x)).flatten(1).numpy()[:, SLOT_OF_COMPACT]
     got = tiny.logits(x)[:, SLOT_OF_COMPACT]
     assert np.allclose(got, want, atol=1e-4)
+
+
+def test_a_fit_can_start_from_weights_of_its_shape_only() -> None:
+    """Fine-tuning starts from the numpy weights exactly (the exported net is the one loaded); weights of
+    another shape are refused, saying so, before anything is changed."""
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    from fogofwar.games.stratego.agents.net_training import export, load_weights, torch_net
+    from fogofwar.games.stratego.agents.policy_model import PLANE_SCALE
+
+    tiny = _tiny_net(3)
+    net = torch_net(NUM_PLANES, HEADS, 6, 1, PLANE_SCALE.tolist())
+    load_weights(net, tiny)
+    back = export(net, PolicyNet)
+    assert all((a[0] == b[0]).all() and (a[1] == b[1]).all() for a, b in zip(back.convs, tiny.convs, strict=True))
+    assert (back.head[0] == tiny.head[0]).all()
+    for wrong in (torch_net(NUM_PLANES, HEADS, 8, 1, PLANE_SCALE.tolist()), torch_net(NUM_PLANES, HEADS, 6, 2, [1.0])):
+        before = [p.detach().clone() for p in wrong.parameters()]
+        with pytest.raises(ValueError, match="convolutions|cannot take weights"):
+            load_weights(wrong, tiny)
+        assert all((a == b).all() for a, b in zip(before, wrong.parameters(), strict=True))
+
+
+def test_positions_of_one_player_are_its_moves_only() -> None:
+    """`player=NAME` keeps the moves of that seat and no other (a fit to one program's style)."""
+    final, before = random_game(6, 80)
+    game = gravon_from_state(final, ("ours", "theirs"))
+    every = positions([game])
+    movers = np.array([state.current_player() for state, _ in before])
+    for seat, name in enumerate(("ours", "theirs")):
+        mine = positions([game], player=name)
+        rows = np.flatnonzero(movers == seat)
+        assert len(mine) == len(rows) > 0
+        assert (mine.planes == every.planes[rows]).all() and (mine.move == every.move[rows]).all()
+    assert len(positions([game], player="nobody")) == 0
 
 
 def test_weights_round_trip_and_refuse_a_wrong_file(tmp_path: Path) -> None:
@@ -160,3 +189,16 @@ def test_train_policy_runs_on_a_tiny_budget(tmp_path: Path, gravon_archive: Path
     assert result.exit_code == 0, result.output
     assert "held out, the net: top-1" in result.output
     assert "Held out" in PolicyNet.load(out).note
+    tuned = tmp_path / "tuned.npz"
+    again = ["train", "policy", str(gravon_archive), "--max-games", "6", "--max-held-out", "2", "--steps", "2"]
+    start = ["--start", str(out), "--lr", "0.0001"]
+    result = CliRunner().invoke(app, [*again, "--batch", "16", *start, "--out", str(tuned)])
+    assert result.exit_code == 0, result.output
+    assert "held out, the net started from: top-1" in result.output
+    assert "fine-tuned from p.npz" in PolicyNet.load(tuned).note
+    assert PolicyNet.load(tuned).convs[0][0].shape == PolicyNet.load(out).convs[0][0].shape  # the start's width
+    result = CliRunner().invoke(app, [*again, "--player", "nobody", "--out", str(tmp_path / "none.npz")])
+    assert result.exit_code == 2 and "no move of 'nobody'" in result.output
+    assert not (tmp_path / "none.npz").exists()
+    result = CliRunner().invoke(app, [*again, "--start", str(tmp_path / "missing.npz")])
+    assert result.exit_code == 2 and "cannot read the weights to start from" in result.output

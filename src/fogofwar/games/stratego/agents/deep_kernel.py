@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from fogofwar.games.stratego.sim.kernels import battle_outcome
-from fogofwar.games.stratego.sim.tables import BOMB, FLAG, NB, NB_N, RAY, RAY_N, SCOUT
+from fogofwar.games.stratego.sim.tables import BOMB, COMPACT_OF_MOVE, FLAG, NB, NB_N, RAY, RAY_N, SCOUT
 
 MAX_PLY = 24
 MAX_MOVES = 256
@@ -362,6 +362,27 @@ def _search(  # type: ignore[no-untyped-def]
     return best
 
 
+@njit(cache=True)
+def _material(board, hid, own_val, enemy_val):  # type: ignore[no-untyped-def]
+    """(own, enemy, own_hid, enemy_hid, Zobrist key) of a world: each side's material (flags are none), the
+    part of it the other side has not seen, and the position's hash."""
+    own = 0.0
+    enemy = 0.0
+    own_hid = 0.0
+    enemy_hid = 0.0
+    h = np.int64(0)
+    for sq in range(100):
+        c = board[sq]
+        h ^= ZKEY[sq, c + 12]
+        if c > 0 and c - 1 != FLAG:
+            own += own_val[c - 1]
+            own_hid += own_val[c - 1] * hid[sq]
+        elif c < 0 and -c - 1 != FLAG:
+            enemy += enemy_val[-c - 1]
+            enemy_hid += enemy_val[-c - 1] * hid[sq]
+    return own, enemy, own_hid, enemy_hid, h
+
+
 @njit  # calls the recursive _search, so not cached either (about 3 s to compile, once a process)
 def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, depth, qdepth, node_limit, bold, reveal):  # type: ignore[no-untyped-def]
     """Win chance (0..1) of each root move in each world: out[w, i], searched `depth` plies deep (the root
@@ -372,8 +393,28 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
     as given.
 
     Returns (out, nodes, aborted): aborted is 1 when the node budget ran out (out is then incomplete)."""
+    no_model = np.zeros((0, 4, 1))
+    return modelled_root_values(
+        worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, depth, qdepth, node_limit, bold, reveal,
+        no_model, 1.0,
+    )  # fmt: skip
+
+
+@njit  # calls the recursive _search, so not cached either
+def modelled_root_values(  # type: ignore[no-untyped-def]
+    worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, depth, qdepth, node_limit, bold, reveal, replies,
+    paranoia,
+):  # fmt: skip
+    """`root_values` with the enemy's first reply modelled instead of searched: `replies[i, k, c]` is the chance
+    the opponent answers root move i, when its battle ended k (0 our attacker won, 1 the defender stayed, 2 both
+    died, 3 no battle), with the compact move c (`sim.tables`), as the move policy sees it from its own side
+    (`reply_model`). Each reply the world allows is searched `depth - 2` plies further (then the quiescence),
+    and the root's value is (1 - paranoia) x their mean by those chances + paranoia x the worst of them. In a
+    world the enemy sees our hidden ranks; the policy does not, which is why its first reply is the policy's.
+    An empty `replies` (first dimension 0) searches the reply like every other ply (`root_values`)."""
     n_worlds = worlds.shape[0]
     n_roots = roots.shape[0]
+    modelled = replies.shape[0] > 0
     out = np.zeros((n_worlds, n_roots))
     st = np.zeros(3, np.int64)
     st[LIMIT] = node_limit
@@ -388,23 +429,9 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
         board = worlds[w].copy()
         shy_w = shy.copy()
         hid_w = hid.copy()
-        own = 0.0
-        enemy = 0.0
-        own_hid = 0.0
-        enemy_hid = 0.0
-        for sq in range(100):
-            c = board[sq]
-            if c > 0 and c - 1 != FLAG:
-                own += own_val[c - 1]
-                own_hid += own_val[c - 1] * hid_w[sq]
-            elif c < 0 and -c - 1 != FLAG:
-                enemy += enemy_val[-c - 1]
-                enemy_hid += enemy_val[-c - 1] * hid_w[sq]
+        own, enemy, own_hid, enemy_hid, h0 = _material(board, hid_w, own_val, enemy_val)
         killers[:, :] = -1
         history[:] = 0
-        h0 = np.int64(0)
-        for sq in range(100):
-            h0 ^= ZKEY[sq, board[sq] + 12]
         for i in range(n_roots):
             m = roots[i]
             src = m // 100
@@ -423,38 +450,75 @@ def root_values(worlds, shy, hid, roots, own_val, enemy_val, sharp, margin, dept
                     board, shy_w, hid_w, src, dst, 1, own, enemy, own_hid, enemy_hid, own_val, enemy_val
                 )
                 nh = _child_hash(h0, board, src, dst, mover, target)
-                v = -_search(
-                    board,
-                    shy_w,
-                    hid_w,
-                    -1,
-                    depth - 1,
-                    qdepth,
-                    -_INF,
-                    _INF,
-                    nown,
-                    nenemy,
-                    nown_hid,
-                    nenemy_hid,
-                    1,
-                    nh,
-                    st,
-                    moves,
-                    scores,
-                    killers,
-                    history,
-                    tt_key,
-                    tt_val,
-                    tt_info,
-                    own_val,
-                    enemy_val,
-                    sharp,
-                    margin,
-                    bold,
-                    reveal,
-                )
+                if modelled:
+                    k = 3 if target == 0 else (0 if board[dst] == mover else (1 if board[dst] == target else 2))
+                    v = _modelled_reply(
+                        board, shy_w, hid_w, depth - 1, qdepth, nown, nenemy, nown_hid, nenemy_hid, nh, st, moves,
+                        scores, killers, history, tt_key, tt_val, tt_info, own_val, enemy_val, sharp, margin, bold,
+                        reveal, replies[i, k], paranoia,
+                    )  # fmt: skip
+                else:
+                    v = -_search(
+                        board, shy_w, hid_w, -1, depth - 1, qdepth, -_INF, _INF, nown, nenemy, nown_hid, nenemy_hid,
+                        1, nh, st, moves, scores, killers, history, tt_key, tt_val, tt_info, own_val, enemy_val,
+                        sharp, margin, bold, reveal,
+                    )  # fmt: skip
             _undo(board, shy_w, hid_w, src, dst, mover, target, shy_src, shy_dst, hid_src, hid_dst)
             if st[ABORTED]:
                 return out, st[NODES], 1
             out[w, i] = 0.5 * (v + 1.0)
     return out, st[NODES], 0
+
+
+_REPLY_FLOOR = 1e-4
+"""A reply the policy gives (almost) no chance still counts this much before the chances are normalised."""
+
+
+@njit
+def _modelled_reply(  # type: ignore[no-untyped-def]
+    board, shy, hid, depth, qdepth, own, enemy, own_hid, enemy_hid, h, st, moves, scores, killers, history, tt_key,
+    tt_val, tt_info, own_val, enemy_val, sharp, margin, bold, reveal, chances, paranoia,
+):  # fmt: skip
+    """Our value (-1..1) at the enemy's node after our root move: each legal reply searched `depth - 1` plies
+    further with a full window, weighed by its chance (`chances[compact move]`), mixed with the worst."""
+    st[NODES] += 1
+    mv = moves[1]
+    sc = scores[1]
+    n = _gen(board, shy, -1, mv, sc, own_val, enemy_val, False, bold)
+    if n == 0:
+        return _WIN  # the enemy has no move left
+    total = 0.0
+    mean = 0.0
+    worst = _INF
+    for i in range(n):
+        m = mv[i]
+        src = m // 100
+        dst = m % 100
+        mover = board[src]
+        target = board[dst]
+        if target != 0 and abs(target) - 1 == FLAG:
+            v = -_WIN
+        else:
+            hid_src = hid[src]
+            hid_dst = hid[dst]
+            shy_src = shy[src]
+            shy_dst = shy[dst]
+            nown, nenemy, nown_hid, nenemy_hid = _play(
+                board, shy, hid, src, dst, -1, own, enemy, own_hid, enemy_hid, own_val, enemy_val
+            )
+            nh = _child_hash(h, board, src, dst, mover, target)
+            v = _search(
+                board, shy, hid, 1, depth - 1, qdepth, -_INF, _INF, nown, nenemy, nown_hid, nenemy_hid, 2, nh, st,
+                moves, scores, killers, history, tt_key, tt_val, tt_info, own_val, enemy_val, sharp, margin, bold,
+                reveal,
+            )  # fmt: skip
+            _undo(board, shy, hid, src, dst, mover, target, shy_src, shy_dst, hid_src, hid_dst)
+            if st[ABORTED]:
+                return 0.0
+        c = COMPACT_OF_MOVE[m]
+        p = max(chances[c], _REPLY_FLOOR) if c >= 0 else _REPLY_FLOOR
+        total += p
+        mean += p * v
+        if v < worst:
+            worst = v
+    return (1.0 - paranoia) * mean / total + paranoia * worst

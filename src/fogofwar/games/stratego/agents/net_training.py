@@ -46,6 +46,22 @@ def torch_net(inputs: int, outputs: int, width: int, blocks: int, scale: Sequenc
     return Net()
 
 
+def load_weights(net: Any, weights: ConvNet) -> None:
+    """Set the torch net's layers to these numpy weights (a fit that starts from a shipped net: fine-tuning).
+    `ValueError` when their shapes differ."""
+    import torch
+
+    if len(net.convs) != len(weights.convs):
+        raise ValueError(f"the weights have {len(weights.convs)} convolutions, the net {len(net.convs)}")
+    pairs = [*zip(net.convs, weights.convs, strict=True), (net.head, weights.head)]
+    with torch.no_grad():
+        for layer, (w, b) in pairs:
+            if tuple(layer.weight.shape) != w.shape or tuple(layer.bias.shape) != b.shape:
+                raise ValueError(f"a layer of shape {tuple(layer.weight.shape)} cannot take weights of shape {w.shape}")
+            layer.weight.copy_(torch.from_numpy(w))
+            layer.bias.copy_(torch.from_numpy(b))
+
+
 def device() -> Any:
     import torch
 

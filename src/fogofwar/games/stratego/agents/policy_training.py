@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fogofwar.core.protocol import GameError, RecordError
-from fogofwar.games.stratego.agents.net_training import device, export, fit, torch_net
+from fogofwar.games.stratego.agents.net_training import device, export, fit, load_weights, torch_net
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, HEADS, PLANE_SCALE, SLOT_OF_COMPACT, PolicyNet
 from fogofwar.games.stratego.formats.gravon import GravonGame
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
@@ -50,14 +50,17 @@ def positions(
     max_positions: int = 0,
     progress: Callable[[int], None] | None = None,
     variant: str = "classic",
+    player: str | None = None,
 ) -> Positions:
-    """Every move of these games of `variant` (a game the rules cannot replay stops at its first illegal move).
-    `progress(games_done)` is called as games finish."""
+    """Every move of these games of `variant` (a game the rules cannot replay stops at its first illegal move),
+    or only the moves of the seat named `player` in each game (none of a game it did not play): a fit to one
+    player's style, such as a program's whose games against ours were recorded. `progress(games_done)` is called
+    as games finish."""
     parts: list[Positions] = []
     total = 0
     for start in range(0, len(games), batch):
         chunk = games[start : start + batch]
-        parts.append(_chunk_positions(chunk, variant))
+        parts.append(_chunk_positions(chunk, variant, player))
         total += len(parts[-1])
         if progress is not None:
             progress(len(chunk))
@@ -81,10 +84,13 @@ def _joined(parts: Sequence[Positions]) -> Positions:
     )
 
 
-def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic") -> Positions:
+def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic", player: str | None = None) -> Positions:
     parts: list[Positions] = []
+    seat = np.array([g.players.index(player) if player in g.players else -1 for g in games] if player else [], np.int64)
     for step in replay(games, variant):
         idx = np.flatnonzero(step.alive)
+        if player is not None:
+            idx = idx[step.mover[idx] == seat[step.game[idx]]]
         obs = step.sim.observe(step.mover)
         for p in (0, 1):
             rows = idx[step.mover[idx] == p]
@@ -184,14 +190,21 @@ def train(
     seed: int = 0,
     seconds: float | None = None,
     report: Callable[[int, float], None] | None = None,
+    start: PolicyNet | None = None,
 ) -> tuple[PolicyNet, Score]:
     """Fit the net (`net_training.fit`: Adam, cosine decay, seeded) and return it in numpy form with its
-    held-out score. `seconds` stops the fit early when the time is up."""
+    held-out score. `seconds` stops the fit early when the time is up. `start`: fit from these weights
+    (fine-tuning; `width` and `blocks` are then theirs) instead of from random ones."""
     import torch
 
     torch.manual_seed(seed)
     dev = device()
-    net = torch_net(NUM_PLANES, HEADS, width, blocks, PLANE_SCALE.tolist()).to(dev)
+    if start is not None:
+        width, blocks = int(start.convs[0][0].shape[0]), len(start.convs) - 1
+    net = torch_net(NUM_PLANES, HEADS, width, blocks, PLANE_SCALE.tolist())
+    if start is not None:
+        load_weights(net, start)
+    net = net.to(dev)
     slots = torch.from_numpy(SLOT_OF_COMPACT).to(dev)
 
     def loss_of(rows: I64) -> torch.Tensor:

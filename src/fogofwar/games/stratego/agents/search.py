@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from fogofwar.core.protocol import Game, GameError, Observation
 from fogofwar.games.stratego.agents.belief import BeliefTracker
@@ -60,7 +61,7 @@ from fogofwar.games.stratego.agents.knowledge import (
     VALUE,
     Knowledge,
 )
-from fogofwar.games.stratego.agents.setups import human_like_setup
+from fogofwar.games.stratego.agents.setups import book_setup, human_like_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame, battle
@@ -210,6 +211,8 @@ class SearchAgent(HeuristicAgent):
         self.conceal = 0.0  # share of a piece's value lost when a battle shows its rank to the other side
         self.reply = 0.0  # share of the policy net's P(reply), from the opponent's view, in its reply (reply_model)
         self.reply_sure = 0.0  # with `reply`: a capture the opponent sees it wins is taken at least this likely
+        self.model = 0.0  # with depth: the opponent's first reply by the policy's chances, this share (rest: the worst)
+        self.book = 0.0  # K >= 1: set up with the safest of K setups drawn from the setup book (setups that won games)
         self._replies: Replies = {}  # this move's P(reply) by (our move, battle result), when `reply` is on
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -229,8 +232,11 @@ class SearchAgent(HeuristicAgent):
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
             variant = get_variant(str(data["variant"]))
-            make = decoy_setup if self.decoy else guarded_setup
-            placement = make(variant, self._player, self._rng)
+            if self.book >= 1:
+                placement = safest_book_setup(variant, self._player, self._rng, int(self.book))
+            else:
+                make = decoy_setup if self.decoy else guarded_setup
+                placement = make(variant, self._player, self._rng)
             self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
         return super()._setup_action(data, legal)
 
@@ -313,7 +319,7 @@ class SearchAgent(HeuristicAgent):
     ) -> Replies:
         """The policy net's P(reply) after each of our moves from the opponent's view (`reply_model`), or {} when
         `reply` is 0 (or no net ships)."""
-        if self.reply <= 0:
+        if self.reply <= 0 and not (self.depth > 0 and self.model > 0):
             return {}
         from fogofwar.games.stratego.agents.policy_model import shipped_policy
         from fogofwar.games.stratego.agents.reply_model import reply_chances
@@ -732,7 +738,7 @@ class SearchAgent(HeuristicAgent):
 
         The kernel (and numba) is imported here, not at the top: only `search:depth=N` needs it, and every
         front end that lists the agents imports this module."""
-        from fogofwar.games.stratego.agents.deep_kernel import root_values
+        from fogofwar.games.stratego.agents.deep_kernel import modelled_root_values
 
         marginals = self._fear_the_spy(know, marginals)
         worlds = np.array([self._world(know, marginals, ctx) for _ in range(max(1, self.guesses))], np.int64)
@@ -745,10 +751,11 @@ class SearchAgent(HeuristicAgent):
         roots = np.array(legal_actions, np.int64)
         own_val = np.array(ctx.own_val, np.float64)
         enemy_val = np.array(ctx.enemy_val, np.float64)
+        replies, first = self._reply_table(legal_actions)
         best: np.ndarray | None = None
         left = int(self.nodes)
-        for depth in range(1, int(self.depth) + 1):
-            out, used, aborted = root_values(
+        for depth in range(first, int(self.depth) + 1):
+            out, used, aborted = modelled_root_values(
                 worlds,
                 shy,
                 hid,
@@ -762,6 +769,8 @@ class SearchAgent(HeuristicAgent):
                 left,
                 int(self.bold),
                 float(self.reveal),
+                replies,
+                1.0 - min(1.0, float(self.model)),
             )
             if aborted:
                 break
@@ -773,6 +782,23 @@ class SearchAgent(HeuristicAgent):
             return self._tactics(know, marginals, ctx, legal_actions)
         means = best.mean(axis=0)
         return {a: float(means[i]) for i, a in enumerate(legal_actions)}
+
+    def _reply_table(self, roots: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]:
+        """(table, first depth) for the compiled look-ahead: with `model` on, table[i, k, c] is the policy's chance
+        (`reply_model`) of the opponent's compact move c after root i when its battle ended k (3: no battle), and
+        the search starts two plies deep (the modelled reply needs one ply after it); otherwise an empty table."""
+        if not (self.model > 0 and self._replies):
+            return np.zeros((0, 4, 1)), 1
+        from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTIONS  # loads numba: lazily
+
+        table = np.zeros((len(roots), 4, NUM_COMPACT_ACTIONS))
+        for i, action in enumerate(roots):
+            for k, outcome in enumerate((0, 1, 2, QUIET)):
+                for reply, chance in self._replies.get((action, outcome), {}).items():
+                    c = int(COMPACT_OF_MOVE[reply])
+                    if c >= 0:
+                        table[i, k, c] = chance
+        return table, 2
 
     def _world(self, know: Knowledge, marginals: dict[int, dict[int, float]], ctx: _Context) -> list[int]:
         """One sampled world: `ctx.base` (our pieces, the enemy's known ones) with a guess of every hidden rank."""
@@ -988,6 +1014,16 @@ def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates:
         if score > best_score:
             best, best_score = placement, score
     return best
+
+
+def safest_book_setup(variant: Variant, player: int, rng: random.Random, candidates: int) -> dict[int, Rank]:
+    """The safest (as `guarded_setup` judges) of `candidates` setups drawn from the setup book (setups that won
+    Gravon games, whole); the guarded setup when the book has none for the variant."""
+    drawn = [book_setup(variant, player, rng) for _ in range(max(1, candidates))]
+    book = [p for p in drawn if p is not None]
+    if not book:
+        return guarded_setup(variant, player, rng)
+    return max(book, key=lambda p: _setup_safety(p, player))
 
 
 _DECOY_COST = {Rank.SERGEANT: 0.0, Rank.LIEUTENANT: 0.0, Rank.SCOUT: 0.0, Rank.CAPTAIN: 0.5, Rank.MINER: 2.0}
@@ -1262,6 +1298,8 @@ _TUNABLE = (
     "conceal",
     "reply",
     "reply_sure",
+    "book",
+    "model",
 )
 
 

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.setup import random_setup, row_squares
+from fogofwar.games.stratego.setup import parse_setup, random_setup, row_squares
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import NEIGHBOURS
 
@@ -82,3 +82,23 @@ def human_like_setup(variant: Variant, player: int, rng: random.Random) -> dict[
             if rank is Rank.FLAG:
                 flag_index = i
     return placement
+
+
+@cache
+def book_setups(variant: str) -> tuple[str, ...]:
+    """The setup book of a variant (data/setup_book.toml, made by tools/make_setup_book.py: setups that won Gravon
+    games), as setup strings from the owner's chair; empty for a variant it has none of."""
+    data = resources.files("fogofwar.games.stratego.agents").joinpath("data/setup_book.toml")
+    text = data.read_text(encoding="utf-8")
+    return tuple(tomllib.loads(text).get(variant, {}).get("setups", ()))
+
+
+def book_setup(variant: Variant, player: int, rng: random.Random) -> dict[int, Rank] | None:
+    """A setup of the book drawn at random, turned left to right half the time; None when the book has none."""
+    book = book_setups(variant.name)
+    if not book:
+        return None
+    text = rng.choice(book)
+    if rng.random() < 0.5:
+        text = "/".join(row[::-1] for row in text.split("/"))
+    return parse_setup(text, variant, player)
