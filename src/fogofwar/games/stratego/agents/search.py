@@ -213,7 +213,7 @@ class SearchAgent(HeuristicAgent):
         self.reply_sure = 0.0  # with `reply`: a capture the opponent sees it wins is taken at least this likely
         self.model = 0.0  # with depth: the opponent's first reply by the policy's chances, this share (rest: the worst)
         self.book = 0.0  # K >= 1: set up with the safest of K setups drawn from the setup book (setups that won games)
-        self._replies: Replies = {}  # this move's P(reply) by (our move, battle result), when `reply` is on
+        self._replies: Replies = {}  # this move's P(reply) by (our move, battle result), with `reply` or `model`
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -318,7 +318,7 @@ class SearchAgent(HeuristicAgent):
         self, data: StrategoView, know: Knowledge, marginals: dict[int, dict[int, float]], legal: Sequence[int]
     ) -> Replies:
         """The policy net's P(reply) after each of our moves from the opponent's view (`reply_model`), or {} when
-        `reply` is 0 (or no net ships)."""
+        neither `reply` nor the compiled look-ahead's `model` is on (or no net ships)."""
         if self.reply <= 0 and not (self.depth > 0 and self.model > 0):
             return {}
         from fogofwar.games.stratego.agents.policy_model import shipped_policy
