@@ -409,9 +409,10 @@ def test_a_series_of_a_game_without_a_cap_of_its_own_takes_the_cap_the_game_give
     (a round robin once ran 100 minutes): the arena takes the cap LOTR registers for programs unless told."""
     from fogofwar.core.registry import game_entry
 
-    cap = game_entry("lotr").program_options["max_moves"]
+    cap = game_entry("lotr").program_options({})["max_moves"]
     assert isinstance(cap, int) and cap > 0
     assert ArenaSettings(players=["random", "random"], game="lotr").game_options()["max_moves"] == cap
     told = ArenaSettings(players=["random", "random"], game="lotr", max_moves=0)
     assert told.game_options()["max_moves"] == 0  # 0: no cap, when asked for
     assert ArenaSettings(players=["random", "random"]).game_options()["max_moves"] == 2000  # Stratego's own
+    assert ArenaSettings(players=["random", "random"], variant="barrage").game_options()["max_moves"] == 1000

@@ -22,6 +22,13 @@ if TYPE_CHECKING:  # the terminal's types only: registering a game imports nothi
     from fogofwar.core.console_session import TerminalRunner
 
 GameFactory = Callable[..., Game]
+ProgramOptions = Callable[[Mapping[str, JSON]], Mapping[str, JSON]]
+"""The options a series between programs adds to the options it has (`GameEntry.program_options`)."""
+
+
+def _no_program_options(options: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """A game whose rules end every game needs nothing added."""
+    return {}
 
 
 @dataclass(frozen=True)
@@ -44,9 +51,10 @@ class GameEntry:
     nothing of the terminal's."""
     examples: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
     """Named option sets, short games of each of its modes: what the conformance test plays."""
-    program_options: Mapping[str, JSON] = field(default_factory=dict)
-    """Options a series between programs takes unless told otherwise (`fogofwar arena`): a move cap, so that two
-    players that never end a game cannot keep a series going for ever. People play without them."""
+    program_options: ProgramOptions = _no_program_options
+    """The options a series between programs adds, given the options it has, unless told otherwise (`fogofwar
+    arena`): a move cap (a variant's), so that two players that never end a game cannot keep a series going for
+    ever. People play without them."""
 
 
 _GAMES: dict[str, GameEntry] = {}
@@ -69,15 +77,15 @@ def register_game(
     console: Callable[[], TerminalRunner] | None = None,
     order: int = 100,
     examples: Mapping[str, Mapping[str, JSON]] | None = None,
-    program_options: Mapping[str, JSON] | None = None,
+    program_options: ProgramOptions = _no_program_options,
 ) -> None:
     """Make `make_game(name, **options)` build games with `factory(**options)` (which checks the options with
     `params`), the web app host the game through `web_adapter()` and `fogofwar play` through `console()` when
     they are given. `examples` name option sets of short games, one for each mode worth testing (the
-    conformance test plays every one; none: the game with its defaults). `program_options` are the options a
-    series between programs takes unless told otherwise (a move cap)."""
+    conformance test plays every one; none: the game with its defaults). `program_options(options)` gives the
+    options a series between programs adds to `options` unless told otherwise (a move cap)."""
     examples = dict(examples or {"default": {}})
-    _GAMES[name] = GameEntry(name, factory, params, web_adapter, order, console, examples, dict(program_options or {}))
+    _GAMES[name] = GameEntry(name, factory, params, web_adapter, order, console, examples, program_options)
     _ADAPTERS.pop(name, None)
 
 

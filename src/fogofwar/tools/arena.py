@@ -182,8 +182,8 @@ class ArenaSettings:
     variant: str | None = None
     """Passed to the game as its `variant` option when set; Stratego's default is classic."""
     max_moves: int | None = None
-    """Move cap; None takes `fogofwar.games.stratego.variants.DEFAULT_CAPS` for Stratego variants and the cap the
-    game registers for programs (`GameEntry.program_options`) for the others; 0 means no cap."""
+    """Move cap; None takes the cap the game registers for programs (`GameEntry.program_options`: Stratego's
+    variant's `DEFAULT_CAPS`, LOTR's 2,000), 0 means no cap."""
     preload: list[str] = field(default_factory=list)
     """Modules imported in every process before agents are built (for agents that plugins register)."""
     options: dict[str, JSON] = field(default_factory=dict)
@@ -194,15 +194,10 @@ class ArenaSettings:
         variant = self.variant or ("classic" if self.game == "stratego" else None)
         if variant:
             options["variant"] = variant
-        cap = self.max_moves
-        if cap is None and self.game == "stratego":
-            from fogofwar.games.stratego.variants import DEFAULT_CAPS
-
-            cap = DEFAULT_CAPS.get(variant or "classic")
-        if cap is None and self.game != "stratego":
-            options.update(game_entry(self.game).program_options)
-        if cap is not None:
-            options["max_moves"] = cap
+        if self.max_moves is None:
+            options.update(game_entry(self.game).program_options(options))
+        else:
+            options["max_moves"] = self.max_moves
         options.update(self.options)
         return options
 

@@ -48,7 +48,7 @@ register_game(
     console=_console,
     order=1,
     examples=EXAMPLES,
-    program_options={"max_moves": PROGRAM_CAP},
+    program_options=lambda options: {"max_moves": PROGRAM_CAP},
 )
 
 __all__ = ["EVIL", "GOOD", "Army", "Kind", "LotrGame", "LotrState", "NotImplementedYetError", "Roster", "roster"]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from fogofwar.core.formats import RecordFormat, register_record_format
+from fogofwar.core.protocol import JSON
 from fogofwar.core.records import GameRecord
 from fogofwar.core.registry import register_game
 from fogofwar.core.web_adapter import Adapter
 from fogofwar.games.stratego.params import StrategoParams
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
-from fogofwar.games.stratego.variants import Variant, get_variant, variants
+from fogofwar.games.stratego.variants import DEFAULT_CAPS, Variant, get_variant, variants
 
 if TYPE_CHECKING:
     from fogofwar.core.console_session import TerminalRunner
@@ -39,6 +41,13 @@ EXAMPLES = {
 }
 """Short games of every mode: what the conformance test plays (tests/core/test_conformance.py)."""
 
+
+def _program_options(options: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """A series between programs plays to the variant's move cap (`variants.DEFAULT_CAPS`)."""
+    cap = DEFAULT_CAPS.get(str(options.get("variant") or "classic"))
+    return {} if cap is None else {"max_moves": cap}
+
+
 register_game(
     "stratego",
     StrategoGame,
@@ -47,6 +56,7 @@ register_game(
     console=_console,
     order=0,
     examples=EXAMPLES,
+    program_options=_program_options,
 )
 
 

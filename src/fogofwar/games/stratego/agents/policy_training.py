@@ -86,7 +86,8 @@ def _joined(parts: Sequence[Positions]) -> Positions:
 
 def _chunk_positions(games: Sequence[GravonGame], variant: str = "classic", player: str | None = None) -> Positions:
     parts: list[Positions] = []
-    seat = np.array([g.players.index(player) if player in g.players else -1 for g in games] if player else [], np.int64)
+    names = [] if player is None else [g.players for g in games]
+    seat = np.array([p.index(player) if player in p else -1 for p in names], np.int64)
     for step in replay(games, variant):
         idx = np.flatnonzero(step.alive)
         if player is not None:
