@@ -913,6 +913,67 @@ def train_policy(
     _save_net(policy, note, out, weights_path())
 
 
+@train_app.command("selfplay")
+def train_selfplay(
+    out: Annotated[Path, typer.Option("--out", help="weights file to write (a policy .npz)")],
+    start: Annotated[
+        Path | None, typer.Option("--start", help="the policy to improve (default: the shipped one)")
+    ] = None,
+    updates: Annotated[int, typer.Option("--updates", min=1, help="PPO updates at most")] = 1_000_000,
+    minutes: Annotated[float, typer.Option("--minutes", min=0, help="stop after this long (0: no limit)")] = 45,
+    envs: Annotated[int, typer.Option("--envs", min=1, max=4096, help="games played side by side")] = 128,
+    horizon: Annotated[int, typer.Option("--horizon", min=1, max=4096, help="plies a game plays an update")] = 64,
+    lr: Annotated[float, typer.Option("--lr", min=1e-7, max=1.0, help="learning rate")] = 1e-4,
+    anchor: Annotated[
+        float, typer.Option("--anchor", min=0, max=100, help="weight of the KL penalty towards the start")
+    ] = 0.05,
+    warmup: Annotated[int, typer.Option("--warmup", min=0, help="first updates fit only the value head")] = 20,
+    seed: _FitSeed = 0,
+    games: Annotated[
+        int, typer.Option("--games", min=0, max=100_000, help="games against the start at the end (0: none)")
+    ] = 400,
+) -> None:
+    """The move policy improved by self-play (PPO in the batched simulator, credit from the material win chance
+    and the result, kept near its start by a KL penalty); prints its score against the start."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents.policy_model import PolicyNet, shipped_policy
+    from fogofwar.games.stratego.agents.selfplay_training import SelfPlayConfig, UpdateReport, match, train
+
+    _need_torch("selfplay")
+    try:
+        first = PolicyNet.load(start) if start is not None else shipped_policy()
+    except (OSError, ValueError, KeyError) as exc:
+        console.print(f"train selfplay: cannot read the weights to start from, {start}: {exc}", style="red")
+        raise typer.Exit(2) from None
+    if first is None:
+        console.print("train selfplay: no policy ships; give one with --start", style="red")
+        raise typer.Exit(2)
+    config = SelfPlayConfig(envs=envs, horizon=horizon, lr=lr, anchor=anchor, warmup=warmup, seed=seed)
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("self-play", total=updates if updates < 1_000_000 else None)
+
+        def report(r: UpdateReport) -> None:
+            bar.update(
+                task, completed=r.update,
+                description=f"self-play: {r.positions:,} moves, {r.games:,} games, KL to start {r.kl_start:.3f}",
+            )  # fmt: skip
+
+        net = train(first, config, updates=updates, seconds=minutes * 60 if minutes else None, report=report)
+    line = ""
+    if games:
+        result = match(net, first, games=games, seed=seed + 1)
+        line = f" Against its start ({games} games, moves drawn from each net): {result.line()}."
+        console.print(f"against the start: {result.line()}", markup=False)
+    origin = start.name if start is not None else "the shipped policy"
+    note = (
+        f"Move policy improved by self-play (fogofwar.games.stratego.agents.selfplay_training), written by "
+        f"`fogofwar train selfplay`: from {origin}, {envs} games side by side, {horizon} plies an update, "
+        f"learning rate {lr}, KL anchor {anchor}, seed {seed}, at most {updates} updates and {minutes} minutes.{line}"
+    )
+    _save_net(net, note, out, out)
+
+
 @train_app.command("belief-net")
 def train_belief_net(
     archives: _Archives,

@@ -1237,11 +1237,18 @@ def material_path() -> Path:
 
 
 @functools.cache
+def fitted_material() -> tuple[list[float], float]:
+    """Material values by rank fitted to who won the Gravon games (`data/material.toml`), and the sharpness
+    of the win-chance curve fitted with them."""
+    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
+    data = tomllib.loads(text)
+    values = data["values"]
+    return [float(values[Rank(r).name.lower()]) for r in range(12)], float(data["sharpness"])
+
+
 def _fitted_values() -> list[float]:
     """Material values by rank fitted to who won the Gravon games (`data/material.toml`)."""
-    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
-    values = tomllib.loads(text)["values"]
-    return [float(values[Rank(r).name.lower()]) for r in range(12)]
+    return fitted_material()[0]
 
 
 def _win_chance(own: float, enemy: float, sharpness: float) -> float:

@@ -1,0 +1,120 @@
+"""The policy improved by self-play (`selfplay_training`): the credit each decision gets (material win chance,
+results, a game's end cutting a seat's chain of turns), a seeded run that returns a net of its start's shape,
+a match that plays every game to its end, and `fogofwar train selfplay` on a tiny budget (a smoke run that
+proves the command works end to end, not a strength test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.agents.policy_model import HEADS, PolicyNet
+from fogofwar.games.stratego.agents.selfplay_training import (
+    Potential,
+    SelfPlayConfig,
+    advantages,
+    match,
+    train,
+)
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.sim.planes import NUM_PLANES
+
+
+def tiny_policy(seed: int = 0, width: int = 8) -> PolicyNet:
+    """A small random policy net, so that runs in tests take a second."""
+    rng = np.random.default_rng(seed)
+
+    def layer(out: int, inp: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        w = rng.normal(0, 0.1, (out, inp, k, k)).astype(np.float32)
+        return w, np.zeros(out, np.float32)
+
+    return PolicyNet((layer(width, NUM_PLANES, 3), layer(width, width, 3)), layer(HEADS, width, 1))
+
+
+def test_the_material_potential_is_zero_between_equal_armies_and_turns_with_a_loss() -> None:
+    pot = Potential()
+    captured = np.zeros((2, 2, 12), np.int64)
+    seats = np.array([0, 1])
+    assert np.allclose(pot(captured, seats), 0.0)
+    captured[:, 0, Rank.MARSHAL] = 1  # red lost its marshal in both games
+    red, blue = pot(captured, np.array([0, 0])), pot(captured, np.array([1, 1]))
+    assert (red < -0.1).all() and np.allclose(red, -blue)
+    captured[:, 0, Rank.FLAG] = 1  # the flag is worth nothing: taking it ends the game
+    assert np.allclose(pot(captured, np.array([0, 0])), red)
+    captured[:, 1, Rank.SCOUT] = 1
+    assert (pot(captured, np.array([0, 0])) > red).all()
+
+
+def test_a_turn_is_credited_up_to_its_seats_next_turn_and_a_games_end_cuts_the_chain() -> None:
+    cfg = SelfPlayConfig(gamma=1.0, lam=1.0)
+    length, n = 6, 2  # a horizon of four decisions, two plies to look ahead
+    values = np.zeros((length, n), np.float32)
+    phi = np.array([[0.0, 0.0], [0.1, 0.0], [0.2, 0.0], [0.3, 0.0], [0.5, 0.0], [0.7, 0.0]], np.float32)
+    ended = np.zeros((length, n), np.bool_)
+    result = np.zeros((length, n, 2), np.float32)
+    movers = np.tile(np.array([[0], [1]]), (3, n))
+    # game 1 ends at ply 1 (blue's move takes red's flag), a new game starts at ply 2
+    ended[1, 1] = True
+    result[1, 1] = (-1.0, 1.0)
+    adv, target = advantages(values, phi, ended, result, movers, cfg)
+    assert adv.shape == (4, n)
+    # game 0: red's turns 0 and 2 are credited with the change to its turn 4; blue's 1 and 3 up to 5
+    assert adv[0, 0] == pytest.approx(0.5 - 0.0) and adv[2, 0] == pytest.approx(0.5 - 0.2)
+    assert adv[1, 0] == pytest.approx(0.7 - 0.1) and adv[3, 0] == pytest.approx(0.7 - 0.3)
+    # game 1: red's turn 0 gets its loss, blue's turn 1 its win; neither reaches into the next game
+    assert adv[0, 1] == pytest.approx(-1.0) and adv[1, 1] == pytest.approx(1.0)
+    assert np.allclose(target, adv)  # the values were zero
+    discounted = advantages(values, phi, ended, result, movers, SelfPlayConfig(gamma=0.5, lam=1.0))[0]
+    assert discounted[0, 0] == pytest.approx((0.2 - 0.0) + 0.5 * (0.5 - 0.2))
+
+
+def test_bad_settings_are_refused() -> None:
+    for bad in ({"envs": 0}, {"gamma": 0.0}, {"lam": 1.5}, {"max_moves": 1}):
+        with pytest.raises(ValueError):
+            SelfPlayConfig(**bad)  # type: ignore[arg-type]
+
+
+def test_a_seeded_run_returns_a_net_of_its_starts_shape_and_repeats() -> None:
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    import torch
+
+    torch.set_num_threads(1)
+    start = tiny_policy()
+    cfg = SelfPlayConfig(envs=4, horizon=6, minibatch=8, warmup=1, max_moves=30, lr=1e-3)
+    seen: list[int] = []
+    kept: list[int] = []
+    first = train(
+        start, cfg, updates=3, report=lambda r: seen.append(r.update), checkpoint=lambda u, _: kept.append(u), every=2
+    )
+    assert seen == [1, 2, 3] and kept == [2]
+    assert [w.shape for w, _ in first.convs] == [w.shape for w, _ in start.convs]
+    assert not np.allclose(first.head[0], start.head[0])  # it learnt something
+    again = train(start, cfg, updates=3)
+    assert all(np.allclose(a[0], b[0]) for a, b in zip(first.convs, again.convs, strict=True))
+
+
+def test_a_match_plays_every_game_to_its_end() -> None:
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    result = match(tiny_policy(1), tiny_policy(2), games=6, seed=3, max_moves=40)
+    assert result.wins + result.draws + result.losses == 6
+    assert result.line().endswith("%)")
+    with pytest.raises(ValueError):
+        match(tiny_policy(1), tiny_policy(2), games=0)
+
+
+def test_train_selfplay_runs_on_a_tiny_budget(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    start = tmp_path / "start.npz"
+    tiny_policy().save(start)
+    out = tmp_path / "better.npz"
+    args = ["train", "selfplay", "--start", str(start), "--updates", "2", "--envs", "2", "--horizon", "3"]
+    result = CliRunner().invoke(app, [*args, "--warmup", "1", "--games", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "against the start:" in result.output
+    assert "improved by self-play" in PolicyNet.load(out).note
+    result = CliRunner().invoke(app, [*args, "--start", str(tmp_path / "missing.npz"), "--out", str(out)])
+    assert result.exit_code == 2 and "cannot read the weights to start from" in result.output
