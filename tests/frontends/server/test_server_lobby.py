@@ -17,15 +17,16 @@ def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) ->
     assert {"classic", "barrage", "duel"} <= set(names)
     barrage = next(v for v in stratego["variants"] if v["name"] == "barrage")
     assert barrage["army_size"] == 8 and barrage["samples"] == ["sample"]
-    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "expert", "stratego"}  # never `ucc`
+    # never `ucc`
+    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "selfplay", "expert", "stratego"}
     agents = {g["name"]: set(g["agents"]) for g in meta["games"]}
     assert agents == {
-        "stratego": {"random", "novice", "heuristic", "search", "expert"},
+        "stratego": {"random", "novice", "heuristic", "search", "selfplay", "expert"},
         "lotr": {"random", "heuristic", "search", "expert"},
         "admiral": {"random", "stratego"},
     }
     levels = {level["name"]: level for level in meta["levels"]}
-    assert {"random", "novice", "heuristic", "search", "expert"} <= set(levels)
+    assert {"random", "novice", "heuristic", "search", "selfplay", "expert"} <= set(levels)
     assert levels["search"]["label"] == "Strong" and "elo" in levels["search"]
 
 

@@ -1,18 +1,23 @@
 """The policy improved by self-play (`selfplay_training`): the credit each decision gets (material win chance,
 results, a game's end cutting a seat's chain of turns), a seeded run that returns a net of its start's shape,
-a match that plays every game to its end, and `fogofwar train selfplay` on a tiny budget (a smoke run that
-proves the command works end to end, not a strength test)."""
+a match that plays every game to its end, the shipped net's player, and `fogofwar train selfplay` on a tiny
+budget (a smoke run that proves the command works end to end, not a strength test)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.games.stratego.agents.random_games import random_game
 from typer.testing import CliRunner
 
+from fogofwar.core.agents import make_agent
+from fogofwar.core.protocol import GameError
 from fogofwar.frontends.cli import app
-from fogofwar.games.stratego.agents.policy_model import HEADS, PolicyNet
+from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
+from fogofwar.games.stratego.agents.policy_model import HEADS, SELFPLAY_FILE, PolicyNet, shipped_net, shipped_policy
 from fogofwar.games.stratego.agents.selfplay_training import (
     Potential,
     SelfPlayConfig,
@@ -118,3 +123,21 @@ def test_train_selfplay_runs_on_a_tiny_budget(tmp_path: Path) -> None:
     assert "improved by self-play" in PolicyNet.load(out).note
     result = CliRunner().invoke(app, [*args, "--start", str(tmp_path / "missing.npz"), "--out", str(out)])
     assert result.exit_code == 2 and "cannot read the weights to start from" in result.output
+
+
+def test_the_shipped_selfplay_net_loads_and_its_player_plays_it() -> None:
+    net = shipped_net(SELFPLAY_FILE)
+    assert net is not None, "src/fogofwar/games/stratego/agents/data/selfplay_net.npz is missing"
+    assert "improved by self-play" in net.note
+    people = shipped_policy()
+    assert people is not None and not np.allclose(net.head[0], people.head[0])
+    final, _ = random_game(8, 30)
+    player = final.current_player()
+    obs, legal = final.observation(player), final.legal_actions()
+    probs = net.move_probabilities(obs.data, legal)
+    agent = make_agent("selfplay")
+    assert isinstance(agent, SelfPlayAgent)
+    agent.start(final.game, player, random.Random(0))
+    assert agent.act(obs, legal) == max(sorted(probs), key=lambda a: (probs[a], -a))
+    with pytest.raises(GameError, match="selfplay: unknown option"):
+        make_agent("selfplay:speed=2")

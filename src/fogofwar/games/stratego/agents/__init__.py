@@ -12,11 +12,13 @@ register_agent(
 )
 register_agent("ucc", UccBotAgent.from_spec, "stratego", example=None)  # needs a bot program: ucc:COMMAND
 
-from fogofwar.games.stratego.agents.policy_agent import PolicyAgent  # noqa: E402
+from fogofwar.games.stratego.agents.policy_agent import PolicyAgent, SelfPlayAgent  # noqa: E402
 from fogofwar.games.stratego.agents.search import parse_spec  # noqa: E402
 
 register_agent("search", parse_spec, "stratego", title=level_named("search").label)
 register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move policy alone
+# the learned move policy improved by self-play
+register_agent("selfplay", SelfPlayAgent.from_spec, "stratego", title=level_named("selfplay").label)
 
 
 def _register_levels() -> None:

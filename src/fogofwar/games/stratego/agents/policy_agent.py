@@ -1,10 +1,10 @@
-"""`policy`: a Stratego player that plays the move the learned policy (`policy_model`) finds likeliest.
+"""`policy` and `selfplay`: Stratego players that play the move a learned policy (`policy_model`) finds likeliest.
 
-It looks no move ahead: it plays as the people of its training games would, on average. It is the
-yardstick for the net itself (how strong is imitation alone) and shows that the shipped weights load and
-play legal moves. Options: `temperature=T` samples moves from P(move) ** (1 / T) instead of taking the
-likeliest (seeded by the game's random source). Setups come from the search player's guarded setups.
-In games other than classic Stratego it plays as `heuristic`.
+They look no move ahead. `policy` plays as the people of its training games would, on average: the yardstick
+for imitation alone. `selfplay` plays the same net after self-play improved it (`selfplay_training`).
+Options: `temperature=T` samples moves from P(move) ** (1 / T) instead of taking the likeliest (seeded by the
+game's random source). Setups come from the search player's guarded setups. In games other than classic
+Stratego they play as `heuristic`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 class PolicyAgent(HeuristicAgent):
     name = "policy"
+    weights = "policy_net.npz"  # which shipped net it plays (`policy_model.POLICY_FILE`)
 
     def __init__(self, temperature: float = 0.0) -> None:
         super().__init__(noise=0.05)
@@ -35,15 +36,23 @@ class PolicyAgent(HeuristicAgent):
 
     @classmethod
     def from_spec(cls, arg: str) -> PolicyAgent:
-        return cls(number_option("policy", arg, "temperature", 0.0, 100.0, 0.0, "T"))
+        return cls(number_option(cls.name, arg, "temperature", 0.0, 100.0, 0.0, "T"))
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
         # Imported here, not at the top: the model needs the simulator's tables, which import numba, and
         # every front end that lists the agents imports this module.
-        from fogofwar.games.stratego.agents.policy_model import shipped_policy
+        from fogofwar.games.stratego.agents.policy_model import shipped_net
 
-        self._net = shipped_policy() if isinstance(game, StrategoGame) else None
+        self._net = shipped_net(self.weights) if isinstance(game, StrategoGame) else None
+
+
+class SelfPlayAgent(PolicyAgent):
+    """`selfplay`: the same player with the net improved by self-play (`fogofwar train selfplay`): no look-ahead,
+    about a millisecond a move."""
+
+    name = "selfplay"
+    weights = "selfplay_net.npz"  # `policy_model.SELFPLAY_FILE`
 
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:

@@ -99,12 +99,23 @@ class PolicyNet(ConvNet):
         return {a: float(q) for a, q in zip(moves, p, strict=True)}
 
 
-def weights_path() -> Path:
-    return Path(__file__).parent / "data" / "policy_net.npz"
+POLICY_FILE = "policy_net.npz"
+"""The net fitted to people's moves (`fogofwar train policy`): the search's prior and the `policy` player."""
+SELFPLAY_FILE = "selfplay_net.npz"
+"""That net improved by self-play (`fogofwar train selfplay`): the `selfplay` player."""
+
+
+def weights_path(file: str = POLICY_FILE) -> Path:
+    return Path(__file__).parent / "data" / file
 
 
 @cache
-def shipped_policy() -> PolicyNet | None:
-    """The shipped net, loaded once per process; None when the package has none."""
-    path = weights_path()
+def shipped_net(file: str) -> PolicyNet | None:
+    """A shipped net (`POLICY_FILE`, `SELFPLAY_FILE`), loaded once per process; None when the package has none."""
+    path = weights_path(file)
     return PolicyNet.load(path) if path.exists() else None
+
+
+def shipped_policy() -> PolicyNet | None:
+    """The net fitted to people's moves, loaded once per process; None when the package has none."""
+    return shipped_net(POLICY_FILE)

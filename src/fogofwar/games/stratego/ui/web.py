@@ -46,7 +46,7 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
 
     name = "stratego"
     seat_names: tuple[str, ...] = PLAYER_NAMES
-    agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "expert")
+    agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "selfplay", "expert")
 
     def levels(self) -> list[dict[str, Any]]:
         from fogofwar.games.stratego.agents.levels import levels
