@@ -180,11 +180,15 @@ class _Table:
         mask[blue] = mask[blue][:, FLIP_COMPACT]
         return mover, np.ascontiguousarray(obs), mask
 
-    def play(self, compact: I64, mover: I64) -> tuple[npt.NDArray[np.bool_], F32, dict[str, Any]]:
-        """Play the movers' compact moves (in their own view); (ended now, each seat's result (n, 2), the
-        simulator's info). The caller restarts the ended games."""
+    def play(
+        self, compact: I64, mover: I64, envs: npt.NDArray[np.bool_] | None = None
+    ) -> tuple[npt.NDArray[np.bool_], F32, dict[str, Any]]:
+        """Play the movers' compact moves (in their own view), in every game or in `envs` only; (ended now, each
+        seat's result (n, 2), the simulator's info). The caller restarts the ended games."""
         acts = np.where(mover == 1, FLIP_COMPACT[compact], compact)
-        rewards, _, info = self.sim.step(acts, compact=True)
+        if envs is not None:
+            acts = np.where(envs, acts, -1)
+        rewards, _, info = self.sim.step(acts, compact=True, envs=envs)
         return np.asarray(info["ended"], np.bool_), rewards, info
 
 
@@ -434,10 +438,8 @@ def match(first: PolicyNet, second: PolicyNet, games: int = 200, seed: int = 0, 
                     logits = nets[k](torch.from_numpy(obs[rows])).flatten(1)[:, slots]
                 a, _ = _sample(logits, mask[rows], gen)
                 action[rows] = a.numpy()
-        acts = np.where(mover == 1, FLIP_COMPACT[action], action)
-        acts = np.where(running, acts, -1)
-        rewards, _, info = table.sim.step(acts, compact=True, envs=running)
-        done = np.asarray(info["ended"], np.bool_) & running
+        ended, rewards, _ = table.play(action, mover, envs=running)
+        done = ended & running
         outcome[done] = rewards[done, first_seat[done]].astype(np.int64)
         running &= ~done
     w, d = int((outcome > 0).sum()), int((outcome == 0).sum())
