@@ -928,6 +928,18 @@ def train_selfplay(
         float, typer.Option("--anchor", min=0, max=100, help="weight of the KL penalty towards the start")
     ] = 0.05,
     warmup: Annotated[int, typer.Option("--warmup", min=0, help="first updates fit only the value head")] = 20,
+    pool: Annotated[
+        list[Path] | None, typer.Option("--pool", help="a past policy to play against besides the start (repeat)")
+    ] = None,
+    pool_share: Annotated[
+        float, typer.Option("--pool-share", min=0, max=1, help="share of games against the pool, not itself")
+    ] = 0.0,
+    snapshot: Annotated[
+        int, typer.Option("--snapshot", min=0, help="every N updates a copy of the learner joins the pool (0: never)")
+    ] = 0,
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help="the Stratego variant to play (one with a setup book)")
+    ] = "classic",
     seed: _FitSeed = 0,
     games: Annotated[
         int, typer.Option("--games", min=0, max=100_000, help="games against the start at the end (0: none)")
@@ -939,8 +951,12 @@ def train_selfplay(
 
     from fogofwar.games.stratego.agents.policy_model import PolicyNet, shipped_policy
     from fogofwar.games.stratego.agents.selfplay_training import SelfPlayConfig, UpdateReport, match, train
+    from fogofwar.games.stratego.agents.setups import book_setups
 
     _need_torch("selfplay")
+    if not book_setups(variant):
+        console.print(f"train selfplay: {variant!r} has no setup book to start games from (classic, barrage do)")
+        raise typer.Exit(2)
     try:
         first = PolicyNet.load(start) if start is not None else shipped_policy()
     except (OSError, ValueError, KeyError) as exc:
@@ -949,7 +965,17 @@ def train_selfplay(
     if first is None:
         console.print("train selfplay: no policy ships; give one with --start", style="red")
         raise typer.Exit(2)
-    config = SelfPlayConfig(envs=envs, horizon=horizon, lr=lr, anchor=anchor, warmup=warmup, seed=seed)
+    rivals: list[PolicyNet] = []
+    for path in pool or []:
+        try:
+            rivals.append(PolicyNet.load(path))
+        except (OSError, ValueError, KeyError) as exc:
+            console.print(f"train selfplay: cannot read the pool's weights, {path}: {exc}", style="red")
+            raise typer.Exit(2) from None
+    config = SelfPlayConfig(
+        envs=envs, horizon=horizon, lr=lr, anchor=anchor, warmup=warmup, seed=seed, pool_share=pool_share,
+        snapshot=snapshot, variant=variant,
+    )  # fmt: skip
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("self-play", total=updates if updates < 1_000_000 else None)
 
@@ -959,17 +985,25 @@ def train_selfplay(
                 description=f"self-play: {r.positions:,} moves, {r.games:,} games, KL to start {r.kl_start:.3f}",
             )  # fmt: skip
 
-        net = train(first, config, updates=updates, seconds=minutes * 60 if minutes else None, report=report)
+        net = train(
+            first, config, updates=updates, seconds=minutes * 60 if minutes else None, report=report, pool=rivals
+        )
     line = ""
     if games:
-        result = match(net, first, games=games, seed=seed + 1)
+        result = match(net, first, games=games, seed=seed + 1, variant=variant)
         line = f" Against its start ({games} games, moves drawn from each net): {result.line()}."
         console.print(f"against the start: {result.line()}", markup=False)
     origin = start.name if start is not None else "the shipped policy"
+    pooled = ""
+    if pool_share:
+        nets = f"{len(rivals)} more net{'s' * (len(rivals) != 1)}"
+        every = f", a snapshot every {snapshot} updates" if snapshot else ""
+        pooled = f", {pool_share:.0%} of the games against a pool (the start, {nets}{every})"
     note = (
         f"Move policy improved by self-play (fogofwar.games.stratego.agents.selfplay_training), written by "
-        f"`fogofwar train selfplay`: from {origin}, {envs} games side by side, {horizon} plies an update, "
-        f"learning rate {lr}, KL anchor {anchor}, seed {seed}, at most {updates} updates and {minutes} minutes.{line}"
+        f"`fogofwar train selfplay`: {variant} Stratego, from {origin}, {envs} games side by side, {horizon} plies "
+        f"an update, learning rate {lr}, KL anchor {anchor}, seed {seed}, at most {updates} updates and {minutes} "
+        f"minutes{pooled}.{line}"
     )
     _save_net(net, note, out, out)
 

@@ -5,6 +5,7 @@ budget (a smoke run that proves the command works end to end, not a strength tes
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -17,15 +18,25 @@ from fogofwar.core.agents import make_agent
 from fogofwar.core.protocol import GameError
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
-from fogofwar.games.stratego.agents.policy_model import HEADS, SELFPLAY_FILE, PolicyNet, shipped_net, shipped_policy
+from fogofwar.games.stratego.agents.policy_model import (
+    HEADS,
+    SELFPLAY_BARRAGE_FILE,
+    SELFPLAY_FILE,
+    PolicyNet,
+    shipped_net,
+    shipped_policy,
+)
 from fogofwar.games.stratego.agents.selfplay_training import (
     Potential,
     SelfPlayConfig,
+    UpdateReport,
+    _Pool,
     advantages,
     match,
     train,
 )
 from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.rules import StrategoGame
 from fogofwar.games.stratego.sim.planes import NUM_PLANES
 
 
@@ -78,7 +89,7 @@ def test_a_turn_is_credited_up_to_its_seats_next_turn_and_a_games_end_cuts_the_c
 
 
 def test_bad_settings_are_refused() -> None:
-    for bad in ({"envs": 0}, {"gamma": 0.0}, {"lam": 1.5}, {"max_moves": 1}):
+    for bad in ({"envs": 0}, {"gamma": 0.0}, {"lam": 1.5}, {"max_moves": 1}, {"pool_share": 1.5}, {"pool_size": 0}):
         with pytest.raises(ValueError):
             SelfPlayConfig(**bad)  # type: ignore[arg-type]
 
@@ -102,6 +113,40 @@ def test_a_seeded_run_returns_a_net_of_its_starts_shape_and_repeats() -> None:
     assert all(np.allclose(a[0], b[0]) for a, b in zip(first.convs, again.convs, strict=True))
 
 
+def test_the_pool_seats_the_learner_in_its_share_of_games_and_keeps_the_newest_snapshots() -> None:
+    pool = _Pool(["start", "past"], n=8, share=0.5, size=2, seed=0)
+    assert pool.seat.tolist() == [0, 1, 0, 1, -1, -1, -1, -1]
+    mover = np.array([0, 0, 1, 1, 0, 1, 0, 1])
+    assert pool.learner_moves(mover).tolist() == [True, False, False, True, True, True, True, True]
+    for snap in ("a", "b", "c"):
+        pool.add(snap)
+    assert pool.nets == ["start", "past", "b", "c"]
+    pool.draw(np.ones(8, np.bool_))
+    assert set(pool.which[:4]) <= {0, 1, 2, 3} and not pool.which[4:].any()
+    assert _Pool([], n=8, share=0.5, size=2, seed=0).learner_moves(mover).all()  # no pool: self-play
+
+
+def _keep_positions(seen: list[int], report: UpdateReport) -> None:
+    seen.append(report.positions)
+
+
+def test_against_a_pool_only_the_learners_decisions_are_learnt_from() -> None:
+    pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
+    import torch
+
+    torch.set_num_threads(1)
+    start = tiny_policy()
+    base = {"envs": 4, "horizon": 8, "minibatch": 8, "warmup": 1, "max_moves": 30, "lr": 1e-3}
+    counts: dict[float, list[int]] = {}
+    for share in (0.0, 1.0):
+        cfg = SelfPlayConfig(**base, pool_share=share, snapshot=1)  # type: ignore[arg-type]
+        seen = counts.setdefault(share, [])
+        net = train(start, cfg, updates=2, report=functools.partial(_keep_positions, seen), pool=[tiny_policy(5)])
+        assert not np.allclose(net.head[0], start.head[0])
+    assert counts[0.0] == [32, 64]  # every ply of every game is a decision of the learner
+    assert 0 < counts[1.0][0] < 32 and counts[1.0][1] - counts[1.0][0] < 32  # about half: one seat of each game
+
+
 def test_a_match_plays_every_game_to_its_end() -> None:
     pytest.importorskip("torch", reason="PyTorch (requirements-train.txt) is needed to train")
     result = match(tiny_policy(1), tiny_policy(2), games=6, seed=3, max_moves=40)
@@ -121,6 +166,15 @@ def test_train_selfplay_runs_on_a_tiny_budget(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "against the start:" in result.output
     assert "improved by self-play" in PolicyNet.load(out).note
+    pooled = [*args, "--pool", str(start), "--pool-share", "0.5", "--snapshot", "1", "--games", "0"]
+    result = CliRunner().invoke(app, [*pooled, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (
+        "50% of the games against a pool (the start, 1 more net, a snapshot every 1 updates)"
+        in PolicyNet.load(out).note
+    )
+    result = CliRunner().invoke(app, [*args, "--pool", str(tmp_path / "gone.npz"), "--out", str(out)])
+    assert result.exit_code == 2 and "cannot read the pool's weights" in result.output
     result = CliRunner().invoke(app, [*args, "--start", str(tmp_path / "missing.npz"), "--out", str(out)])
     assert result.exit_code == 2 and "cannot read the weights to start from" in result.output
 
@@ -141,3 +195,14 @@ def test_the_shipped_selfplay_net_loads_and_its_player_plays_it() -> None:
     assert agent.act(obs, legal) == max(sorted(probs), key=lambda a: (probs[a], -a))
     with pytest.raises(GameError, match="selfplay: unknown option"):
         make_agent("selfplay:speed=2")
+
+
+def test_selfplay_plays_barrage_with_the_net_self_played_in_barrage() -> None:
+    barrage = shipped_net(SELFPLAY_BARRAGE_FILE)
+    assert barrage is not None, "src/fogofwar/games/stratego/agents/data/selfplay_barrage_net.npz is missing"
+    assert "barrage Stratego" in barrage.note
+    for variant, file in (("barrage", SELFPLAY_BARRAGE_FILE), ("classic", SELFPLAY_FILE), ("duel", SELFPLAY_FILE)):
+        agent = make_agent("selfplay")
+        assert isinstance(agent, SelfPlayAgent)
+        agent.start(StrategoGame(variant=variant), 0, random.Random(0))
+        assert agent._net is shipped_net(file), variant

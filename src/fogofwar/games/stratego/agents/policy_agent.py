@@ -1,17 +1,17 @@
 """`policy` and `selfplay`: Stratego players that play the move a learned policy (`policy_model`) finds likeliest.
 
 They look no move ahead. `policy` plays as the people of its training games would, on average: the yardstick
-for imitation alone. `selfplay` plays the same net after self-play improved it (`selfplay_training`).
-Options: `temperature=T` samples moves from P(move) ** (1 / T) instead of taking the likeliest (seeded by the
-game's random source). Setups come from the search player's guarded setups. In games other than classic
-Stratego they play as `heuristic`.
+for imitation alone. `selfplay` plays the same net after self-play improved it (`selfplay_training`), and in
+Barrage a net self-played further in Barrage. Options: `temperature=T` samples moves from P(move) ** (1 / T)
+instead of taking the likeliest (seeded by the game's random source). Setups come from the search player's
+guarded setups. In games that are not Stratego's (LOTR's own, say) they play as `heuristic`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import number_option
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 class PolicyAgent(HeuristicAgent):
     name = "policy"
     weights = "policy_net.npz"  # which shipped net it plays (`policy_model.POLICY_FILE`)
+    variant_weights: ClassVar[dict[str, str]] = {}  # variants with a net of their own, trained in them
 
     def __init__(self, temperature: float = 0.0) -> None:
         super().__init__(noise=0.05)
@@ -44,7 +45,11 @@ class PolicyAgent(HeuristicAgent):
         # every front end that lists the agents imports this module.
         from fogofwar.games.stratego.agents.policy_model import shipped_net
 
-        self._net = shipped_net(self.weights) if isinstance(game, StrategoGame) else None
+        if isinstance(game, StrategoGame):
+            own = self.variant_weights.get(game.variant.name)
+            self._net = (shipped_net(own) if own else None) or shipped_net(self.weights)
+        else:
+            self._net = None
 
 
 class SelfPlayAgent(PolicyAgent):
@@ -53,6 +58,7 @@ class SelfPlayAgent(PolicyAgent):
 
     name = "selfplay"
     weights = "selfplay_net.npz"  # `policy_model.SELFPLAY_FILE`
+    variant_weights: ClassVar[dict[str, str]] = {"barrage": "selfplay_barrage_net.npz"}  # SELFPLAY_BARRAGE_FILE
 
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:

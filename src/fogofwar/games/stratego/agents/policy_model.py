@@ -103,6 +103,8 @@ POLICY_FILE = "policy_net.npz"
 """The net fitted to people's moves (`fogofwar train policy`): the search's prior and the `policy` player."""
 SELFPLAY_FILE = "selfplay_net.npz"
 """That net improved by self-play (`fogofwar train selfplay`): the `selfplay` player."""
+SELFPLAY_BARRAGE_FILE = "selfplay_barrage_net.npz"
+"""The self-played net trained on in Barrage (`fogofwar train selfplay --variant barrage`): `selfplay` in Barrage."""
 
 
 def weights_path(file: str = POLICY_FILE) -> Path:
@@ -111,7 +113,7 @@ def weights_path(file: str = POLICY_FILE) -> Path:
 
 @cache
 def shipped_net(file: str) -> PolicyNet | None:
-    """A shipped net (`POLICY_FILE`, `SELFPLAY_FILE`), loaded once per process; None when the package has none."""
+    """A shipped net (`POLICY_FILE`, `SELFPLAY_FILE`, ...), loaded once per process; None when the package has none."""
     path = weights_path(file)
     return PolicyNet.load(path) if path.exists() else None
 

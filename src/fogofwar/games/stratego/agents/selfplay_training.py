@@ -7,8 +7,9 @@ it: the change of the material win chance (the values fitted to who won, `data/m
 next turn, and the result when the game ends (+1, -1, 0; a game that reaches the cap scores its material win
 chance). PPO (a clipped ratio, generalised advantage estimates, a value head on the net's own features) fits the
 net to that credit, and a KL penalty towards the starting net keeps it near the people's moves it began with, so
-that it stays a prior the search can read. `match` plays two nets against each other the same way, to see whether
-the trained one beats its start.
+that it stays a prior the search can read. A share of the games can seat it against a pool of past nets instead
+of itself (the start, nets given, its own snapshots), and any variant with a setup book can be played (Barrage).
+`match` plays two nets against each other the same way, to see whether the trained one beats its start.
 
 PyTorch is needed to train (requirements-train.txt); the result is a `PolicyNet` play reads with numpy.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,10 @@ class SelfPlayConfig:
     value_coef: float = 0.5
     warmup: int = 20  # first updates fit the value head alone
     max_moves: int = 1000  # plies before a game is stopped and scored by its material
+    pool_share: float = 0.0  # share of the games played against a net of the pool instead of itself
+    snapshot: int = 0  # every this many updates a copy of the learner joins the pool (0: never)
+    pool_size: int = 8  # snapshots kept in the pool at most (the oldest leave first; the given nets stay)
+    variant: str = "classic"  # the Stratego variant played (it needs a setup book: classic, barrage)
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -64,6 +69,8 @@ class SelfPlayConfig:
             raise ValueError("gamma must be in (0, 1] and lam in [0, 1]")
         if self.max_moves < 2:
             raise ValueError("max_moves must be at least 2")
+        if not 0 <= self.pool_share <= 1 or self.snapshot < 0 or self.pool_size < 1:
+            raise ValueError("pool_share must be in [0, 1], snapshot at least 0 and pool_size at least 1")
 
 
 @dataclass
@@ -192,10 +199,61 @@ class _Table:
         return np.asarray(info["ended"], np.bool_), rewards, info
 
 
+class _Pool:
+    """Past nets the learner meets in a share of the games (fictitious self-play: a net that only meets itself
+    can forget how to beat the players it used to be). Game e of the first `share` of the table has the learner
+    in seat e % 2 and a net of the pool, drawn anew at each restart, in the other; the rest play themselves."""
+
+    def __init__(self, nets: Sequence[Any], n: int, share: float, size: int, seed: int) -> None:
+        self.fixed = list(nets)  # frozen torch nets that stay in the pool
+        self.snapshots: list[Any] = []
+        self.size = size
+        self.rng = random.Random(seed)
+        k = round(share * n) if self.fixed else 0
+        self.seat = np.full(n, -1, np.int64)  # the learner's seat; -1: both (self-play)
+        self.seat[:k] = np.arange(k) % 2
+        self.which = np.zeros(n, np.int64)
+        self.draw(np.ones(n, np.bool_))
+
+    @property
+    def nets(self) -> list[Any]:
+        return self.fixed + self.snapshots
+
+    def draw(self, envs: npt.NDArray[np.bool_]) -> None:
+        """A pool net for each of the restarted games `envs` that has one."""
+        for e in np.flatnonzero(envs & (self.seat >= 0)):
+            self.which[e] = self.rng.randrange(len(self.nets))
+
+    def add(self, net: Any) -> None:
+        self.snapshots = [*self.snapshots, net][-self.size :]
+
+    def learner_moves(self, mover: I64) -> npt.NDArray[np.bool_]:
+        return np.asarray((self.seat < 0) | (mover == self.seat), np.bool_)
+
+    def play(self, obs: F32, mask: npt.NDArray[np.bool_], own: npt.NDArray[np.bool_], action: Any, gen: Any) -> None:
+        """Write the pool nets' moves into `action` where the learner does not move."""
+        import torch
+
+        for k, net in enumerate(self.nets):
+            rows = np.flatnonzero(~own & (self.which == k))
+            if len(rows):
+                action[torch.from_numpy(rows)] = torch.from_numpy(_draw(net, obs, mask, rows, gen))
+
+
 def _slots() -> Any:
     import torch
 
     return torch.from_numpy(SLOT_OF_COMPACT)
+
+
+def _draw(net: Any, obs: F32, mask: npt.NDArray[np.bool_], rows: I64, gen: Any) -> I64:
+    """Compact moves drawn from a frozen net's probabilities for the games `rows`."""
+    import torch
+
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs[rows]).to(next(net.parameters()).device)).flatten(1)
+    action, _ = _sample(logits.cpu()[:, _slots()], mask[rows], gen)
+    return np.asarray(action.numpy(), np.int64)
 
 
 def _sample(logits: Any, mask: npt.NDArray[np.bool_], gen: Any) -> tuple[Any, Any]:
@@ -219,9 +277,11 @@ def train(
     report: Callable[[UpdateReport], None] | None = None,
     checkpoint: Callable[[int, PolicyNet], None] | None = None,
     every: int = 50,
+    pool: Sequence[PolicyNet] = (),
 ) -> PolicyNet:
     """`updates` PPO updates of self-play from `start` (or fewer when `seconds` run out); the improved net.
-    `checkpoint(update, net)` is given the net every `every` updates."""
+    `checkpoint(update, net)` is given the net every `every` updates. With `config.pool_share`, that share of the
+    games is played against `start`, the nets of `pool` and the learner's snapshots (`config.snapshot`)."""
     import torch
 
     cfg = config
@@ -232,13 +292,17 @@ def train(
     anchor = _frozen(start).to(dev)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     slots = _slots().to(dev)
-    table = _Table(cfg.envs, cfg.max_moves, cfg.seed)
-    potential = Potential()
+    table = _Table(cfg.envs, cfg.max_moves, cfg.seed, cfg.variant)
+    rivals = _Pool(
+        [anchor, *(_frozen(net).to(dev) for net in pool)] if cfg.pool_share else [],
+        cfg.envs, cfg.pool_share, cfg.pool_size, cfg.seed + 1,
+    )  # fmt: skip
+    potential = Potential(cfg.variant)
     began = time.perf_counter()
     positions = games = 0
     for update in range(1, updates + 1):
-        batch, finished = _collect(table, model, anchor, slots, potential, cfg, gen, dev)
-        positions += cfg.envs * cfg.horizon
+        batch, finished = _collect(table, rivals, model, anchor, slots, potential, cfg, gen, dev)
+        positions += len(batch.action)
         games += len(finished)
         stats = _optimise(model, opt, batch, cfg, policy=update > cfg.warmup, gen=gen, dev=dev)
         if report is not None:
@@ -246,6 +310,8 @@ def train(
             report(UpdateReport(update, positions, games, *stats, length))
         if checkpoint is not None and update % every == 0:
             checkpoint(update, export(model.net, PolicyNet))
+        if rivals.fixed and cfg.snapshot and update % cfg.snapshot == 0:
+            rivals.add(_frozen(export(model.net, PolicyNet)).to(dev))
         if seconds is not None and time.perf_counter() - began > seconds:
             break
     return export(model.net, PolicyNet)
@@ -263,10 +329,19 @@ class _Batch:
 
 
 def _collect(
-    table: _Table, model: Any, anchor: Any, slots: Any, potential: Potential, cfg: SelfPlayConfig, gen: Any, dev: Any
+    table: _Table,
+    rivals: _Pool,
+    model: Any,
+    anchor: Any,
+    slots: Any,
+    potential: Potential,
+    cfg: SelfPlayConfig,
+    gen: Any,
+    dev: Any,
 ) -> tuple[_Batch, list[int]]:
     """`horizon` plies of every game plus two to look ahead; the credit of each of the first `horizon`
-    decisions (the seat's next turn is two plies on, as turns alternate)."""
+    decisions (the seat's next turn is two plies on, as turns alternate). Only the learner's own decisions
+    are kept: a pool net's moves are part of the game it plays, not of the batch."""
     import torch
 
     n, horizon = cfg.envs, cfg.horizon
@@ -274,6 +349,7 @@ def _collect(
     planes: list[F32] = []
     masks: list[npt.NDArray[np.bool_]] = []
     actions, logps, anchors = [], [], []
+    owns: list[npt.NDArray[np.bool_]] = []
     values = np.zeros((length, n), np.float32)
     phi = np.zeros((length, n), np.float32)
     ended = np.zeros((length, n), np.bool_)
@@ -291,8 +367,12 @@ def _collect(
             action, logp = _sample(logits.cpu(), mask, gen)
             if t < horizon:
                 base = anchor(x).flatten(1)[:, slots].cpu()
+        own = rivals.learner_moves(mover)
+        if not own.all():
+            rivals.play(obs, mask, own, action, gen)
         values[t] = value.cpu().numpy()
         if t < horizon:
+            owns.append(own)
             planes.append(obs)
             masks.append(mask)
             actions.append(action.numpy())
@@ -311,15 +391,17 @@ def _collect(
             result[t] = res
             finished.extend(info["moves"][done].tolist())
             table.restart(done)
+            rivals.draw(done)
     adv, target = advantages(values, phi, ended, result, movers, cfg)
+    keep = np.concatenate(owns)
     batch = _Batch(
-        np.concatenate(planes),
-        np.concatenate(masks),
-        np.concatenate(actions).astype(np.int64),
-        np.concatenate(logps).astype(np.float32),
-        np.concatenate(anchors).astype(np.float32),
-        adv.reshape(-1),
-        target.reshape(-1),
+        np.concatenate(planes)[keep],
+        np.concatenate(masks)[keep],
+        np.concatenate(actions).astype(np.int64)[keep],
+        np.concatenate(logps).astype(np.float32)[keep],
+        np.concatenate(anchors).astype(np.float32)[keep],
+        adv.reshape(-1)[keep],
+        target.reshape(-1)[keep],
     )
     return batch, finished
 
@@ -414,7 +496,14 @@ class MatchResult:
         return f"{self.wins}-{self.draws}-{self.losses} ({100 * self.score:.1f}%)"
 
 
-def match(first: PolicyNet, second: PolicyNet, games: int = 200, seed: int = 0, max_moves: int = 1000) -> MatchResult:
+def match(
+    first: PolicyNet,
+    second: PolicyNet,
+    games: int = 200,
+    seed: int = 0,
+    max_moves: int = 1000,
+    variant: str = "classic",
+) -> MatchResult:
     """`games` games of `first` against `second`, each net drawing its moves from its own probabilities, setups
     from the book, `first` red in the even games; a capped game is a draw. W-D-L of `first`."""
     import torch
@@ -422,9 +511,8 @@ def match(first: PolicyNet, second: PolicyNet, games: int = 200, seed: int = 0, 
     if games < 1:
         raise ValueError("games must be at least 1")
     nets = (_frozen(first), _frozen(second))
-    slots = _slots()
     gen = torch.Generator().manual_seed(seed)
-    table = _Table(games, max_moves, seed)
+    table = _Table(games, max_moves, seed, variant)
     first_seat = np.arange(games) % 2  # first plays red (0) in even games
     running = np.ones(games, np.bool_)
     outcome = np.zeros(games, np.int64)  # +1 first won, -1 lost, 0 draw
@@ -434,10 +522,7 @@ def match(first: PolicyNet, second: PolicyNet, games: int = 200, seed: int = 0, 
         action = np.zeros(games, np.int64)
         for k, rows in ((0, np.flatnonzero(mine)), (1, np.flatnonzero(~mine & running))):
             if len(rows):
-                with torch.no_grad():
-                    logits = nets[k](torch.from_numpy(obs[rows])).flatten(1)[:, slots]
-                a, _ = _sample(logits, mask[rows], gen)
-                action[rows] = a.numpy()
+                action[rows] = _draw(nets[k], obs, mask, rows, gen)
         ended, rewards, _ = table.play(action, mover, envs=running)
         done = ended & running
         outcome[done] = rewards[done, first_seat[done]].astype(np.int64)
