@@ -957,21 +957,19 @@ def train_selfplay(
     if not book_setups(variant):
         console.print(f"train selfplay: {variant!r} has no setup book to start games from (classic, barrage do)")
         raise typer.Exit(2)
-    try:
-        first = PolicyNet.load(start) if start is not None else shipped_policy()
-    except (OSError, ValueError, KeyError) as exc:
-        console.print(f"train selfplay: cannot read the weights to start from, {start}: {exc}", style="red")
-        raise typer.Exit(2) from None
+
+    def load(path: Path, what: str) -> PolicyNet:
+        try:
+            return PolicyNet.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            console.print(f"train selfplay: cannot read {what}, {path}: {exc}", style="red")
+            raise typer.Exit(2) from None
+
+    first = load(start, "the weights to start from") if start is not None else shipped_policy()
     if first is None:
         console.print("train selfplay: no policy ships; give one with --start", style="red")
         raise typer.Exit(2)
-    rivals: list[PolicyNet] = []
-    for path in pool or []:
-        try:
-            rivals.append(PolicyNet.load(path))
-        except (OSError, ValueError, KeyError) as exc:
-            console.print(f"train selfplay: cannot read the pool's weights, {path}: {exc}", style="red")
-            raise typer.Exit(2) from None
+    rivals = [load(path, "the pool's weights") for path in pool or []]
     config = SelfPlayConfig(
         envs=envs, horizon=horizon, lr=lr, anchor=anchor, warmup=warmup, seed=seed, pool_share=pool_share,
         snapshot=snapshot, variant=variant,

@@ -18,14 +18,7 @@ from fogofwar.core.agents import make_agent
 from fogofwar.core.protocol import GameError
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
-from fogofwar.games.stratego.agents.policy_model import (
-    HEADS,
-    SELFPLAY_BARRAGE_FILE,
-    SELFPLAY_FILE,
-    PolicyNet,
-    shipped_net,
-    shipped_policy,
-)
+from fogofwar.games.stratego.agents.policy_model import HEADS, PolicyNet, shipped_net, shipped_policy
 from fogofwar.games.stratego.agents.selfplay_training import (
     Potential,
     SelfPlayConfig,
@@ -180,7 +173,7 @@ def test_train_selfplay_runs_on_a_tiny_budget(tmp_path: Path) -> None:
 
 
 def test_the_shipped_selfplay_net_loads_and_its_player_plays_it() -> None:
-    net = shipped_net(SELFPLAY_FILE)
+    net = shipped_net(SelfPlayAgent.weights)
     assert net is not None, "src/fogofwar/games/stratego/agents/data/selfplay_net.npz is missing"
     assert "improved by self-play" in net.note
     people = shipped_policy()
@@ -198,10 +191,16 @@ def test_the_shipped_selfplay_net_loads_and_its_player_plays_it() -> None:
 
 
 def test_selfplay_plays_barrage_with_the_net_self_played_in_barrage() -> None:
-    barrage = shipped_net(SELFPLAY_BARRAGE_FILE)
+    barrage = shipped_net(SelfPlayAgent.variant_weights["barrage"])
     assert barrage is not None, "src/fogofwar/games/stratego/agents/data/selfplay_barrage_net.npz is missing"
     assert "barrage Stratego" in barrage.note
-    for variant, file in (("barrage", SELFPLAY_BARRAGE_FILE), ("classic", SELFPLAY_FILE), ("duel", SELFPLAY_FILE)):
+    classic = SelfPlayAgent.weights
+    assert barrage is not shipped_net(classic)
+    for variant, file in (
+        ("barrage", SelfPlayAgent.variant_weights["barrage"]),
+        ("classic", classic),
+        ("duel", classic),
+    ):
         agent = make_agent("selfplay")
         assert isinstance(agent, SelfPlayAgent)
         agent.start(StrategoGame(variant=variant), 0, random.Random(0))

@@ -57,8 +57,8 @@ class SelfPlayAgent(PolicyAgent):
     about a millisecond a move."""
 
     name = "selfplay"
-    weights = "selfplay_net.npz"  # `policy_model.SELFPLAY_FILE`
-    variant_weights: ClassVar[dict[str, str]] = {"barrage": "selfplay_barrage_net.npz"}  # SELFPLAY_BARRAGE_FILE
+    weights = "selfplay_net.npz"  # `fogofwar train selfplay`
+    variant_weights: ClassVar[dict[str, str]] = {"barrage": "selfplay_barrage_net.npz"}  # ... --variant barrage
 
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:

@@ -101,10 +101,6 @@ class PolicyNet(ConvNet):
 
 POLICY_FILE = "policy_net.npz"
 """The net fitted to people's moves (`fogofwar train policy`): the search's prior and the `policy` player."""
-SELFPLAY_FILE = "selfplay_net.npz"
-"""That net improved by self-play (`fogofwar train selfplay`): the `selfplay` player."""
-SELFPLAY_BARRAGE_FILE = "selfplay_barrage_net.npz"
-"""The self-played net trained on in Barrage (`fogofwar train selfplay --variant barrage`): `selfplay` in Barrage."""
 
 
 def weights_path(file: str = POLICY_FILE) -> Path:
@@ -113,7 +109,8 @@ def weights_path(file: str = POLICY_FILE) -> Path:
 
 @cache
 def shipped_net(file: str) -> PolicyNet | None:
-    """A shipped net (`POLICY_FILE`, `SELFPLAY_FILE`, ...), loaded once per process; None when the package has none."""
+    """A shipped net (`POLICY_FILE`; the self-played ones are named by the agents that play them,
+    `policy_agent.SelfPlayAgent`), loaded once per process; None when the package has none."""
     path = weights_path(file)
     return PolicyNet.load(path) if path.exists() else None
 
