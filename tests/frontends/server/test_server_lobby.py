@@ -18,15 +18,16 @@ def test_meta_lists_variants_samples_and_only_safe_agents(client: TestClient) ->
     barrage = next(v for v in stratego["variants"] if v["name"] == "barrage")
     assert barrage["army_size"] == 8 and barrage["samples"] == ["sample"]
     # never `ucc`
-    assert set(meta["agents"]) == {"random", "novice", "heuristic", "search", "selfplay", "expert", "stratego"}
+    levels_offered = {"random", "novice", "heuristic", "search", "selfplay", "expert", "rollout"}
+    assert set(meta["agents"]) == levels_offered | {"stratego"}
     agents = {g["name"]: set(g["agents"]) for g in meta["games"]}
     assert agents == {
-        "stratego": {"random", "novice", "heuristic", "search", "selfplay", "expert"},
+        "stratego": levels_offered,
         "lotr": {"random", "heuristic", "search", "expert"},
         "admiral": {"random", "stratego"},
     }
     levels = {level["name"]: level for level in meta["levels"]}
-    assert {"random", "novice", "heuristic", "search", "selfplay", "expert"} <= set(levels)
+    assert levels_offered <= set(levels)
     assert levels["search"]["label"] == "Strong" and "elo" in levels["search"]
 
 

@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 from fogofwar.core.agents import make_agent
 from fogofwar.core.protocol import GameError
 from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.agents.policy_model import HEADS, PolicyNet, shipped_net, shipped_policy
 from fogofwar.games.stratego.agents.selfplay_training import (
-    Potential,
     SelfPlayConfig,
     UpdateReport,
     _Pool,

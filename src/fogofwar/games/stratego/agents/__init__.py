@@ -13,12 +13,16 @@ register_agent(
 register_agent("ucc", UccBotAgent.from_spec, "stratego", example=None)  # needs a bot program: ucc:COMMAND
 
 from fogofwar.games.stratego.agents.policy_agent import PolicyAgent, SelfPlayAgent  # noqa: E402
+from fogofwar.games.stratego.agents.rollout import RolloutAgent  # noqa: E402
 from fogofwar.games.stratego.agents.search import parse_spec  # noqa: E402
 
 register_agent("search", parse_spec, "stratego", title=level_named("search").label)
 register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move policy alone
 # the learned move policy improved by self-play
 register_agent("selfplay", SelfPlayAgent.from_spec, "stratego", title=level_named("selfplay").label)
+# the self-played net, its likeliest moves tried in short games over guessed armies (the conformance test plays a
+# light one: the full one takes a tenth of a second a move)
+register_agent("rollout", RolloutAgent.from_spec, "stratego", example="rollout:guesses=2,depth=2")
 
 
 def _register_levels() -> None:

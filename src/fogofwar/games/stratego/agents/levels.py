@@ -4,7 +4,7 @@ Why a data file: the lobby, the terminal and the rating fit (`benchmarks/levels.
 level is and how strong it measured, and a rating is a measurement that changes when an agent does, not code.
 
 >>> [level.label for level in levels()]
-['Beginner', 'Novice', 'Club', 'Strong', 'Advanced', 'Expert']
+['Beginner', 'Novice', 'Club', 'Strong', 'Advanced', 'Expert', 'Master']
 >>> level_named("search").label
 'Strong'
 """

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,9 @@ from fogofwar.games.stratego.sim.planes import NUM_PLANES, UNACCOUNTED, planes_f
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT, NUM_COMPACT_ACTIONS
 from fogofwar.games.stratego.variants import get_variant
 from fogofwar.grid.board import SIZE
+
+if TYPE_CHECKING:
+    from fogofwar.games.stratego.sim.batch import BatchSim
 
 I64 = npt.NDArray[np.int64]
 
@@ -68,6 +71,18 @@ PLANE_SCALE[UNACCOUNTED:] = 1.0 / 8.0  # the unaccounted-for counts (0..8) scale
 def oriented_planes(planes: F32, player: int) -> F32:
     """Planes (.., NUM_PLANES, 10, 10) turned round for blue (player 1), so the mover's home is at row 0."""
     return planes if player == 0 else np.ascontiguousarray(planes[..., ::-1, ::-1])
+
+
+def movers_view(sim: BatchSim) -> tuple[I64, F32, npt.NDArray[np.bool_]]:
+    """(seat to move, its planes, its legal compact-move mask) in every game of `sim`, turned round for blue as
+    the net reads them (a compact id the net picks for blue is turned back with `FLIP_COMPACT`)."""
+    mover = sim.to_move
+    obs = sim.observe(mover)
+    mask = sim.legal_mask(compact=True)
+    blue = mover == 1
+    obs[blue] = obs[blue][:, :, ::-1, ::-1]
+    mask[blue] = mask[blue][:, FLIP_COMPACT]
+    return mover, np.ascontiguousarray(obs), mask
 
 
 @dataclass(frozen=True)

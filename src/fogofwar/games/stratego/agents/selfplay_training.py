@@ -26,13 +26,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.net_training import device, export, load_weights, torch_net
-from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, HEADS, PLANE_SCALE, SLOT_OF_COMPACT, PolicyNet
-from fogofwar.games.stratego.agents.search import WIN_MARGIN, fitted_material
+from fogofwar.games.stratego.agents.policy_model import (
+    FLIP_COMPACT,
+    HEADS,
+    PLANE_SCALE,
+    SLOT_OF_COMPACT,
+    PolicyNet,
+    movers_view,
+)
 from fogofwar.games.stratego.agents.setups import book_setup
 from fogofwar.games.stratego.sim.batch import BatchSim, setup_codes
 from fogofwar.games.stratego.sim.planes import NUM_PLANES
-from fogofwar.games.stratego.sim.tables import MOVE_LIMIT, roster_counts
+from fogofwar.games.stratego.sim.tables import MOVE_LIMIT
 from fogofwar.games.stratego.variants import get_variant
 
 F32 = npt.NDArray[np.float32]
@@ -84,30 +91,6 @@ class UpdateReport:
     clipped: float  # share of samples whose ratio was clipped
     value_loss: float
     mean_length: float  # plies of the games finished in this update (0: none)
-
-
-# --- material as the credit between turns ----------------------------------------------------------
-
-
-class Potential:
-    """Each seat's material win chance as a number in [-1, 1] (2w - 1), with the values and the sharpness of
-    the curve fitted to who won Gravon games; the flag counts nothing (taking it ends the game)."""
-
-    def __init__(self, variant: str = "classic") -> None:
-        values, self.sharpness = fitted_material()
-        self.values = np.array(values, np.float64)
-        self.values[0] = 0.0
-        self.roster = roster_counts(get_variant(variant)).astype(np.float64)
-
-    def __call__(self, captured: I64, seat: I64) -> F32:
-        """(n,) for `seat[e]` of each game, from `BatchSim.captured` (n, 2, ranks)."""
-        alive = self.roster[None, None, :] - captured
-        material = alive @ self.values  # (n, 2)
-        n = len(seat)
-        own, enemy = material[np.arange(n), seat], material[np.arange(n), 1 - seat]
-        total = np.maximum(own + enemy, 1e-9)
-        w = WIN_MARGIN + (1 - 2 * WIN_MARGIN) / (1 + np.exp(-self.sharpness * (own - enemy) / total))
-        return (2 * w - 1).astype(np.float32)
 
 
 # --- the nets ---------------------------------------------------------------------------------------
@@ -179,13 +162,7 @@ class _Table:
 
     def view(self) -> tuple[I64, F32, npt.NDArray[np.bool_]]:
         """(mover, planes, legal compact mask), turned round for blue."""
-        mover = self.sim.to_move
-        obs = self.sim.observe(mover)
-        mask = self.sim.legal_mask(compact=True)
-        blue = mover == 1
-        obs[blue] = obs[blue][:, :, ::-1, ::-1]
-        mask[blue] = mask[blue][:, FLIP_COMPACT]
-        return mover, np.ascontiguousarray(obs), mask
+        return movers_view(self.sim)
 
     def play(
         self, compact: I64, mover: I64, envs: npt.NDArray[np.bool_] | None = None

@@ -22,6 +22,7 @@ from typing import Any
 from fogofwar.core.protocol import InvalidSetupError, NotationError, State
 from fogofwar.core.registry import make_game
 from fogofwar.core.web_adapter import AdapterDefaults, HistoryMoveList, hosted_options, owners_board, public_board
+from fogofwar.games.stratego.agents.levels import levels as computer_levels
 from fogofwar.games.stratego.pieces import RANK_BY_NAME, Rank
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState, check_setup
 from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, random_setup, sample_setup
@@ -46,12 +47,10 @@ class StrategoAdapter(HistoryMoveList, AdapterDefaults):
 
     name = "stratego"
     seat_names: tuple[str, ...] = PLAYER_NAMES
-    agents: tuple[str, ...] = ("random", "novice", "heuristic", "search", "selfplay", "expert")
+    agents: tuple[str, ...] = tuple(level.name for level in computer_levels())  # the levels people pick, weakest first
 
     def levels(self) -> list[dict[str, Any]]:
-        from fogofwar.games.stratego.agents.levels import levels
-
-        return [level.describe() for level in levels()]
+        return [level.describe() for level in computer_levels()]
 
     def make_game(self, options: dict[str, Any]) -> StrategoGame:
         """The game the client asked for: its options checked by the game itself, within the server's caps."""

@@ -1,0 +1,190 @@
+"""The roll-out player (`rollout`): the worlds it guesses show each seat exactly what the game shows it, the score
+of a world, the look-ahead's judgement on crafted positions, its options and reproducible play."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from tests.games.stratego.agents.random_games import random_game
+
+from fogofwar.core.agents import make_agent
+from fogofwar.core.match import play_match
+from fogofwar.core.protocol import GameError
+from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.knowledge import Knowledge
+from fogofwar.games.stratego.agents.material_chance import Potential
+from fogofwar.games.stratego.agents.policy_model import shipped_net
+from fogofwar.games.stratego.agents.rollout import RolloutAgent, captured_counts, play_out, scores, world_codes
+from fogofwar.games.stratego.observation import StrategoView, stratego_view
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.rules import StrategoGame, StrategoState
+from fogofwar.games.stratego.sim.batch import BatchSim
+from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
+from fogofwar.grid.board import parse_square
+
+NOT_LAST_MOVES = [p for p in range(45) if not LAST_FROM <= p <= PREV_TO]
+"""The planes a world rebuilt from a position has as the game has them (it has no moves behind it)."""
+
+ENEMY_VIEW = [*range(12, 26), *range(33, 45)]
+"""The planes that say what a seat knows of the other side's army."""
+
+
+def world(state: StrategoState, seat: int, guess: dict[int, int]) -> BatchSim:
+    """The simulator at `state` as `seat` rebuilds it, the other side's hidden pieces given the ranks of `guess`."""
+    data = stratego_view(state.observation(seat).data)
+    sim = BatchSim("classic", n_envs=1, max_moves=0)
+    sim.reset(setups=world_codes(Knowledge.from_observation(data), guess)[None], to_move=state.current_player())
+    sim.captured[:] = captured_counts(data)[None]
+    return sim
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4])
+def test_a_guessed_world_shows_each_seat_what_the_game_shows_it(seed: int) -> None:
+    """Red rebuilds the position with guessed blue ranks: red's view of it is red's view of the game, and blue's
+    view of red's army (what red showed, what blue took) is blue's view in the game; with the true ranks every
+    plane of both seats is the game's. So the roll-outs neither leak what was hidden nor forget what was shown."""
+    state, _ = random_game(seed, 150)
+    assert not state.is_terminal()
+    data = stratego_view(state.observation(0).data)
+    know = Knowledge.from_observation(data)
+    tracker = BeliefTracker()
+    tracker.update(data)
+    guess = tracker.sample(know, tracker.marginals(know), random.Random(seed))
+    assert guess, "the test needs hidden blue pieces"
+    views = [stratego_view(state.observation(s).data) for s in (0, 1)]
+    game_planes = [planes_from_observation(view, state.game.variant) for view in views]
+    guessed = world(state, 0, guess)
+    assert np.array_equal(guessed.observe(0)[0][NOT_LAST_MOVES], game_planes[0][NOT_LAST_MOVES])
+    assert np.array_equal(guessed.observe(1)[0][ENEMY_VIEW], game_planes[1][ENEMY_VIEW])
+    truth = {sq: int(state.piece_at(sq)[1]) for sq in guess}  # type: ignore[index]
+    exact = world(state, 0, truth)
+    for seat in (0, 1):
+        assert np.array_equal(exact.observe(seat)[0][NOT_LAST_MOVES], game_planes[seat][NOT_LAST_MOVES])
+    assert sorted(exact.legal_actions(0)) == sorted(a for a in state.legal_actions() if a < 10000)
+
+
+Piece = tuple[str, int, Rank, bool, bool]
+
+
+def crafted(pieces: list[Piece]) -> tuple[StrategoState, StrategoView]:
+    """A Barrage position from (square, owner, rank, moved, revealed), red to move, and red's view of it with every
+    piece not on the board counted as captured."""
+    game = StrategoGame("barrage")
+    start = [(parse_square(sq), owner, int(rank), moved, revealed) for sq, owner, rank, moved, revealed in pieces]
+    state = StrategoState(game, start=start, to_move=0)
+    observation = state.observation(0)
+    for owner in (0, 1):
+        left = [r for r, n in game.variant.roster for _ in range(n)]
+        for _, o, rank, _, _ in pieces:
+            if o == owner:
+                left.remove(rank)
+        observation.data["captured"][owner] = sorted(r.name.lower() for r in left)
+    return state, stratego_view(observation.data)
+
+
+FIGHT: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("B1", 0, Rank.BOMB, False, False),
+    ("E5", 0, Rank.MARSHAL, True, True),
+    ("H1", 0, Rank.SCOUT, False, False),
+    ("E6", 1, Rank.GENERAL, True, True),
+    ("K10", 1, Rank.FLAG, False, False),
+    ("H10", 1, Rank.BOMB, False, False),
+    ("A10", 1, Rank.MINER, True, False),
+]
+TRUTH = {parse_square(sq): int(rank) for sq, _, rank, _, _ in FIGHT[-3:]}
+"""Blue's hidden pieces in FIGHT as they are."""
+
+
+def look_ahead(pieces: list[Piece], moves: list[str], depth: int) -> dict[str, float]:
+    state, data = crafted(pieces)
+    agent = RolloutAgent(guesses=4, depth=depth)
+    agent.start(state.game, 0, random.Random(1))
+    agent._belief.update(data)
+    ids = [state.string_to_action(m) for m in moves]
+    return dict(zip(moves, agent.look_ahead(data, ids).tolist(), strict=True))
+
+
+@pytest.mark.parametrize("depth", [0, 4])
+def test_the_look_ahead_values_a_free_capture_above_a_quiet_move(depth: int) -> None:
+    """Red's revealed marshal next to blue's revealed general: taking it scores the material it wins."""
+    values = look_ahead(FIGHT, ["E5xE6", "H1-H2"], depth)
+    assert values["E5xE6"] > values["H1-H2"] + 0.1
+
+
+def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
+    """Blue's last hidden piece beside red's scout: with all else of blue's accounted for it is the flag, and taking
+    it ends the game where taking a scout only wins material."""
+    pieces: list[Piece] = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("B1", 0, Rank.BOMB, False, False),
+        ("E7", 0, Rank.SCOUT, True, False),
+        ("A4", 0, Rank.GENERAL, True, False),
+        ("E8", 1, Rank.FLAG, False, False),
+        ("B4", 1, Rank.SCOUT, True, True),
+        ("K5", 1, Rank.MINER, True, True),
+    ]
+    values = look_ahead(pieces, ["E7xE8", "A4xB4"], 2)
+    assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
+
+
+def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_goes_on() -> None:
+    state, data = crafted(FIGHT)
+    sim = BatchSim("barrage", n_envs=2, max_moves=0)
+    codes = world_codes(Knowledge.from_observation(data), TRUTH)
+    sim.reset(setups=np.tile(codes, (2, 1)))
+    sim.captured[:] = captured_counts(data)[None]
+    sim.step(np.array([state.string_to_action("E5xE6"), state.string_to_action("H1-H2")]))
+    expected = Potential("barrage")(sim.captured, np.zeros(2, np.int64))
+    assert np.allclose(scores(sim, 0, "barrage"), expected)
+    assert scores(sim, 0, "barrage")[0] > 0 > scores(sim, 1, "barrage")[0]
+    over = BatchSim("barrage", n_envs=1, max_moves=0)
+    codes[parse_square("E6")] = codes[parse_square("K10")]  # blue's flag where its general stood
+    codes[parse_square("K10")] = 0
+    over.reset(setups=codes[None])
+    over.step(np.array([state.string_to_action("E5xE6")]))
+    assert over.done[0] and scores(over, 0, "barrage")[0] == 1.0 and scores(over, 1, "barrage")[0] == -1.0
+
+
+def test_roll_out_moves_are_the_likeliest_or_drawn_for_the_seat_asked() -> None:
+    """Sixteen copies of one position, one ply: the likeliest move is one move; drawn moves (seeded) are legal, vary,
+    and repeat with the seed."""
+    state, _ = random_game(5, 60)
+    net = shipped_net("selfplay_net.npz")
+    assert net is not None
+    seat = state.current_player()
+    truth = {sq: int(p[1]) for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] != seat}
+
+    def first_moves(temperature: float, seed: int) -> list[tuple[int, ...]]:
+        one = world(state, seat, truth)
+        sim = BatchSim("classic", n_envs=16, max_moves=0)
+        sim.reset(setups=np.tile(one.board[0], (16, 1)), to_move=seat)
+        before = sim.board.copy()
+        play_out(net, sim, 1, seat, temperature, np.random.default_rng(seed))
+        return [tuple(np.flatnonzero(before[e] != sim.board[e]).tolist()) for e in range(16)]  # the squares it changed
+
+    assert len(set(first_moves(0.0, 1))) == 1
+    drawn = first_moves(1.0, 1)
+    assert len(set(drawn)) > 1 and drawn == first_moves(1.0, 1)
+
+
+def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
+    agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,reply=1", "stratego")
+    assert isinstance(agent, RolloutAgent)
+    assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure, agent.reply) == (3, 5, 6, 0.1, 0.9, 1)
+    with pytest.raises(GameError, match="whole number"):
+        make_agent("rollout:depth=1.5", "stratego")
+    with pytest.raises(GameError, match="unknown option 'speed'.*guesses=N"):
+        make_agent("rollout:speed=2", "stratego")
+    with pytest.raises(GameError, match="from 1 to 256"):
+        make_agent("rollout:guesses=0", "stratego")
+
+
+def test_a_seeded_game_of_the_roll_out_player_repeats_move_for_move() -> None:
+    def moves() -> list[int]:
+        seats = [make_agent("rollout:guesses=2,depth=2", "stratego"), make_agent("selfplay", "stratego")]
+        return play_match(StrategoGame("barrage"), seats, seed=5, max_actions=120).actions
+
+    assert moves() == moves()
