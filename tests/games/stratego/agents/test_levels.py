@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fogofwar.core.agents import agent_names, make_agent
+from fogofwar.core.agents import agent_names, agent_title, make_agent
 from fogofwar.core.protocol import GameError
 from fogofwar.games.stratego.agents.levels import levels, parse_levels
 
@@ -16,6 +16,7 @@ def test_every_level_is_an_agent_named_after_it() -> None:
         assert level.name in names
         agent = make_agent(level.name)
         assert agent.name == level.name
+        assert agent_title(level.name, "stratego") == level.label  # what the lobby's game lists call it
 
 
 def test_a_level_takes_more_options_after_its_own() -> None:

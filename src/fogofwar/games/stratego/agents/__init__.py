@@ -22,7 +22,8 @@ register_agent("policy", PolicyAgent.from_spec, "stratego")  # the learned move 
 register_agent("selfplay", SelfPlayAgent.from_spec, "stratego", title=level_named("selfplay").label)
 # the self-played net, its likeliest moves tried in short games over guessed armies (the conformance test plays a
 # light one: the full one takes a tenth of a second a move)
-register_agent("rollout", RolloutAgent.from_spec, "stratego", example="rollout:guesses=2,depth=2")
+_LIGHT = "rollout:guesses=2,depth=2"
+register_agent("rollout", RolloutAgent.from_spec, "stratego", example=_LIGHT, title=level_named("rollout").label)
 
 
 def _register_levels() -> None:
