@@ -33,6 +33,7 @@ from fogofwar.games.stratego.agents.belief import BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
+from fogofwar.games.stratego.rules import piece_code
 
 if TYPE_CHECKING:
     from fogofwar.games.stratego.agents.material_chance import Potential
@@ -55,17 +56,13 @@ OPTIONS = {
 
 def world_codes(know: Knowledge, guess: dict[int, int]) -> U8:
     """One row of simulator piece codes (`sim.batch.piece_codes`) for the board `know` sees, with every enemy piece
-    of unknown rank given its rank in `guess`; moved and revealed marks as the game shows them."""
-    from fogofwar.games.stratego.sim.tables import MOVED_BIT, OWNER_BIT, PRESENT_BIT, REVEALED_BIT
-
+    of unknown rank given its rank in `guess`; moved and revealed marks as the game shows them (the engine's own
+    `rules.piece_code`, which the simulator shares)."""
     row = np.zeros(len(know.cells), np.uint8)
     for sq, cell in enumerate(know.cells):
-        if cell is None:
-            continue
-        rank = cell.rank if cell.rank is not None else guess[sq]
-        code = PRESENT_BIT | (OWNER_BIT if cell.owner else 0) | rank
-        code |= (MOVED_BIT if cell.moved else 0) | (REVEALED_BIT if cell.revealed else 0)
-        row[sq] = code
+        if cell is not None:
+            rank = cell.rank if cell.rank is not None else guess[sq]
+            row[sq] = piece_code(cell.owner, rank, cell.moved, cell.revealed)
     return row
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES
+from fogofwar.games.stratego.rules import DEFAULT_TWO_SQUARES, piece_code
 from fogofwar.games.stratego.sim import kernels as K
 from fogofwar.games.stratego.sim.planes import NUM_PLANES
 from fogofwar.games.stratego.sim.tables import (
@@ -52,7 +52,7 @@ def piece_codes(pieces: Iterable[tuple[int, int, int]] | Mapping[int, tuple[int,
     for sq, owner, rank in triples:
         if sq in LAKES or row[sq]:
             raise ValueError(f"square {sq} is a lake or taken twice")
-        row[sq] = PRESENT_BIT | (int(owner) << 4) | int(rank)
+        row[sq] = piece_code(int(owner), int(rank))
     return row
 
 
