@@ -104,3 +104,19 @@ test("LOTR characters get two letters that tell them apart on a small board", ()
   assert.equal(initials("Cavaliere sul Mannaro"), "CM");
   assert.equal(initials("Aragorn"), "Ar");
 });
+
+test("stored player names read in the reader's language: the computer's level and unnamed seats, not people", async () => {
+  const { playerName } = await import("../../../src/fogofwar/frontends/web/common.js");
+  const { useCatalog } = await import("../../../src/fogofwar/frontends/web/i18n.js");
+  useCatalog("it", { "Master": "Maestro", "computer": "computer", "red": "rosso", "evil": "male", "open seat": "posto libero" });
+  try {
+    assert.equal(playerName("Master (computer)"), "Maestro (computer)");
+    assert.equal(playerName("Red"), "Rosso");
+    assert.equal(playerName("Evil", ["evil", "good"]), "Male");
+    assert.equal(playerName("Red", ["evil", "good"]), "Red"); // not a seat of this game: someone's name
+    assert.equal(playerName("Anna"), "Anna");
+    assert.equal(playerName(null), "posto libero");
+  } finally {
+    useCatalog("en", {});
+  }
+});

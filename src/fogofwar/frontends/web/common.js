@@ -39,6 +39,20 @@ export function capitalize(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+/**
+ * A player's stored name in the reader's language. The server stores names in English: the computer's as its
+ * level's title ("Master (computer)") and an unnamed person's as the seat ("Red"); those read translated, a
+ * person's own name as written.
+ * @param {string | null | undefined} name
+ * @param {string[]} seatNames the game's seats, e.g. ["red", "blue"]
+ */
+export function playerName(name, seatNames = SEAT_NAMES) {
+  if (!name) return t("open seat");
+  const computer = /^(.*) \(computer\)$/.exec(name);
+  if (computer) return `${t(computer[1])} (${t("computer")})`;
+  return seatNames.some((s) => capitalize(s) === name) ? capitalize(t(name.toLowerCase())) : name;
+}
+
 export function squareName(sq) {
   return `${FILES[sq % 10]}${Math.floor(sq / 10) + 1}`;
 }

@@ -7,7 +7,7 @@
 //
 // A page calls startLive({...}) with its seat names and a render(ctx) function that draws the board
 // and its own panels; ctx holds the message on screen and a send() for the seat on screen.
-import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, saveGame, storedGame } from "./common.js";
+import { $, api, $button, capitalize, describeOutcome, el, $form, $input, $link, plainWords, playerName as storedName, saveGame, storedGame } from "./common.js";
 import { t } from "./i18n.js";
 import { clockLabel, clockLeft, formatClock } from "./clock.js";
 import { asPlayer } from "./account.js";
@@ -331,12 +331,7 @@ export function startLive(opts) {
 
   // The server's names for unnamed players ("Evil", "Club (computer)") in the page's language; a name a person
   // typed stays as typed.
-  function playerName(name) {
-    if (!name) return t("open seat");
-    const computer = /^(.*) \(computer\)$/.exec(name);
-    if (computer) return `${t(computer[1])} (${t("computer")})`;
-    return seatNames.some((s) => capitalize(s) === name) ? capitalize(t(name.toLowerCase())) : name;
-  }
+  const playerName = (name) => storedName(name, seatNames);
 
   function renderHeader(msg) {
     const g = msg.game;

@@ -4,7 +4,7 @@
 import { N_, t } from "./i18n.js";
 import { account, asPlayer, showAccountNav } from "./account.js";
 import { clockKind, clockLabel } from "./clock.js";
-import { $, allStoredGames, api, $button, capitalize, el, $form, $input, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
+import { $, allStoredGames, api, $button, capitalize, el, $form, $input, playerName, saveGame, SEAT_NAMES, $select, timeAgo } from "./common.js";
 
 let games = {}; // game name -> its description from /api/meta
 let levels = {}; // agent name -> its level from /api/meta: label, blurb, measured Elo and seconds a move
@@ -59,14 +59,19 @@ function gameLabel(g) {
   const title = t(games[g.game]?.title || capitalize(g.game));
   const variant = games[g.game]?.variants?.find((v) => v.name === g.variant);
   const clock = g.clock ? ` · ${clockLabel(g.clock)}` : "";
-  if (g.game === "stratego") return t(capitalize(g.variant || g.game)) + clock;
+  if (g.game === "stratego") return capitalize(t(g.variant || g.game)) + clock;
   return `${title} — ${variant ? t(variant.title) : g.variant || ""}${clock}`;
+}
+
+/** The name at `seat` of game `g` in the reader's language (`playerName`). */
+function nameIn(g, seat) {
+  return playerName(g.players[seat], games[g.game]?.seats || SEAT_NAMES);
 }
 
 function players(g) {
   return el("span", {},
-    el("span", { class: "dot red" }), g.players[0] || t("open seat"), ` ${t("vs")} `,
-    el("span", { class: "dot blue" }), g.players[1] || t("open seat"));
+    el("span", { class: "dot red" }), nameIn(g, 0), ` ${t("vs")} `,
+    el("span", { class: "dot blue" }), nameIn(g, 1));
 }
 
 /** A finished game's replay (every game's replay viewer steps through it); nothing for a game still on. */
@@ -177,7 +182,7 @@ async function loadChallenges() {
   const body = $("challenges").querySelector("tbody");
   body.replaceChildren(...shown.map((g) => {
     const open = g.open_seats[0];
-    const challenger = g.players[1 - open] || seatName(g, 1 - open);
+    const challenger = g.players[1 - open] ? nameIn(g, 1 - open) : seatName(g, 1 - open);
     const action = mine[g.id]
       ? el("span", { class: "muted small" }, t("yours: waiting"))
       : el("button", { class: "primary", type: "button", "data-accept": g.id }, t("Accept"));
@@ -226,7 +231,7 @@ async function loadLists() {
     }
     const seats = Object.keys(mine[id].seats || {}).map(Number);
     const you = seats.length === 2 ? t("both (hot-seat)") : seatName(g, seats[0]);
-    const opp = seats.length === 2 ? "—" : g.players[1 - seats[0]] || t("open seat");
+    const opp = seats.length === 2 ? "—" : nameIn(g, 1 - seats[0]);
     mineBody.append(el("tr", {},
       el("td", {}, gameLabel(g)),
       el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${SEAT_NAMES[seats[0]]}` }) : null, you) : "—"),

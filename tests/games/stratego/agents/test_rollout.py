@@ -4,8 +4,10 @@ of a world, the look-ahead's judgement on crafted positions, its options and rep
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from tests.games.stratego.agents.random_games import random_game
 
@@ -19,7 +21,7 @@ from fogofwar.games.stratego.agents.policy_model import shipped_net
 from fogofwar.games.stratego.agents.rollout import RolloutAgent, captured_counts, play_out, scores, world_codes
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import StrategoGame, StrategoState
+from fogofwar.games.stratego.rules import REVEALED_BIT, StrategoGame, StrategoState
 from fogofwar.games.stratego.sim.batch import BatchSim
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.grid.board import parse_square
@@ -116,7 +118,8 @@ def test_the_look_ahead_values_a_free_capture_above_a_quiet_move(depth: int) -> 
 
 def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
     """Blue's last hidden piece beside red's scout: with all else of blue's accounted for it is the flag, and taking
-    it ends the game where taking a scout only wins material."""
+    it ends the game where taking a scout only wins material (one ply later: two plies later the scout may take
+    the flag in the roll-out too)."""
     pieces: list[Piece] = [
         ("A1", 0, Rank.FLAG, False, False),
         ("B1", 0, Rank.BOMB, False, False),
@@ -126,8 +129,44 @@ def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
         ("B4", 1, Rank.SCOUT, True, True),
         ("K5", 1, Rank.MINER, True, True),
     ]
-    values = look_ahead(pieces, ["E7xE8", "A4xB4"], 2)
+    values = look_ahead(pieces, ["E7xE8", "A4xB4"], 1)
     assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
+
+
+def test_halving_gives_the_moves_still_running_twice_the_worlds_each_round_and_keeps_the_capture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four moves meet two worlds, the better two meet four more, the better one is played: the free capture."""
+    state, data = crafted(FIGHT)
+    agent = RolloutAgent(top=4, guesses=2, depth=2, halving=True)
+    agent.start(state.game, 0, random.Random(1))
+    agent._belief.update(data)
+    rounds: list[tuple[int, int]] = []
+    look_ahead = agent.look_ahead
+
+    def counted(data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> npt.NDArray[np.float64]:
+        rounds.append((len(candidates), guesses or 0))
+        return look_ahead(data, candidates, guesses)
+
+    monkeypatch.setattr(agent, "look_ahead", counted)
+    moves = ["H1-H2", "E5-E4", "E5xE6", "H1-G1"]
+    chosen = agent.halve(data, [state.string_to_action(m) for m in moves], np.log(np.full(4, 0.25)))
+    assert state.action_to_string(chosen) == "E5xE6"
+    assert rounds == [(4, 2), (2, 4)]
+
+
+def test_exposed_shows_the_roll_outs_enemy_our_hidden_pieces_and_only_ours() -> None:
+    """With `exposed=1` every hidden piece of red's is revealed in each world, none of blue's; with 0 none."""
+    state, data = crafted(FIGHT)
+    know = Knowledge.from_observation(data)
+    hidden = {parse_square(sq) for sq, owner, _, _, shown in FIGHT if owner == 0 and not shown}
+    agent = RolloutAgent(exposed=1.0)
+    agent.start(state.game, 0, random.Random(1))
+    assert agent._shown(know) == hidden == {parse_square("A1"), parse_square("B1"), parse_square("H1")}
+    codes = world_codes(know, TRUTH, agent._shown(know))
+    revealed = {sq for sq in range(100) if codes[sq] & REVEALED_BIT}
+    assert revealed == hidden | {parse_square(sq) for sq, _, _, _, shown in FIGHT if shown}
+    assert not RolloutAgent(exposed=0.0)._shown(know)
 
 
 def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_goes_on() -> None:
@@ -171,9 +210,10 @@ def test_roll_out_moves_are_the_likeliest_or_drawn_for_the_seat_asked() -> None:
 
 
 def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
-    agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,reply=1", "stratego")
+    agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,reply=1,halving=1,exposed=0.25", "stratego")
     assert isinstance(agent, RolloutAgent)
     assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure, agent.reply) == (3, 5, 6, 0.1, 0.9, 1)
+    assert agent.halving and not RolloutAgent().halving and agent.exposed == 0.25 and RolloutAgent().exposed == 1
     with pytest.raises(GameError, match="whole number"):
         make_agent("rollout:depth=1.5", "stratego")
     with pytest.raises(GameError, match="unknown option 'speed'.*guesses=N"):
@@ -183,8 +223,9 @@ def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
 
 
 def test_a_seeded_game_of_the_roll_out_player_repeats_move_for_move() -> None:
-    def moves() -> list[int]:
-        seats = [make_agent("rollout:guesses=2,depth=2", "stratego"), make_agent("selfplay", "stratego")]
+    def moves(spec: str) -> list[int]:
+        seats = [make_agent(spec, "stratego"), make_agent("selfplay", "stratego")]
         return play_match(StrategoGame("barrage"), seats, seed=5, max_actions=120).actions
 
-    assert moves() == moves()
+    assert moves("rollout:guesses=2,depth=2") == moves("rollout:guesses=2,depth=2")
+    assert moves("rollout:guesses=2,depth=2,halving=1") == moves("rollout:guesses=2,depth=2,halving=1")

@@ -12,9 +12,16 @@ goes on, by the material win chance (`material_chance.Potential`, what self-play
 mean score plus `prior` x log P(move) is played. Every candidate meets the same worlds, so their means differ by
 the move and not by the draw. When the net is sure (P >= `sure`) its move is played at once.
 
-Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, and `reply`
-(> 0: the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves). The cost
-is top x guesses x depth evaluations of the net (about 0.4 ms each on one core).
+Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `reply`
+(> 0: the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves),
+`halving` (1: sequential halving, below) and `exposed` (the chance that the roll-outs' enemy knows each of our
+hidden pieces, 1 by default: an opponent that reads our army better than the game showed it scored better against
+Demon of Ignorance, docs/strength.md). The cost is top x guesses x depth evaluations of the net (about 0.4 ms each
+on one core); with halving, guesses x depth x top x log2(top).
+
+Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
+running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
+the budget goes to telling apart the moves that are close rather than confirming that a poor one is poor.
 """
 
 from __future__ import annotations
@@ -51,18 +58,20 @@ OPTIONS = {
     "prior": NumberOption(0, 10, 0.01, "W"),
     "sure": NumberOption(0, 1, 0.95, "P"),
     "reply": NumberOption(0, 10, 0.0, "T"),
+    "halving": NumberOption(0, 1, 0, "0|1", whole=True),
+    "exposed": NumberOption(0, 1, 1, "P"),
 }
 
 
-def world_codes(know: Knowledge, guess: dict[int, int]) -> U8:
+def world_codes(know: Knowledge, guess: dict[int, int], shown: frozenset[int] = frozenset()) -> U8:
     """One row of simulator piece codes (`sim.batch.piece_codes`) for the board `know` sees, with every enemy piece
     of unknown rank given its rank in `guess`; moved and revealed marks as the game shows them (the engine's own
-    `rules.piece_code`, which the simulator shares)."""
+    `rules.piece_code`, which the simulator shares), and the pieces on the squares `shown` revealed as well."""
     row = np.zeros(len(know.cells), np.uint8)
     for sq, cell in enumerate(know.cells):
         if cell is not None:
             rank = cell.rank if cell.rank is not None else guess[sq]
-            row[sq] = piece_code(cell.owner, rank, cell.moved, cell.revealed)
+            row[sq] = piece_code(cell.owner, rank, cell.moved, cell.revealed or sq in shown)
     return row
 
 
@@ -139,16 +148,21 @@ class RolloutAgent(SelfPlayAgent):
         prior: float = 0.01,
         sure: float = 0.95,
         reply: float = 0.0,
+        halving: bool = False,
+        exposed: float = 1.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
         self.reply = reply  # > 0: the enemy's roll-out moves drawn from P(move) ** (1 / reply), not its likeliest
+        self.halving = halving
+        self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance
         self._belief = BeliefTracker()
 
     @classmethod
     def from_spec(cls, arg: str) -> RolloutAgent:
         v = number_options(cls.name, arg, OPTIONS)
-        return cls(int(v["top"]), int(v["guesses"]), int(v["depth"]), v["prior"], v["sure"], v["reply"])
+        top, guesses, depth = int(v["top"]), int(v["guesses"]), int(v["depth"])
+        return cls(top, guesses, depth, v["prior"], v["sure"], v["reply"], bool(v["halving"]), v["exposed"])
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -167,18 +181,48 @@ class RolloutAgent(SelfPlayAgent):
         candidates = ranked[: self.top]
         if len(candidates) == 1 or probs[candidates[0]] >= self.sure:
             return candidates[0]
-        values = self.look_ahead(data, candidates)
-        score = values + self.prior * np.log(np.array([probs[a] for a in candidates]))
+        log_p = np.log(np.array([probs[a] for a in candidates]))
+        if self.halving:
+            return self.halve(data, candidates, log_p)
+        score = self.look_ahead(data, candidates) + self.prior * log_p
         return candidates[int(np.argmax(score))]
 
-    def look_ahead(self, data: StrategoView, candidates: Sequence[int]) -> F64:
-        """The mean score of each candidate over the same guessed worlds, `depth` plies after it."""
+    def halve(self, data: StrategoView, candidates: Sequence[int], log_p: F64) -> int:
+        """Sequential halving: each round every move still in the running meets the same new worlds (`guesses`,
+        doubling each round), and the better half by mean score so far plus `prior` x log P goes on."""
+        running = list(range(len(candidates)))
+        total, seen = np.zeros(len(candidates)), np.zeros(len(candidates))
+        worlds = self.guesses
+        while len(running) > 1:
+            total[running] += worlds * self.look_ahead(data, [candidates[i] for i in running], worlds)
+            seen[running] += worlds
+            score = total[running] / seen[running] + self.prior * log_p[running]
+            order = np.argsort(-score, kind="stable")  # ties keep the net's order
+            running = [running[i] for i in order[: (len(running) + 1) // 2]]
+            worlds *= 2
+        return candidates[running[0]]
+
+    def _shown(self, know: Knowledge) -> frozenset[int]:
+        """Our hidden pieces the enemy of one roll-out world knows, each with the chance `exposed`: an opponent that
+        reads our army better than the game showed it (docs/strength.md, session 37)."""
+        if self.exposed <= 0:
+            return frozenset()
+        cells = enumerate(know.cells)
+        hidden = [sq for sq, c in cells if c is not None and c.owner == know.player and not c.revealed]
+        return frozenset(sq for sq in hidden if self._rng.random() < self.exposed)
+
+    def look_ahead(self, data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> F64:
+        """The mean score of each candidate over the same guessed worlds (`guesses`, default the agent's), `depth`
+        plies after it."""
         from fogofwar.games.stratego.sim.batch import BatchSim
 
         assert self._net is not None
         know = Knowledge.from_observation(data)
         marginals = self._belief.marginals(know)
-        worlds = [world_codes(know, self._belief.sample(know, marginals, self._rng)) for _ in range(self.guesses)]
+        n = self.guesses if guesses is None else guesses
+        worlds = [
+            world_codes(know, self._belief.sample(know, marginals, self._rng), self._shown(know)) for _ in range(n)
+        ]
         k, s = len(candidates), len(worlds)
         variant = str(data["variant"])
         sim = BatchSim(variant, n_envs=k * s, max_moves=0)
