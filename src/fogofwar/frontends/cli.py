@@ -818,7 +818,7 @@ def train_material(
     from rich.progress import Progress
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
-    from fogofwar.games.stratego.agents.material_training import counts, fit_material
+    from fogofwar.games.stratego.agents.material_training import STEPPED, counts, fit_material
     from fogofwar.games.stratego.agents.search import SearchAgent, material_path
 
     games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out)
@@ -828,25 +828,35 @@ def train_material(
         held_counts = counts(held, every, progress=lambda: bar.advance(task))
     console.print(f"{len(train_counts[1]):,} positions, {len(held_counts[1]):,} held out", markup=False)
     sharpness = SearchAgent().sharpness
-    fitted = fit_material(
-        train_counts,
-        held_counts,
-        {int(r): v for r, v in VALUE.items()},
-        sharpness,
-        steps,
-        report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"),
-    )
-    console.print(f"held out: log-loss {fitted.before:.4f} (hand-set values) -> {fitted.after:.4f}", markup=False)
+    start = {int(r): v for r, v in VALUE.items()}
+    fits = []
+    for stepped in (False, True):
+        fits.append(
+            fit_material(
+                train_counts,
+                held_counts,
+                start,
+                sharpness,
+                steps,
+                report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"),
+                marshal_step=stepped,
+            )
+        )
+        what = "with the marshal's step" if stepped else "plain"
+        console.print(f"held out, {what}: log-loss {fits[-1].before:.4f} -> {fits[-1].after:.4f}", markup=False)
+    fitted, stepped_fit = fits
     target = out or material_path()
     note = (
         "Material values by rank, fitted to who won the Gravon classic games; written by `fogofwar train material`:\n"
         f"{len(train)} games, every {held_out}th of {len(games)} held out, pieces counted every {every} moves, "
         f"{steps} steps.\nwin chance = 0.05 + 0.9 * logistic(sharpness * (own - enemy) / (own + enemy)).\n"
         f"Held out: log-loss {fitted.before:.4f} -> {fitted.after:.4f} over {len(held_counts[1]):,} positions "
-        "(both sides' views). The search takes the values (search:material=1) and keeps its own sharpness."
+        "(both sides' views). The search takes the values (search:material=1) and keeps its own sharpness.\n"
+        f"[{STEPPED}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside the "
+        f"logistic,\nfitted alike; held out {stepped_fit.after:.4f}. The roll-outs score with it (rollout:marshal=1)."
     )
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(fitted.to_toml(note), encoding="utf-8")
+    target.write_text(fitted.to_toml(note, stepped_fit), encoding="utf-8")
     console.print(f"wrote {target}", markup=False)
 
 

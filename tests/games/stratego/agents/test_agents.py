@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError, Observation
-from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, RANK_OF_NAME, SCOUT, SPY, Knowledge
 from fogofwar.games.stratego.agents.search import (
@@ -518,6 +518,93 @@ def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marsha
     for t in (plain, tracker):
         t.update(data)
     assert tracker.marginals(know)[e5][SPY] > plain.marginals(know)[e5][SPY]
+
+
+def _spy_readers() -> tuple[BeliefTracker, BeliefTracker]:
+    """A belief that reads the spy from what stands beside our revealed marshal, and one that does not."""
+    plain, reader = BeliefTracker(), BeliefTracker()
+    reader.spared_factor, reader.guard_factors = SPARED_FACTOR, GUARD_FACTORS
+    return plain, reader
+
+
+def test_belief_clears_a_piece_that_stood_beside_our_revealed_marshal_and_did_not_take_it() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.MARSHAL, True, True),
+        ("K1", 0, Rank.SCOUT, False, False),
+        ("E5", 1, Rank.SPY, False, False),  # beside the marshal, blue's turn to come: it could take it
+        ("G4", 1, Rank.SCOUT, False, False),
+        ("A7", 1, Rank.GENERAL, False, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    trackers = _spy_readers()
+    for t in trackers:
+        t.update(state.observation(0).data)
+    state.apply(state.string_to_action("K1-K2"))
+    state.apply(state.string_to_action("G4-F4"))  # blue does not take the marshal; another piece arrives beside it
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    for t in trackers:
+        t.update(data)
+    plain, reader = (t.marginals(know) for t in trackers)
+    e5, f4 = parse_square("E5"), parse_square("F4")
+    assert reader[e5][SPY] < 0.2 * plain[e5][SPY]
+    assert reader[f4][SPY] > plain[f4][SPY]  # the piece that just arrived had no chance yet: the spy is likelier there
+
+
+def test_belief_clears_nothing_while_the_enemy_has_not_had_a_turn_with_our_marshal_shown() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.MARSHAL, True, False),
+        ("E5", 1, Rank.SPY, False, False),
+        ("F10", 1, Rank.SCOUT, False, False),
+        ("A7", 1, Rank.GENERAL, False, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    trackers = _spy_readers()
+    e5 = parse_square("E5")
+
+    def red_reads() -> tuple[dict[int, dict[int, float]], dict[int, dict[int, float]]]:
+        data = state.observation(0).data
+        know = Knowledge.from_observation(data)
+        for t in trackers:
+            t.update(data)
+        plain, reader = (t.marginals(know) for t in trackers)
+        return plain, reader
+
+    red_reads()
+    state.apply(state.string_to_action("E4-F4"))
+    state.apply(state.string_to_action("F10xF4"))  # the scout dies and shows red's marshal to blue only now
+    plain, reader = red_reads()
+    assert reader == plain  # E5 never stood beside a marshal blue knew
+    state.apply(state.string_to_action("F4-E4"))
+    state.apply(state.string_to_action("A7-A8"))  # now it has, and did not take it
+    plain, reader = red_reads()
+    assert reader[e5][SPY] < 0.2 * plain[e5][SPY]
+
+
+def test_belief_suspects_the_spy_beside_a_piece_our_revealed_marshal_could_take() -> None:
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E3", 0, Rank.MARSHAL, True, True),
+        ("E4", 1, Rank.GENERAL, True, True),  # left to our marshal
+        ("D4", 1, Rank.SPY, False, False),  # beside it, not beside the marshal
+        ("H8", 1, Rank.SCOUT, False, False),
+        ("B9", 1, Rank.MINER, True, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    data = state.observation(0).data
+    know = Knowledge.from_observation(data)
+    trackers = _spy_readers()
+    for t in trackers:
+        t.update(data)
+    plain, reader = (t.marginals(know) for t in trackers)
+    d4, h8 = parse_square("D4"), parse_square("H8")
+    assert reader[d4][SPY] > plain[d4][SPY] and reader[h8][SPY] < plain[h8][SPY]
+    assert BeliefTracker._guards(know) == {d4}
 
 
 def test_listing_the_agents_does_not_import_numba() -> None:

@@ -14,7 +14,7 @@ from tests.games.stratego.agents.random_games import random_game
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError
-from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import shipped_net
@@ -179,6 +179,8 @@ def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_go
     expected = Potential("barrage")(sim.captured, np.zeros(2, np.int64))
     assert np.allclose(scores(sim, 0, "barrage"), expected)
     assert scores(sim, 0, "barrage")[0] > 0 > scores(sim, 1, "barrage")[0]
+    stepped = Potential("barrage", marshal_step=True)(sim.captured, np.zeros(2, np.int64))
+    assert np.allclose(scores(sim, 0, "barrage", marshal_step=True), stepped)
     over = BatchSim("barrage", n_envs=1, max_moves=0)
     codes[parse_square("E6")] = codes[parse_square("K10")]  # blue's flag where its general stood
     codes[parse_square("K10")] = 0
@@ -214,6 +216,13 @@ def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
     assert isinstance(agent, RolloutAgent)
     assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure, agent.reply) == (3, 5, 6, 0.1, 0.9, 1)
     assert agent.halving and not RolloutAgent().halving and agent.exposed == 0.25 and RolloutAgent().exposed == 1
+    stepped = make_agent("rollout:marshal=1,spy=1", "stratego")
+    assert isinstance(stepped, RolloutAgent) and stepped.marshal and not RolloutAgent().marshal
+    stepped.start(StrategoGame("classic"), 0, random.Random(1))
+    assert (stepped._belief.spared_factor, stepped._belief.guard_factors) == (SPARED_FACTOR, GUARD_FACTORS)
+    plain = RolloutAgent()
+    plain.start(StrategoGame("classic"), 0, random.Random(1))
+    assert (plain._belief.spared_factor, plain._belief.guard_factors) == (1.0, (1.0, 1.0))
     with pytest.raises(GameError, match="whole number"):
         make_agent("rollout:depth=1.5", "stratego")
     with pytest.raises(GameError, match="unknown option 'speed'.*guesses=N"):

@@ -58,6 +58,20 @@ def test_the_material_potential_is_zero_between_equal_armies_and_turns_with_a_lo
     assert (pot(captured, np.array([0, 0])) > red).all()
 
 
+def test_the_marshals_step_weighs_the_marshal_that_outlives_the_others_and_nothing_else() -> None:
+    plain, stepped = Potential("classic"), Potential("classic", marshal_step=True)
+    assert plain.marshal_step == 0 and stepped.marshal_step > 0
+    seats = np.zeros(4, np.int64)
+    captured = np.zeros((4, 2, 12), np.int64)
+    captured[1, 0, Rank.MARSHAL] = captured[1, 1, Rank.SPY] = 1  # red's marshal lost to blue's spy
+    captured[2, :, Rank.MARSHAL] = 1  # both marshals lost: neither outlives the other
+    captured[3, 1, Rank.MARSHAL] = 1  # blue's marshal lost
+    p, s = plain(captured, seats), stepped(captured, seats)
+    assert s[0] == p[0] == 0 and s[2] == 0  # equal armies
+    assert s[1] < p[1] < 0 and s[3] > p[3] > 0  # the marshal that outlives the other's counts for more
+    assert np.allclose(s[3], -stepped(captured, np.ones(4, np.int64))[3])
+
+
 def test_a_turn_is_credited_up_to_its_seats_next_turn_and_a_games_end_cuts_the_chain() -> None:
     cfg = SelfPlayConfig(gamma=1.0, lam=1.0)
     length, n = 6, 2  # a horizon of four decisions, two plies to look ahead

@@ -2,7 +2,8 @@
 
 The values and the sharpness of the curve are those fitted to who won Gravon games (`data/material.toml`, read by
 `search.fitted_material`), so the trainer (`selfplay_training`) and the player that looks ahead with the trained
-net (`rollout`) judge a position alike.
+net (`rollout`) judge a position alike. `Potential(marshal_step=True)` takes the fit that adds a step for the
+marshal that outlives the other's (`material_training`), which the roll-outs may score with (`rollout:marshal=1`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from fogofwar.games.stratego.agents.search import WIN_MARGIN, fitted_material
+from fogofwar.games.stratego.agents.search import WIN_MARGIN, fitted_material, fitted_material_with_marshal_step
+from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.sim.tables import roster_counts
 from fogofwar.games.stratego.variants import get_variant
 
@@ -20,10 +22,14 @@ I64 = npt.NDArray[np.int64]
 
 class Potential:
     """Each seat's material win chance as a number in [-1, 1] (2w - 1), with the values and the sharpness of
-    the curve fitted to who won Gravon games; the flag counts nothing (taking it ends the game)."""
+    the curve fitted to who won Gravon games (and with `marshal_step`, the marshal's step); the flag counts nothing
+    (taking it ends the game)."""
 
-    def __init__(self, variant: str = "classic") -> None:
-        values, self.sharpness = fitted_material()
+    def __init__(self, variant: str = "classic", marshal_step: bool = False) -> None:
+        if marshal_step:
+            values, self.sharpness, self.marshal_step = fitted_material_with_marshal_step()
+        else:
+            (values, self.sharpness), self.marshal_step = fitted_material(), 0.0
         self.values = np.array(values, np.float64)
         self.values[0] = 0.0
         self.roster = roster_counts(get_variant(variant)).astype(np.float64)
@@ -35,5 +41,7 @@ class Potential:
         n = len(seat)
         own, enemy = material[np.arange(n), seat], material[np.arange(n), 1 - seat]
         total = np.maximum(own + enemy, 1e-9)
-        w = WIN_MARGIN + (1 - 2 * WIN_MARGIN) / (1 + np.exp(-self.sharpness * (own - enemy) / total))
+        marshals = alive[:, :, Rank.MARSHAL]  # (n, 2): 1 while the seat's marshal stands
+        step = self.marshal_step * (marshals[np.arange(n), seat] - marshals[np.arange(n), 1 - seat])
+        w = WIN_MARGIN + (1 - 2 * WIN_MARGIN) / (1 + np.exp(-self.sharpness * (own - enemy) / total - step))
         return (2 * w - 1).astype(np.float32)

@@ -12,12 +12,15 @@ goes on, by the material win chance (`material_chance.Potential`, what self-play
 mean score plus `prior` x log P(move) is played. Every candidate meets the same worlds, so their means differ by
 the move and not by the draw. When the net is sure (P >= `sure`) its move is played at once.
 
-Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `reply`
-(> 0: the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves),
-`halving` (1: sequential halving, below) and `exposed` (the chance that the roll-outs' enemy knows each of our
-hidden pieces, 1 by default: an opponent that reads our army better than the game showed it scored better against
-Demon of Ignorance, docs/strength.md). The cost is top x guesses x depth evaluations of the net (about 0.4 ms each
-on one core); with halving, guesses x depth x top x log2(top).
+Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `reply` (> 0:
+the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves), `halving` (1:
+sequential halving, below), `exposed` (the chance that the roll-outs' enemy knows each of our hidden pieces, 1 by
+default: an opponent that reads our army better than the game showed it scored better against Demon of Ignorance,
+docs/strength.md), `marshal` (1: the roll-outs score material with the fit that gives the marshal that outlives
+the other's a step of its own, `material_training`; our known marshal was too often risked against a hidden spy for
+a captain's worth) and `spy` (1: the belief reads the spy from what stands beside our revealed marshal,
+`belief.SPARED_FACTOR` and `GUARD_FACTORS`). The cost is top x guesses x depth evaluations of the net (about 0.4 ms
+each on one core); with halving, guesses x depth x top x log2(top).
 
 Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
 running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
@@ -36,7 +39,7 @@ import numpy.typing as npt
 
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import NumberOption, number_options
-from fogofwar.games.stratego.agents.belief import BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
@@ -60,6 +63,8 @@ OPTIONS = {
     "reply": NumberOption(0, 10, 0.0, "T"),
     "halving": NumberOption(0, 1, 0, "0|1", whole=True),
     "exposed": NumberOption(0, 1, 1, "P"),
+    "marshal": NumberOption(0, 1, 0, "0|1", whole=True),
+    "spy": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 
@@ -85,10 +90,10 @@ def captured_counts(data: StrategoView) -> I64:
 
 
 @cache
-def _potential(variant: str) -> Potential:
+def _potential(variant: str, marshal_step: bool = False) -> Potential:
     from fogofwar.games.stratego.agents.material_chance import Potential
 
-    return Potential(variant)
+    return Potential(variant, marshal_step)
 
 
 def play_out(
@@ -125,10 +130,12 @@ def play_out(
         sim.step(acts, compact=True, envs=live)
 
 
-def scores(sim: BatchSim, seat: int, variant: str) -> F64:
-    """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on."""
+def scores(sim: BatchSim, seat: int, variant: str, marshal_step: bool = False) -> F64:
+    """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on (with
+    `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own)."""
     captured = sim.captured
-    chance = _potential(variant)(captured, np.full(sim.n_envs, seat, np.int64)).astype(np.float64)
+    potential = _potential(variant, marshal_step)
+    chance = potential(captured, np.full(sim.n_envs, seat, np.int64)).astype(np.float64)
     winner = sim.winner
     result = np.where(winner == seat, 1.0, np.where(winner == 1 - seat, -1.0, 0.0))
     out: F64 = np.where(sim.done, result, chance)
@@ -150,24 +157,31 @@ class RolloutAgent(SelfPlayAgent):
         reply: float = 0.0,
         halving: bool = False,
         exposed: float = 1.0,
+        marshal: bool = False,
+        spy: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
         self.reply = reply  # > 0: the enemy's roll-out moves drawn from P(move) ** (1 / reply), not its likeliest
         self.halving = halving
         self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance
+        self.marshal = marshal  # score the roll-outs with the material fit that has the marshal's step
+        self.spy = spy  # the belief reads the spy from what stands beside our revealed marshal
         self._belief = BeliefTracker()
 
     @classmethod
     def from_spec(cls, arg: str) -> RolloutAgent:
         v = number_options(cls.name, arg, OPTIONS)
         top, guesses, depth = int(v["top"]), int(v["guesses"]), int(v["depth"])
-        return cls(top, guesses, depth, v["prior"], v["sure"], v["reply"], bool(v["halving"]), v["exposed"])
+        halving, marshal, spy = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"])
+        return cls(top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy)
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
         self._belief = BeliefTracker()
         self._belief.behaviour_factor = 2.0  # as the search reads the enemy's moves
+        if self.spy:
+            self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = stratego_view(observation.data)
@@ -231,7 +245,7 @@ class RolloutAgent(SelfPlayAgent):
         sim.step(np.repeat(np.asarray(candidates, np.int64), s))
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
         play_out(self._net, sim, self.depth, know.enemy, self.reply, rng)
-        means: F64 = scores(sim, know.player, variant).reshape(k, s).mean(axis=1)
+        means: F64 = scores(sim, know.player, variant, self.marshal).reshape(k, s).mean(axis=1)
         return means
 
 

@@ -1237,13 +1237,25 @@ def material_path() -> Path:
 
 
 @functools.cache
+def _material_file() -> dict[str, Any]:
+    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
+    return tomllib.loads(text)
+
+
 def fitted_material() -> tuple[list[float], float]:
     """Material values by rank fitted to who won the Gravon games (`data/material.toml`), and the sharpness
     of the win-chance curve fitted with them."""
-    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
-    data = tomllib.loads(text)
+    data = _material_file()
     values = data["values"]
     return [float(values[Rank(r).name.lower()]) for r in range(12)], float(data["sharpness"])
+
+
+def fitted_material_with_marshal_step() -> tuple[list[float], float, float]:
+    """The fit that adds the marshal's step to the curve (`material_training`): values by rank, sharpness, step."""
+    data = _material_file()["with_marshal_step"]
+    values = data["values"]
+    ranked = [float(values[Rank(r).name.lower()]) for r in range(12)]
+    return ranked, float(data["sharpness"]), float(data["marshal_step"])
 
 
 def _fitted_values() -> list[float]:
