@@ -30,8 +30,8 @@ the belief without this factor said 48 spies; in other games, once in 1,531 (doc
 GUARD_FACTORS = (1.5, 8.0)
 """The spy likelihood of a hidden piece (unmoved, moved) beside an enemy piece our revealed marshal could take. When
 a revealed marshal took a piece in Gravon games, the spy stood beside the square it took more often than the belief
-said: 57 times where it said 43 (unmoved) and 78 where it said 28 (moved); with these factors 56 and 77, and on
-other games 61 and 78 said, 67 and 81 there."""
+said: 57 times where it said 43 (unmoved) and 78 where it said 28 (moved); with these factors it says 56 and 77
+(checked on other games: 61 and 78 said, 67 and 81 true)."""
 
 
 class BeliefTracker:
