@@ -818,8 +818,8 @@ def train_material(
     from rich.progress import Progress
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
-    from fogofwar.games.stratego.agents.material_training import STEPPED, counts, fit_material
-    from fogofwar.games.stratego.agents.search import SearchAgent, material_path
+    from fogofwar.games.stratego.agents.material_training import counts, fit_material
+    from fogofwar.games.stratego.agents.search import MARSHAL_STEP_TABLE, SearchAgent, material_path
 
     games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
@@ -852,8 +852,9 @@ def train_material(
         f"{steps} steps.\nwin chance = 0.05 + 0.9 * logistic(sharpness * (own - enemy) / (own + enemy)).\n"
         f"Held out: log-loss {fitted.before:.4f} -> {fitted.after:.4f} over {len(held_counts[1]):,} positions "
         "(both sides' views). The search takes the values (search:material=1) and keeps its own sharpness.\n"
-        f"[{STEPPED}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside the "
-        f"logistic,\nfitted alike; held out {stepped_fit.after:.4f}. The roll-outs score with it (rollout:marshal=1)."
+        f"[{MARSHAL_STEP_TABLE}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside "
+        f"the logistic,\nfitted alike; held out {stepped_fit.after:.4f}. "
+        "The roll-outs score with it (rollout:marshal=1)."
     )
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(fitted.to_toml(note, stepped_fit), encoding="utf-8")

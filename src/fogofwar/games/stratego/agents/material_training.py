@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fogofwar.games.stratego.agents.knowledge import VALUE
-from fogofwar.games.stratego.agents.search import WIN_MARGIN
+from fogofwar.games.stratego.agents.search import MARSHAL_STEP_TABLE, WIN_MARGIN
 from fogofwar.games.stratego.formats.gravon import GravonGame
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoGame
@@ -31,9 +31,6 @@ COUNTED = tuple(range(1, 12))
 
 MARSHAL = COUNTED.index(int(Rank.MARSHAL))
 """The marshal's column among the counted ranks."""
-
-STEPPED = "with_marshal_step"
-"""The table of `data/material.toml` that holds the fit with the marshal's step."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ class Material:
         in its own table."""
         lines = [f"# {line}" for line in note.splitlines()] + self._lines("")
         if stepped is not None:
-            lines += stepped._lines(STEPPED)
+            lines += stepped._lines(MARSHAL_STEP_TABLE)
         return "\n".join(lines) + "\n"
 
 
@@ -175,4 +172,4 @@ def fit_material(
     return Material(names, k, before, after, b)
 
 
-__all__ = ["STEPPED", "Material", "counts", "fit", "fit_material", "log_loss"]
+__all__ = ["Material", "counts", "fit", "fit_material", "log_loss"]

@@ -1230,6 +1230,9 @@ WIN_MARGIN = 0.05
 MATERIAL_FILE = "data/material.toml"
 """The material values fitted to who won the Gravon games (`fogofwar train material`)."""
 
+MARSHAL_STEP_TABLE = "with_marshal_step"
+"""The table of `MATERIAL_FILE` that holds the fit with the marshal's step (`material_training`)."""
+
 
 def material_path() -> Path:
     """Where `fogofwar train material` writes the values in a source checkout."""
@@ -1242,20 +1245,21 @@ def _material_file() -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def _by_rank(values: dict[str, Any]) -> list[float]:
+    return [float(values[Rank(r).name.lower()]) for r in range(12)]
+
+
 def fitted_material() -> tuple[list[float], float]:
     """Material values by rank fitted to who won the Gravon games (`data/material.toml`), and the sharpness
     of the win-chance curve fitted with them."""
     data = _material_file()
-    values = data["values"]
-    return [float(values[Rank(r).name.lower()]) for r in range(12)], float(data["sharpness"])
+    return _by_rank(data["values"]), float(data["sharpness"])
 
 
 def fitted_material_with_marshal_step() -> tuple[list[float], float, float]:
     """The fit that adds the marshal's step to the curve (`material_training`): values by rank, sharpness, step."""
-    data = _material_file()["with_marshal_step"]
-    values = data["values"]
-    ranked = [float(values[Rank(r).name.lower()]) for r in range(12)]
-    return ranked, float(data["sharpness"]), float(data["marshal_step"])
+    data = _material_file()[MARSHAL_STEP_TABLE]
+    return _by_rank(data["values"]), float(data["sharpness"]), float(data["marshal_step"])
 
 
 def _fitted_values() -> list[float]:
