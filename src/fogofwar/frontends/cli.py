@@ -1017,6 +1017,103 @@ def train_selfplay(
     _save_net(net, note, out, out)
 
 
+@train_app.command("expert")
+def train_expert(
+    out: Annotated[Path, typer.Option("--out", help="weights file to write (a policy .npz)")],
+    start: Annotated[
+        Path | None, typer.Option("--start", help="the policy to improve (default: the shipped self-played one)")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", min=1, max=100_000, help="games `rollout` plays itself")] = 100,
+    max_plies: Annotated[int, typer.Option("--max-plies", min=2, max=10_000, help="actions a game at most")] = 1000,
+    options: Annotated[
+        str, typer.Option("--rollout", help="options of the labelling `rollout`, e.g. guesses=16,depth=8")
+    ] = "",
+    labels: Annotated[
+        Path | None,
+        typer.Option("--labels", help="labels file (.npz): read when it exists (no games played), else written"),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="processes playing the games")] = 2,
+    held_share: Annotated[float, typer.Option("--held-share", min=0.01, max=0.5, help="positions held out")] = 0.1,
+    steps: _Steps = 3000,
+    batch: _Batch = 256,
+    lr: Annotated[float, typer.Option("--lr", min=1e-7, max=1.0, help="learning rate at the start")] = 3e-4,
+    temperature: Annotated[
+        float, typer.Option("--temperature", min=1e-4, max=10, help="softness of the target among compared moves")
+    ] = 0.03,
+    seed: _FitSeed = 0,
+    minutes: _Minutes = 0,
+    match_games: Annotated[
+        int, typer.Option("--match", min=0, max=100_000, help="games of the nets alone against the start (0: none)")
+    ] = 400,
+) -> None:
+    """Expert iteration: `rollout` plays itself and the net is fitted to the moves its look-ahead preferred
+    (where it looked ahead); prints how often the net agrees with the look-ahead before and after, held out."""
+    from rich.progress import Progress
+
+    from fogofwar.games.stratego.agents import expert_training as et
+    from fogofwar.games.stratego.agents.policy_model import PolicyNet, shipped_net
+    from fogofwar.games.stratego.agents.rollout import RolloutAgent
+    from fogofwar.games.stratego.agents.selfplay_training import match
+
+    _need_torch("expert")
+    try:
+        first = PolicyNet.load(start) if start is not None else shipped_net("selfplay_net.npz")
+        prior = RolloutAgent.from_spec(options).prior  # the labelling player's, which its choices include
+    except (OSError, ValueError, KeyError, GameError) as exc:
+        console.print(f"train expert: {exc}", style="red", markup=False)
+        raise typer.Exit(2) from None
+    if first is None:
+        console.print("train expert: no self-played policy ships; give one with --start", style="red")
+        raise typer.Exit(2)
+    with Progress(console=console, transient=True) as bar:
+        if labels is not None and labels.exists():
+            try:
+                data = et.Labels.load(str(labels))
+            except (OSError, ValueError, KeyError) as exc:
+                console.print(f"train expert: cannot read the labels, {labels}: {exc}", style="red", markup=False)
+                raise typer.Exit(2) from None
+            origin = f"the labels in {labels.name}"
+        else:
+            task = bar.add_task("games", total=games)
+
+            def tick(done: int, found: int) -> None:
+                bar.update(task, completed=done, description=f"games ({found:,} positions labelled)")
+
+            data, plies = et.label_games(
+                games, seed, spec=options, jobs=jobs, max_plies=max_plies, progress=tick,
+                net=first if start is not None else None,
+            )  # fmt: skip
+            origin = f"{games} games of `rollout` against itself ({plies:,} actions)"
+            if labels is not None:
+                data.save(str(labels))
+                console.print(f"wrote {labels}", markup=False)
+        if len(data) < 2:
+            console.print("train expert: fewer than two labelled positions; play more games", style="red")
+            raise typer.Exit(2)
+        train_part, held = et.split(data, held_share, seed)
+        before = et.held_agreement(first, held, first, temperature, prior)
+        report = _fit_reporter(bar, steps)
+        net = et.train(
+            train_part, first, steps=steps, batch=batch, lr=lr, temperature=temperature, prior=prior, seed=seed,
+            seconds=minutes * 60 if minutes else None, report=report,
+        )  # fmt: skip
+    after = et.held_agreement(net, held, first, temperature, prior)
+    console.print(f"held out, the start: {before.line()}", markup=False)
+    console.print(f"held out, the net: {after.line()}", markup=False)
+    line = ""
+    if match_games:
+        result = match(net, first, games=match_games, seed=seed + 1)
+        line = f" Against its start ({match_games} games, moves drawn from each net): {result.line()}."
+        console.print(f"against the start: {result.line()}", markup=False)
+    note = (
+        f"Move policy fitted to `rollout`'s choices (fogofwar.games.stratego.agents.expert_training), written by "
+        f"`fogofwar train expert`: {origin}, {len(data):,} positions, {held_share:.0%} held out; from "
+        f"{start.name if start is not None else 'the shipped self-played net'}, {steps} steps of {batch}, learning "
+        f"rate {lr}, temperature {temperature}, seed {seed}. Held out: {after.line()} (start: {before.line()}).{line}"
+    )
+    _save_net(net, note, out, out)
+
+
 @train_app.command("belief-net")
 def train_belief_net(
     archives: _Archives,

@@ -17,13 +17,25 @@ from fogofwar.core.protocol import GameError
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
-from fogofwar.games.stratego.agents.policy_model import shipped_net
-from fogofwar.games.stratego.agents.rollout import RolloutAgent, captured_counts, play_out, scores, world_codes
+from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
+from fogofwar.games.stratego.agents.rollout import (
+    RolloutAgent,
+    _without_futile,
+    captured_counts,
+    defending_moves,
+    flag_danger,
+    futile_mask,
+    futile_moves,
+    play_out,
+    scores,
+    world_codes,
+)
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import REVEALED_BIT, StrategoGame, StrategoState
-from fogofwar.games.stratego.sim.batch import BatchSim
+from fogofwar.games.stratego.rules import REVEALED_BIT, StrategoGame, StrategoState, piece_code
+from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
+from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
 from fogofwar.grid.board import parse_square
 
 NOT_LAST_MOVES = [p for p in range(45) if not LAST_FROM <= p <= PREV_TO]
@@ -216,11 +228,12 @@ def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
     assert isinstance(agent, RolloutAgent)
     assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure, agent.reply) == (3, 5, 6, 0.1, 0.9, 1)
     assert agent.halving and not RolloutAgent().halving and agent.exposed == 0.25 and RolloutAgent().exposed == 1
-    stepped = make_agent("rollout:marshal=1,spy=1", "stratego")
-    assert isinstance(stepped, RolloutAgent) and stepped.marshal and not RolloutAgent().marshal
+    stepped = RolloutAgent()  # the marshal's step and the spy's reading are on by default (session 39)
+    assert stepped.marshal and stepped.spy and stepped.futile
     stepped.start(StrategoGame("classic"), 0, random.Random(1))
     assert (stepped._belief.spared_factor, stepped._belief.guard_factors) == (SPARED_FACTOR, GUARD_FACTORS)
-    plain = RolloutAgent()
+    plain = make_agent("rollout:marshal=0,spy=0,futile=0", "stratego")
+    assert isinstance(plain, RolloutAgent) and not (plain.marshal or plain.spy or plain.futile)
     plain.start(StrategoGame("classic"), 0, random.Random(1))
     assert (plain._belief.spared_factor, plain._belief.guard_factors) == (1.0, (1.0, 1.0))
     with pytest.raises(GameError, match="whole number"):
@@ -238,3 +251,144 @@ def test_a_seeded_game_of_the_roll_out_player_repeats_move_for_move() -> None:
 
     assert moves("rollout:guesses=2,depth=2") == moves("rollout:guesses=2,depth=2")
     assert moves("rollout:guesses=2,depth=2,halving=1") == moves("rollout:guesses=2,depth=2,halving=1")
+
+
+FUTILE: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E5", 0, Rank.SCOUT, True, False),
+    ("E7", 0, Rank.SPY, True, False),
+    ("A5", 0, Rank.MINER, True, False),
+    ("E6", 1, Rank.BOMB, False, True),  # shown: the scout beside it would die for nothing, the miner not
+    ("D7", 1, Rank.GENERAL, True, True),  # shown: beats the spy
+    ("F7", 1, Rank.MARSHAL, True, True),  # shown, but the spy takes it
+    ("A6", 1, Rank.SCOUT, False, False),  # hidden: attacking it may be worth knowing
+    ("K10", 1, Rank.FLAG, False, False),
+]
+
+
+def test_futile_attacks_are_those_on_a_shown_piece_that_beats_the_attacker() -> None:
+    state, data = crafted(FUTILE)
+    legal = [a for a in state.legal_actions() if a < 10000]
+    bad = futile_moves(Knowledge.from_observation(data), legal)
+    assert {state.action_to_string(a) for a in bad} == {"E5xE6", "E7xD7", "E7xE6"}
+    assert {"E7xF7", "A5xA6", "E5-E4"} <= {state.action_to_string(a) for a in legal}
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_simulator_finds_the_same_futile_attacks_as_the_board(seed: int) -> None:
+    """Random games: at every position of the seat to move, the simulator rebuilt with the true ranks marks the
+    moves `futile_moves` finds from the seat's own view, and no others."""
+    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
+    state = game.new_initial_state()
+    for _ in range(700):
+        if state.is_terminal():
+            break
+        seat, legal = state.current_player(), state.legal_actions()
+        if legal[0] < 10000:
+            know = Knowledge.from_observation(stratego_view(state.observation(seat).data))
+            row = np.zeros(100, np.uint8)
+            for sq in range(100):
+                if (p := state.piece_at(sq)) is not None:
+                    row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
+            sim = BatchSim("classic", n_envs=1, max_moves=0)
+            sim.reset(setups=row[None], to_move=seat)
+            mask = futile_mask(sim)[0]
+            bad = futile_moves(know, legal)
+            assert {a for a in legal if mask[COMPACT_OF_MOVE[a]]} == bad
+            movers, _, masks = movers_view(sim)  # as the net reads them: turned round for blue
+            removed = np.flatnonzero(masks[0] & ~_without_futile(sim, movers, masks)[0])
+            absolute = FLIP_COMPACT[removed] if seat == 1 else removed
+            assert {int(MOVE_OF_COMPACT[i]) for i in absolute} == (bad if len(bad) < len(legal) else set())
+            found += len(bad)
+        state.apply(rng.choice(legal))
+    assert found > 0
+
+
+class _Keen:
+    """A stand-in for the net, sure of the moves it wishes for (probabilities by move text)."""
+
+    def __init__(self, state: StrategoState, wish: dict[str, float]) -> None:
+        self.wish = {state.string_to_action(m): p for m, p in wish.items()}
+
+    def move_probabilities(self, data: StrategoView, legal: Sequence[int]) -> dict[int, float]:
+        return {a: self.wish.get(a, 0.0) for a in legal if a < 10000}
+
+
+def test_the_roll_out_player_makes_no_futile_attack_unless_told_to() -> None:
+    """A net all but sure of throwing the scout at the shown bomb: `rollout` plays its next move instead,
+    `rollout:futile=0` the attack; the roll-outs' moves leave out the futile attacks too."""
+    state, data = crafted(FUTILE)
+    legal = state.legal_actions()
+    played = []
+    for futile in (True, False):
+        agent = RolloutAgent(guesses=2, depth=2, futile=futile)
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = _Keen(state, {"E5xE6": 0.97, "A5xA6": 0.029, "E7-E8": 0.001})  # type: ignore[assignment]
+        played.append(state.action_to_string(agent.act(state.observation(0), legal)))
+    assert played == ["A5xA6", "E5xE6"]
+    sim = world(state, 0, {parse_square("A6"): int(Rank.SCOUT), parse_square("K10"): int(Rank.FLAG)})
+    movers, _, masks = movers_view(sim)
+    assert masks[0].sum() - _without_futile(sim, movers, masks)[0].sum() == 3
+
+
+def danger(pieces: list[tuple[str, int, Rank]]) -> float:
+    """`flag_danger` for red in a simulator position of (square, owner, rank)."""
+    sim = BatchSim("classic", n_envs=1, max_moves=0)
+    sim.reset(setups=piece_codes([(parse_square(sq), o, int(r)) for sq, o, r in pieces])[None], to_move=0)
+    return float(flag_danger(sim, 0)[0])
+
+
+def test_flag_danger_is_the_nearest_enemy_that_could_take_the_flag() -> None:
+    """A miner beside the flag is the most danger, less the further it stands; bombs all round keep out every
+    piece but a miner; no flag, or no enemy piece that could reach it, is no danger."""
+    home = [("A1", 0, Rank.FLAG), ("A2", 0, Rank.BOMB), ("B1", 0, Rank.BOMB), ("K10", 1, Rank.FLAG)]
+    assert danger([*home, ("B2", 1, Rank.MINER)]) == pytest.approx(np.exp(-1 / 2))
+    assert danger([*home, ("A3", 1, Rank.MINER)]) == pytest.approx(np.exp(-1 / 2))
+    assert danger([*home, ("A6", 1, Rank.MINER)]) == pytest.approx(np.exp(-4 / 2))
+    assert danger([*home, ("B2", 1, Rank.MARSHAL)]) == 0.0  # bombs all round: only a miner gets through
+    opened = [*home[:2], ("B1", 0, Rank.SCOUT), ("K10", 1, Rank.FLAG)]  # a side of the flag without a bomb
+    assert danger([*opened, ("C1", 1, Rank.SCOUT)]) == pytest.approx(np.exp(-1 / 2))
+    assert danger([("B1", 0, Rank.SCOUT), ("K10", 1, Rank.FLAG), ("C1", 1, Rank.MINER)]) == 0.0  # no red flag
+    sim = BatchSim("classic", n_envs=2, max_moves=0)
+    rows = [
+        [*home, ("K1", 0, Rank.SCOUT), ("B2", 1, Rank.MINER)],
+        [*home, ("K1", 0, Rank.SCOUT), ("B2", 1, Rank.SERGEANT)],
+    ]
+    sim.reset(setups=np.stack([piece_codes([(parse_square(s), o, int(r)) for s, o, r in row]) for row in rows]))
+    plain, guarded = scores(sim, 0, "classic"), scores(sim, 0, "classic", guard=0.5)
+    assert not sim.done.any() and guarded[1] == plain[1]
+    assert guarded[0] == pytest.approx(plain[0] - 0.5 * np.exp(-1 / 2))
+    assert make_agent("rollout:guard=0.3", "stratego").guard == 0.3  # type: ignore[attr-defined]
+    assert RolloutAgent().guard == 0.0
+
+
+def test_defending_moves_go_for_a_shown_miner_near_our_flag() -> None:
+    """Red's flag behind bombs, blue's shown miner two squares off: red's general (beats it) and miner (trades)
+    stepping nearer or taking it defend, the scout (loses to it) does not, nor any move when the miner is far or
+    hidden; `rollout:guard` adds them to the moves compared even when the net would play at once."""
+    near: list[Piece] = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("A2", 0, Rank.BOMB, False, False),
+        ("B1", 0, Rank.MINER, False, False),
+        ("D1", 0, Rank.GENERAL, True, False),
+        ("B5", 0, Rank.SCOUT, True, False),
+        ("C2", 1, Rank.MINER, True, True),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    state, data = crafted(near)
+    legal = state.legal_actions()
+    found = [state.action_to_string(a) for a in defending_moves(Knowledge.from_observation(data), legal)]
+    assert set(found) == {"D1-C1", "D1-D2", "B1-C1", "B1-B2"} and found[0] in ("D1-C1", "D1-D2", "B1-C1", "B1-B2")
+    far = [*near[:5], ("C9", 1, Rank.MINER, True, True), near[6]]
+    hidden = [*near[:5], ("C2", 1, Rank.MINER, True, False), near[6]]
+    for pieces in (far, hidden):
+        state, data = crafted(pieces)
+        assert defending_moves(Knowledge.from_observation(data), state.legal_actions()) == []
+    state, data = crafted(near)
+    agent = RolloutAgent(guesses=2, depth=2, guard=0.5)
+    agent.start(state.game, 0, random.Random(1))
+    agent._net = _Keen(state, {"B5-B6": 0.99})  # type: ignore[assignment]
+    seen: list[list[str]] = []
+    agent.look_ahead = lambda d, c, g=None: seen.append([state.action_to_string(a) for a in c]) or np.zeros(len(c))  # type: ignore[method-assign]
+    agent.act(state.observation(0), legal)
+    assert seen and {"D1-C1", "D1-D2", "B1-C1", "B1-B2"} <= set(seen[0])

@@ -15,13 +15,17 @@ the move and not by the draw. When the net is sure (P >= `sure`) its move is pla
 Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `reply` (> 0:
 the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves), `halving` (1:
 sequential halving, below), `exposed` (the chance that the roll-outs' enemy knows each of our hidden pieces, 1 by
-default: an opponent that reads our army better than the game showed it; 80.0% against Demon level 1 where 0 scored
-66.7%, level at level 5, 56.3% over 112 games against 56.5% over 62, docs/strength.md), `marshal` (1: the roll-outs
-score material with the fit that gives the marshal that outlives the other's a step of its own, `material_training`)
-and `spy` (1: the belief reads the spy from what stands beside our revealed marshal, `belief.SPARED_FACTOR` and
-`GUARD_FACTORS`): both off, since against Demon they lost fewer marshals to the spy and won not clearly more games
-(docs/strength.md, session 38). The cost is top x guesses x depth evaluations of the net (about 0.4 ms each on one
-core); with halving, guesses x depth x top x log2(top).
+default: an opponent that reads our army better than the game showed it, docs/strength.md, session 37), `marshal` (1
+by default: the roll-outs score material with the fit that gives the marshal that outlives the other's a step of its
+own, `material_training`), `spy` (1 by default: the belief reads the spy from what stands beside our revealed
+marshal, `belief.SPARED_FACTOR` and `GUARD_FACTORS`), `futile` (1 by default: no attack on a shown piece that
+beats the attacker, neither the move played nor in the roll-outs, while another move is left: the net threw a piece
+away so about once a game, Demon never), and `guard` (W > 0, off by default and not yet measured: a roll-out's score
+less W x `flag_danger`, and the moves against a shown piece near our flag, `defending_moves`, compared too: 41 of 48
+flags Demon took fell to a shown miner that walked in). `marshal` and `spy` lost fewer marshals to Demon's spy and
+scored 59.9% against Demon level 5 over 96 games where the plain roll-outs scored 56.3% over 112 (docs/strength.md,
+sessions 38 and 39). The cost is top x guesses x depth evaluations of the net (about 0.4 ms each on one core); with
+halving, guesses x depth x top x log2(top).
 
 Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
 running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
@@ -44,7 +48,18 @@ from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, 
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
-from fogofwar.games.stratego.rules import piece_code
+from fogofwar.games.stratego.pieces import Rank
+from fogofwar.games.stratego.rules import (
+    BOMB,
+    FLAG,
+    MINER,
+    OWNER_BIT,
+    PRESENT_BIT,
+    RANK_MASK,
+    REVEALED_BIT,
+    battle,
+    piece_code,
+)
 
 if TYPE_CHECKING:
     from fogofwar.games.stratego.agents.material_chance import Potential
@@ -64,9 +79,81 @@ OPTIONS = {
     "reply": NumberOption(0, 10, 0.0, "T"),
     "halving": NumberOption(0, 1, 0, "0|1", whole=True),
     "exposed": NumberOption(0, 1, 1, "P"),
-    "marshal": NumberOption(0, 1, 0, "0|1", whole=True),
-    "spy": NumberOption(0, 1, 0, "0|1", whole=True),
+    "marshal": NumberOption(0, 1, 1, "0|1", whole=True),
+    "spy": NumberOption(0, 1, 1, "0|1", whole=True),
+    "futile": NumberOption(0, 1, 1, "0|1", whole=True),
+    "guard": NumberOption(0, 2, 0, "W"),
 }
+
+_FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
+_FUTILE[len(Rank) :, :] = _FUTILE[:, len(Rank) :] = False
+"""[attacker rank, defender rank]: the attacker dies and the defender stands (a bomb for all but the miner)."""
+
+
+def futile_moves(know: Knowledge, moves: Sequence[int]) -> set[int]:
+    """The moves (reference ids) that attack an enemy piece whose shown rank beats the attacker and survives: a
+    piece given away for nothing learnt. Demon never plays one; the net did about once a game (docs/strength.md)."""
+    out = set()
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine, theirs = know.cells[src], know.cells[dst]
+        if mine is None or theirs is None or theirs.owner == know.player or theirs.rank is None or mine.rank is None:
+            continue
+        if theirs.revealed and _FUTILE[mine.rank, theirs.rank]:
+            out.add(move)
+    return out
+
+
+def defending_moves(know: Knowledge, moves: Sequence[int], within: int = 5) -> list[int]:
+    """Of `moves`, those that take, or step nearer to, a shown enemy piece that stands within `within` squares
+    (rows plus columns) of our flag and could take it (a miner, or any moving piece when a side of the flag has no
+    bomb of ours), made by a piece of ours that beats it or trades with it; the nearest first. `rollout:guard` adds
+    them to the moves compared, which the net alone seldom proposes (docs/strength.md, session 39)."""
+    me = know.player
+    flag = next((sq for sq, c in enumerate(know.cells) if c is not None and c.owner == me and c.rank == FLAG), None)
+    if flag is None:
+        return []
+    fr, fc = divmod(flag, 10)
+    sides = [
+        (fr + dr) * 10 + fc + dc
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if 0 <= fr + dr < 10 and 0 <= fc + dc < 10
+    ]
+    open_side = any((c := know.cells[sq]) is None or c.owner != me or c.rank != BOMB for sq in sides)
+    threats = [
+        sq for sq, c in enumerate(know.cells)
+        if c is not None and c.owner != me and c.revealed and c.rank is not None and c.rank not in (BOMB, FLAG)
+        and (c.rank == MINER or open_side) and abs(sq // 10 - fr) + abs(sq % 10 - fc) <= within
+    ]  # fmt: skip
+    found: list[tuple[int, int]] = []
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine = know.cells[src]
+        if mine is None or mine.rank is None:
+            continue
+        for t in threats:
+            rank = know.cells[t].rank  # type: ignore[union-attr]
+            if battle(mine.rank, rank) not in ((True, False), (False, False)):  # type: ignore[arg-type]
+                continue  # a piece that beats it, or trades with it: a miner for the flag is a bargain
+            before = abs(src // 10 - t // 10) + abs(src % 10 - t % 10)
+            after = abs(dst // 10 - t // 10) + abs(dst % 10 - t % 10)
+            if after < before:
+                found.append((after, move))
+                break
+    return [move for _, move in sorted(found)]
+
+
+def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the moves of the seat to move in each game that attack a piece of the other seat whose
+    shown rank beats the attacker and survives (as `futile_moves`, for the simulator's boards)."""
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
+
+    board = sim.board.astype(np.int64)
+    src, dst = board[:, MOVE_OF_COMPACT // 100], board[:, MOVE_OF_COMPACT % 100]
+    mover = sim.to_move[:, None]
+    enemy = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover) & (dst & REVEALED_BIT).astype(bool)
+    out: npt.NDArray[np.bool_] = enemy & _FUTILE[src & RANK_MASK, dst & RANK_MASK]
+    return out
 
 
 def world_codes(know: Knowledge, guess: dict[int, int], shown: frozenset[int] = frozenset()) -> U8:
@@ -104,9 +191,11 @@ def play_out(
     drawn: int = -1,
     temperature: float = 0.0,
     rng: np.random.Generator | None = None,
+    futile: bool = False,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
-    its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead."""
+    its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
+    `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
 
     for _ in range(plies):
@@ -114,6 +203,8 @@ def play_out(
         if not len(live):
             return
         movers, planes, masks = movers_view(sim)
+        if futile:
+            masks = _without_futile(sim, movers, masks)
         mover, mask = movers[live], masks[live]
         blue = mover == 1
         logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
@@ -131,12 +222,64 @@ def play_out(
         sim.step(acts, compact=True, envs=live)
 
 
-def scores(sim: BatchSim, seat: int, variant: str, marshal_step: bool = False) -> F64:
+def _without_futile(sim: BatchSim, movers: I64, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The movers' legal masks (turned round for blue, as `movers_view` gives them) less the futile attacks, where
+    a move remains."""
+    from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT
+
+    bad = futile_mask(sim)
+    blue = movers == 1
+    bad[blue] = bad[blue][:, FLIP_COMPACT]
+    kept: npt.NDArray[np.bool_] = masks & ~bad
+    keep = kept.any(axis=1, keepdims=True)
+    out: npt.NDArray[np.bool_] = np.where(keep, kept, masks)
+    return out
+
+
+_ROW, _COL = np.divmod(np.arange(100), 10)
+
+
+def flag_danger(sim: BatchSim, seat: int, reach: float = 2.0) -> F64:
+    """How near the other side's nearest piece that could take `seat`'s flag stands to it in each game:
+    exp(-(d - 1) / reach) for the smallest distance d (rows plus columns) of an enemy miner, or of any movable
+    enemy piece when a square beside the flag is not a bomb of `seat`'s; 1 beside the flag, 0 with no such piece.
+
+    Why: 41 of the 48 flags Demon took from `rollout` in 208 games fell to a shown miner that had walked 7 to 57
+    moves towards it through the bombs while sergeants and better stood idle (docs/strength.md, session 39); the
+    roll-outs' eight plies and their material score do not see the walk coming."""
+    board = sim.board.astype(np.int64)
+    present = (board & PRESENT_BIT) != 0
+    owner = (board & OWNER_BIT) >> 4
+    rank = board & RANK_MASK
+    ours = present & (owner == seat)
+    flag = ours & (rank == FLAG)
+    has_flag = flag.any(axis=1)
+    fsq = flag.argmax(axis=1)
+    fr, fc = _ROW[fsq], _COL[fsq]
+    open_side = np.zeros(sim.n_envs, np.bool_)
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        r, c = fr + dr, fc + dc
+        inside = (r >= 0) & (r < 10) & (c >= 0) & (c < 10)
+        sq = np.clip(r, 0, 9) * 10 + np.clip(c, 0, 9)
+        bomb = ours[np.arange(sim.n_envs), sq] & (rank[np.arange(sim.n_envs), sq] == BOMB)
+        open_side |= inside & ~bomb
+    enemy = present & (owner != seat) & (rank != BOMB) & (rank != FLAG)
+    reaches = enemy & ((rank == MINER) | open_side[:, None])
+    dist = np.abs(_ROW[None, :] - fr[:, None]) + np.abs(_COL[None, :] - fc[:, None])
+    near = np.where(reaches, dist, 99).min(axis=1)
+    out: F64 = np.where(has_flag & (near < 99), np.exp(-(near - 1) / reach), 0.0)
+    return out
+
+
+def scores(sim: BatchSim, seat: int, variant: str, marshal_step: bool = False, guard: float = 0.0) -> F64:
     """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on (with
-    `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own)."""
+    `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own), less `guard` x
+    `flag_danger`."""
     captured = sim.captured
     potential = _potential(variant, marshal_step)
     chance = potential(captured, np.full(sim.n_envs, seat, np.int64)).astype(np.float64)
+    if guard > 0:
+        chance = chance - guard * flag_danger(sim, seat)
     winner = sim.winner
     result = np.where(winner == seat, 1.0, np.where(winner == 1 - seat, -1.0, 0.0))
     out: F64 = np.where(sim.done, result, chance)
@@ -158,8 +301,10 @@ class RolloutAgent(SelfPlayAgent):
         reply: float = 0.0,
         halving: bool = False,
         exposed: float = 1.0,
-        marshal: bool = False,
-        spy: bool = False,
+        marshal: bool = True,
+        spy: bool = True,
+        futile: bool = True,
+        guard: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -168,14 +313,19 @@ class RolloutAgent(SelfPlayAgent):
         self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance
         self.marshal = marshal  # score the roll-outs with the material fit that has the marshal's step
         self.spy = spy  # the belief reads the spy from what stands beside our revealed marshal
+        self.futile = futile  # no attack on a shown piece that beats the attacker, here or in the roll-outs
+        self.guard = guard  # weight of `flag_danger` in a roll-out's score
         self._belief = BeliefTracker()
 
     @classmethod
     def from_spec(cls, arg: str) -> RolloutAgent:
         v = number_options(cls.name, arg, OPTIONS)
         top, guesses, depth = int(v["top"]), int(v["guesses"]), int(v["depth"])
-        halving, marshal, spy = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"])
-        return cls(top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy)
+        halving, marshal, spy, futile = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
+        return cls(
+            top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
+            v["guard"],
+        )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
         super().start(game, player, rng)
@@ -192,11 +342,20 @@ class RolloutAgent(SelfPlayAgent):
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
+        if self.futile:
+            bad = futile_moves(Knowledge.from_observation(data), list(probs))
+            if bad and len(bad) < len(probs):
+                kept = sum(p for a, p in probs.items() if a not in bad)
+                probs = {a: p / kept for a, p in probs.items() if a not in bad}
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
-        if len(candidates) == 1 or probs[candidates[0]] >= self.sure:
+        if self.guard > 0:  # moves against a shown piece near our flag, which the net seldom proposes
+            defence = [a for a in defending_moves(Knowledge.from_observation(data), ranked) if a not in candidates]
+            candidates += defence[: self.top]
+        if len(candidates) == 1 or (probs[candidates[0]] >= self.sure and len(candidates) <= self.top):
             return candidates[0]
-        log_p = np.log(np.array([probs[a] for a in candidates]))
+        floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
+        log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
         if self.halving:
             return self.halve(data, candidates, log_p)
         score = self.look_ahead(data, candidates) + self.prior * log_p
@@ -245,9 +404,19 @@ class RolloutAgent(SelfPlayAgent):
         sim.captured[:] = captured_counts(data)[None]
         sim.step(np.repeat(np.asarray(candidates, np.int64), s))
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
-        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng)
-        means: F64 = scores(sim, know.player, variant, self.marshal).reshape(k, s).mean(axis=1)
+        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile)
+        means: F64 = scores(sim, know.player, variant, self.marshal, self.guard).reshape(k, s).mean(axis=1)
         return means
 
 
-__all__ = ["RolloutAgent", "captured_counts", "play_out", "scores", "world_codes"]
+__all__ = [
+    "RolloutAgent",
+    "captured_counts",
+    "defending_moves",
+    "flag_danger",
+    "futile_mask",
+    "futile_moves",
+    "play_out",
+    "scores",
+    "world_codes",
+]
