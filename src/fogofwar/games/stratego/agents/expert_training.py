@@ -30,19 +30,22 @@ from fogofwar.games.stratego.agents.policy_model import (
     PLANE_SCALE,
     SLOT_OF_COMPACT,
     PolicyNet,
-    oriented_move,
+    oriented_compact,
     oriented_planes,
 )
+from fogofwar.games.stratego.agents.policy_training import legal_log_probs, unpack_legal
 from fogofwar.games.stratego.agents.rollout import RolloutAgent
 from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.sim.planes import NUM_PLANES, planes_from_observation
-from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTIONS
+from fogofwar.games.stratego.sim.tables import NUM_COMPACT_ACTIONS
 from fogofwar.games.stratego.variants import get_variant
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
+PACKED = (NUM_COMPACT_ACTIONS + 7) // 8
+"""Bytes of a packed legal-move mask."""
 Row = tuple[U8, U8, I64, F32]
 """One labelled position as `LabellingAgent` keeps it: planes, packed legal bits, moves compared, their scores."""
 
@@ -61,7 +64,7 @@ class Labels:
         return int(self.candidates.shape[0])
 
     def legal_mask(self, rows: I64 | slice) -> npt.NDArray[np.bool_]:
-        return np.unpackbits(self.legal[rows], axis=1, count=NUM_COMPACT_ACTIONS).astype(np.bool_)
+        return unpack_legal(self.legal[rows])
 
     def take(self, rows: I64 | slice) -> Labels:
         return Labels(self.planes[rows], self.legal[rows], self.candidates[rows], self.scores[rows])
@@ -78,10 +81,9 @@ class Labels:
                 raise ValueError(f"{path} holds no labels: {', '.join(sorted(missing))} missing")
             out = cls(f["planes"], f["legal"], f["candidates"], f["scores"])
         n = len(out.candidates)
-        packed = (NUM_COMPACT_ACTIONS + 7) // 8
         if (
             out.planes.shape[1:] != (NUM_PLANES, 10, 10)
-            or out.legal.shape != (n, packed)
+            or out.legal.shape != (n, PACKED)
             or out.candidates.ndim != 2
             or out.scores.shape != out.candidates.shape
             or len(out.planes) != n
@@ -107,11 +109,10 @@ class Labels:
         )
 
 
-def _empty(k: int) -> tuple[U8, U8, I64, F32]:
-    packed = (NUM_COMPACT_ACTIONS + 7) // 8
+def _empty(k: int) -> Row:
     return (
         np.zeros((0, NUM_PLANES, 10, 10), np.uint8),
-        np.zeros((0, packed), np.uint8),
+        np.zeros((0, PACKED), np.uint8),
         np.zeros((0, k), np.int64),
         np.zeros((0, k), np.float32),
     )
@@ -147,8 +148,8 @@ class LabellingAgent(RolloutAgent):
         player = int(data["player"])
         planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"]))), player)
         mask = np.zeros(NUM_COMPACT_ACTIONS, np.bool_)
-        mask[[COMPACT_OF_MOVE[oriented_move(a, player)] for a in self._legal if a < 10000]] = True
-        ids = np.array([COMPACT_OF_MOVE[oriented_move(a, player)] for a in candidates], np.int64)
+        mask[[oriented_compact(a, player) for a in self._legal if a < 10000]] = True
+        ids = np.array([oriented_compact(a, player) for a in candidates], np.int64)
         self._sink.append((planes.astype(np.uint8), np.packbits(mask), ids, means.astype(np.float32)))
         return means
 
@@ -239,18 +240,18 @@ def _log_probs(net: PolicyNet, labels: Labels, batch: int = 512) -> F64:
     """(N, NUM_COMPACT_ACTIONS) log P(move) of `net` over the legal moves (-inf elsewhere)."""
     out = np.empty((len(labels), NUM_COMPACT_ACTIONS), np.float64)
     for s in range(0, len(labels), batch):
-        rows = np.arange(s, min(len(labels), s + batch))
-        z = net.logits(labels.planes[rows].astype(np.float32))[:, SLOT_OF_COMPACT].astype(np.float64)
-        z[~labels.legal_mask(rows)] = -np.inf
-        z -= z.max(axis=1, keepdims=True)
-        out[rows] = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        rows = slice(s, s + batch)
+        out[rows] = legal_log_probs(net, labels.planes[rows], labels.legal[rows])
     return out
 
 
 def targets(labels: Labels, start: PolicyNet, temperature: float = 0.03, prior: float = 0.01) -> F32:
     """(N, NUM_COMPACT_ACTIONS) the training target: `start`'s P(move), with the mass of the compared moves shared
     among them by softmax((score + prior x log P) / temperature)."""
-    logp = _log_probs(start, labels)
+    return _targets(labels, _log_probs(start, labels), temperature, prior)
+
+
+def _targets(labels: Labels, logp: F64, temperature: float, prior: float) -> F32:
     p = np.exp(logp)
     rows = np.arange(len(labels))[:, None]
     cand = labels.candidates
@@ -261,9 +262,8 @@ def targets(labels: Labels, start: PolicyNet, temperature: float = 0.03, prior: 
     z -= z.max(axis=1, keepdims=True)
     share = np.exp(z)
     share /= share.sum(axis=1, keepdims=True)
-    out = p.copy()
-    out[rows, safe] = np.where(valid, mass * share, out[rows, safe])
-    return out.astype(np.float32)
+    p[rows, safe] = np.where(valid, mass * share, p[rows, safe])
+    return p.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,8 @@ def held_agreement(
     net: PolicyNet, labels: Labels, start: PolicyNet, temperature: float = 0.03, prior: float = 0.01
 ) -> Agreement:
     """`agreement` with the targets and choices read with `start`, the net the labels were made with."""
-    return agreement(net, labels, targets(labels, start, temperature, prior), choices(labels, start, prior))
+    logp = _log_probs(start, labels)
+    return agreement(net, labels, _targets(labels, logp, temperature, prior), _chosen(labels, logp, prior))
 
 
 def agreement(net: PolicyNet, labels: Labels, target: F32, chosen: I64) -> Agreement:
@@ -296,7 +297,6 @@ def agreement(net: PolicyNet, labels: Labels, target: F32, chosen: I64) -> Agree
 def train(
     labels: Labels,
     start: PolicyNet,
-    held: Labels | None = None,
     steps: int = 2000,
     batch: int = 256,
     lr: float = 3e-4,

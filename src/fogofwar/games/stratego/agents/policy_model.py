@@ -61,6 +61,11 @@ def oriented_move(move: int, player: int) -> int:
     return move if player == 0 else (99 - move // 100) * 100 + 99 - move % 100
 
 
+def oriented_compact(move: int, player: int) -> int:
+    """A reference move id as the compact id the net reads for `player` (turned round for blue)."""
+    return int(COMPACT_OF_MOVE[oriented_move(move, player)])
+
+
 FLIP_COMPACT: I64 = np.array([COMPACT_OF_MOVE[oriented_move(m, 1)] for m in MOVE_OF_COMPACT.tolist()], np.int64)
 """compact id -> the compact id of the same move with the board turned round (blue's view <-> red's)."""
 
@@ -106,7 +111,7 @@ class PolicyNet(ConvNet):
         player = int(data["player"])
         planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"])))[None], player)
         flat = self.logits(planes)[0]
-        idx = np.array([SLOT_OF_COMPACT[COMPACT_OF_MOVE[oriented_move(a, player)]] for a in moves], np.int64)
+        idx = np.array([SLOT_OF_COMPACT[oriented_compact(a, player)] for a in moves], np.int64)
         z = flat[idx].astype(np.float64)
         z -= z.max()
         p = np.exp(z)

@@ -27,6 +27,22 @@ from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, NUM_COMPACT_ACTI
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+
+def unpack_legal(packed: U8) -> npt.NDArray[np.bool_]:
+    """Rows of packed bits (`np.packbits` of legal compact-move masks) as boolean masks."""
+    return np.unpackbits(packed, axis=1, count=NUM_COMPACT_ACTIONS).astype(np.bool_)
+
+
+def legal_log_probs(policy: PolicyNet, planes: U8, legal: U8) -> F64:
+    """(rows, NUM_COMPACT_ACTIONS) log P(move) of the numpy net for these oriented planes, over the legal moves of
+    the packed masks `legal` (-inf elsewhere). Callers batch: the array is rows x every compact move."""
+    z = policy.logits(planes.astype(np.float32))[:, SLOT_OF_COMPACT].astype(np.float64)
+    z[~unpack_legal(legal)] = -np.inf
+    z -= z.max(axis=1, keepdims=True)
+    out: F64 = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return out
 
 
 @dataclass
@@ -41,7 +57,7 @@ class Positions:
         return int(self.move.shape[0])
 
     def legal_mask(self, rows: I64 | slice) -> npt.NDArray[np.bool_]:
-        return np.unpackbits(self.legal[rows], axis=1, count=NUM_COMPACT_ACTIONS).astype(np.bool_)
+        return unpack_legal(self.legal[rows])
 
 
 def positions(
@@ -225,22 +241,18 @@ def score(policy: PolicyNet, held: Positions, batch: int = 512) -> Score:
     hits = 0
     nll = 0.0
     for start in range(0, len(held), batch):
-        rows = np.arange(start, min(len(held), start + batch))
-        flat = policy.logits(held.planes[rows].astype(np.float32))[:, SLOT_OF_COMPACT].astype(np.float64)
-        mask = held.legal_mask(rows)
-        flat[~mask] = -np.inf
-        flat -= flat.max(axis=1, keepdims=True)
-        logp = flat - np.log(np.exp(flat).sum(axis=1, keepdims=True))
+        rows = slice(start, start + batch)
+        logp = legal_log_probs(policy, held.planes[rows], held.legal[rows])
         y = held.move[rows]
-        nll -= float(logp[np.arange(len(rows)), y].sum())
-        hits += int((flat.argmax(axis=1) == y).sum())
+        nll -= float(logp[np.arange(len(y)), y].sum())
+        hits += int((logp.argmax(axis=1) == y).sum())
     n = max(1, len(held))
     return Score(len(held), nll / n, hits / n)
 
 
 def uniform_score(held: Positions) -> Score:
     """The same figures for a player that picks a legal move at random (the floor to beat)."""
-    counts = np.unpackbits(held.legal, axis=1, count=NUM_COMPACT_ACTIONS).sum(axis=1).astype(np.float64)
+    counts = unpack_legal(held.legal).sum(axis=1).astype(np.float64)
     n = max(1, len(held))
     counts = np.maximum(counts, 1)
     return Score(len(held), float(np.log(counts).sum()) / n, float((1.0 / counts).sum()) / n)

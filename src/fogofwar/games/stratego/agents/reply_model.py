@@ -21,7 +21,7 @@ import numpy as np
 
 from fogofwar.games.stratego.agents.convnet import F32
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, SCOUT, Knowledge
-from fogofwar.games.stratego.agents.policy_model import SLOT_OF_COMPACT, PolicyNet, oriented_move, oriented_planes
+from fogofwar.games.stratego.agents.policy_model import SLOT_OF_COMPACT, PolicyNet, oriented_compact, oriented_planes
 from fogofwar.games.stratego.agents.search import QUIET, battle_result
 from fogofwar.games.stratego.observation import MoveView
 from fogofwar.games.stratego.sim.planes import (
@@ -39,7 +39,6 @@ from fogofwar.games.stratego.sim.planes import (
     UNACCOUNTED,
     UNMOVED_UNKNOWN,
 )
-from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE
 from fogofwar.grid.board import LAKES, NEIGHBOURS, RAYS, distance, parse_square
 
 Replies = dict[tuple[int, int], dict[int, float]]
@@ -211,7 +210,7 @@ def reply_chances(
         if not legal:
             out[key] = {}
             continue
-        idx = np.array([SLOT_OF_COMPACT[COMPACT_OF_MOVE[oriented_move(m, enemy)]] for m in legal], np.int64)
+        idx = np.array([SLOT_OF_COMPACT[oriented_compact(m, enemy)] for m in legal], np.int64)
         z = row[idx].astype(np.float64)
         z -= z.max()
         p = np.exp(z)

@@ -342,15 +342,16 @@ class RolloutAgent(SelfPlayAgent):
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
-        if self.futile:
-            bad = futile_moves(Knowledge.from_observation(data), list(probs))
+        know = Knowledge.from_observation(data) if self.futile or self.guard > 0 else None
+        if know is not None and self.futile:
+            bad = futile_moves(know, list(probs))
             if bad and len(bad) < len(probs):
                 kept = sum(p for a, p in probs.items() if a not in bad)
                 probs = {a: p / kept for a, p in probs.items() if a not in bad}
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
-        if self.guard > 0:  # moves against a shown piece near our flag, which the net seldom proposes
-            defence = [a for a in defending_moves(Knowledge.from_observation(data), ranked) if a not in candidates]
+        if know is not None and self.guard > 0:  # moves against a shown piece near our flag, seldom the net's own
+            defence = [a for a in defending_moves(know, ranked) if a not in candidates]
             candidates += defence[: self.top]
         if len(candidates) == 1 or (probs[candidates[0]] >= self.sure and len(candidates) <= self.top):
             return candidates[0]
