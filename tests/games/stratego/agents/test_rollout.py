@@ -22,21 +22,23 @@ from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     _without_futile,
     captured_counts,
-    defending_moves,
     flag_danger,
+    flag_threats,
     futile_mask,
     futile_moves,
     play_out,
     scores,
+    watch_values,
     world_codes,
 )
+from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import REVEALED_BIT, StrategoGame, StrategoState, piece_code
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
-from fogofwar.grid.board import parse_square
+from fogofwar.grid.board import NEIGHBOURS, parse_square, square_name
 
 NOT_LAST_MOVES = [p for p in range(45) if not LAST_FROM <= p <= PREV_TO]
 """The planes a world rebuilt from a position has as the game has them (it has no moves behind it)."""
@@ -362,33 +364,88 @@ def test_flag_danger_is_the_nearest_enemy_that_could_take_the_flag() -> None:
     assert RolloutAgent().guard == 0.0
 
 
-def test_defending_moves_go_for_a_shown_miner_near_our_flag() -> None:
-    """Red's flag behind bombs, blue's shown miner two squares off: red's general (beats it) and miner (trades)
-    stepping nearer or taking it defend, the scout (loses to it) does not, nor any move when the miner is far or
-    hidden; `rollout:guard` adds them to the moves compared even when the net would play at once."""
-    near: list[Piece] = [
-        ("A1", 0, Rank.FLAG, False, False),
-        ("A2", 0, Rank.BOMB, False, False),
-        ("B1", 0, Rank.MINER, False, False),
-        ("D1", 0, Rank.GENERAL, True, False),
-        ("B5", 0, Rank.SCOUT, True, False),
-        ("C2", 1, Rank.MINER, True, True),
-        ("K10", 1, Rank.FLAG, False, False),
-    ]
-    state, data = crafted(near)
-    legal = state.legal_actions()
-    found = [state.action_to_string(a) for a in defending_moves(Knowledge.from_observation(data), legal)]
-    assert set(found) == {"D1-C1", "D1-D2", "B1-C1", "B1-B2"} and found[0] in ("D1-C1", "D1-D2", "B1-C1", "B1-B2")
-    far = [*near[:5], ("C9", 1, Rank.MINER, True, True), near[6]]
-    hidden = [*near[:5], ("C2", 1, Rank.MINER, True, False), near[6]]
-    for pieces in (far, hidden):
-        state, data = crafted(pieces)
-        assert defending_moves(Knowledge.from_observation(data), state.legal_actions()) == []
-    state, data = crafted(near)
-    agent = RolloutAgent(guesses=2, depth=2, guard=0.5)
+HOME: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("A2", 0, Rank.BOMB, False, False),
+    ("B1", 0, Rank.MINER, False, False),
+    ("D1", 0, Rank.GENERAL, True, False),
+    ("B5", 0, Rank.SCOUT, True, False),
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's flag in the corner behind its bomb and its miner, a general two squares off and a scout up the board."""
+
+
+def threats(pieces: list[Piece], marginals: dict[int, dict[int, float]] | None = None) -> dict[str, float]:
+    """`flag_threats` for red in a crafted position, by square name."""
+    _, data = crafted(pieces)
+    found = flag_threats(Knowledge.from_observation(data), marginals or {})
+    return {square_name(sq): w for sq, w in found.items()}
+
+
+def test_flag_threats_weigh_the_pieces_that_could_take_our_flag_by_how_soon() -> None:
+    """A shown miner counts in full beside the way in and less the more moves it needs; a shown general counts
+    too while a way without our bombs leads to the flag (here past our miner); a hidden piece that has moved counts
+    by the belief's chance that it is a miner (and any rank where no bomb bars it), and only near; an unmoved one
+    not at all."""
+    near = threats([*HOME, ("C2", 1, Rank.MINER, True, True)])
+    far = threats([*HOME, ("C9", 1, Rank.MINER, True, True)])
+    assert set(near) == {"C2"} and set(far) == {"C9"} and 0.3 < near["C2"] <= 1.0 and far["C9"] < near["C2"] / 4
+    assert 0 < threats([*HOME, ("C2", 1, Rank.GENERAL, True, True)])["C2"] <= near["C2"]
+    hidden_moved, hidden_still = ("C2", 1, Rank.MINER, True, False), ("C2", 1, Rank.MINER, False, False)
+    c2 = parse_square("C2")
+    sure_miner = threats([*HOME, hidden_moved], {c2: {int(Rank.MINER): 1.0}})
+    unlikely = threats([*HOME, hidden_moved], {c2: {int(Rank.MINER): 0.1, int(Rank.GENERAL): 0.9}})
+    assert sure_miner["C2"] == pytest.approx(near["C2"]) and unlikely["C2"] <= sure_miner["C2"]
+    assert threats([*HOME, hidden_still], {c2: {int(Rank.MINER): 1.0}}) == {}
+    assert threats([*HOME, ("C9", 1, Rank.MINER, True, False)], {parse_square("C9"): {int(Rank.MINER): 1.0}}) == {}
+    assert threats([*HOME[1:], ("C2", 1, Rank.MINER, True, True)]) == {}  # no flag of ours on the board
+
+
+def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> None:
+    """Blue's shown miner two squares from red's flag: red's general (beats it) stepping nearer defends at half
+    the threat's weight; red's miner and scout (they do not beat it) do not, nor any move when no threat stands;
+    `rollout:watch` compares the general's moves though the net is sure of another, and with roll-outs that see
+    nothing between them plays the one the watch values."""
+    pieces = [*HOME, ("C2", 1, Rank.MINER, True, True)]
+    state, data = crafted(pieces)
+    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    found = flag_threats(know, {})
+    values = {state.action_to_string(a): v for a, v in watch_values(know, legal, found).items()}
+    assert set(values) == {"D1-C1", "D1-D2"} and values["D1-C1"] == pytest.approx(found[parse_square("C2")] / 2)
+    assert watch_values(know, legal, {}) == {}
+    wish = {"B5-B6": 0.96, "B1-C1": 0.01, "B1-B2": 0.01, "D1-C1": 0.01, "D1-D2": 0.01}
+    agent = RolloutAgent(guesses=2, depth=2, watch=0.5)
     agent.start(state.game, 0, random.Random(1))
-    agent._net = _Keen(state, {"B5-B6": 0.99})  # type: ignore[assignment]
+    agent._net = _Keen(state, wish)  # type: ignore[assignment]
     seen: list[list[str]] = []
-    agent.look_ahead = lambda d, c, g=None: seen.append([state.action_to_string(a) for a in c]) or np.zeros(len(c))  # type: ignore[method-assign]
-    agent.act(state.observation(0), legal)
-    assert seen and {"D1-C1", "D1-D2", "B1-C1", "B1-B2"} <= set(seen[0])
+
+    def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
+        seen.append([state.action_to_string(a) for a in c])
+        return np.zeros(len(c))
+
+    agent.look_ahead = flat  # type: ignore[method-assign]
+    played = state.action_to_string(agent.act(state.observation(0), legal))
+    assert seen and {"D1-C1", "D1-D2"} <= set(seen[0]) and played in ("D1-C1", "D1-D2")
+    plain = RolloutAgent(guesses=2, depth=2, watch=0.0)  # sure of its move: no look-ahead, no watch
+    plain.start(state.game, 0, random.Random(1))
+    plain._net = _Keen(state, wish)  # type: ignore[assignment]
+    assert state.action_to_string(plain.act(state.observation(0), legal)) == "B5-B6"
+    assert make_agent("rollout:watch=0.3", "stratego").watch == 0.3  # type: ignore[attr-defined]
+    assert RolloutAgent().watch == 0.2 and make_agent("rollout", "stratego").watch == 0.2  # type: ignore[attr-defined]
+
+
+def test_decoy_sets_the_army_up_with_the_flag_away_from_the_bombs() -> None:
+    """`rollout:decoy=1` places its army as `search.decoy_setup` does (the flag next to no bomb of ours), the
+    default as `search.guarded_setup` does (the flag behind a bomb), both legal and seeded."""
+    game = StrategoGame("classic")
+    for decoy, expected in ((True, decoy_setup), (False, guarded_setup)):
+        agent = make_agent(f"rollout:decoy={int(decoy)}", "stratego")
+        state = game.new_initial_state()
+        agent.start(game, 0, random.Random(3))
+        while state.current_player() == 0 and state.phase == "setup":
+            state.apply(agent.act(state.observation(0), state.legal_actions()))
+        placed = {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 0}
+        assert placed == expected(game.variant, 0, random.Random(3))
+        flag = next(sq for sq, r in placed.items() if r == Rank.FLAG)
+        bombs = [n for n in NEIGHBOURS[flag] if placed.get(n) == Rank.BOMB]
+        assert (not bombs) if decoy else bombs

@@ -18,8 +18,9 @@ from fogofwar.core.spec_options import number_option
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.search import guarded_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
+from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
-from fogofwar.games.stratego.variants import get_variant
+from fogofwar.games.stratego.variants import Variant, get_variant
 
 if TYPE_CHECKING:
     from fogofwar.games.stratego.agents.policy_model import PolicyNet
@@ -62,9 +63,13 @@ class SelfPlayAgent(PolicyAgent):
 
     def _setup_action(self, data: StrategoView, legal: Sequence[int]) -> int:
         if not self._setup:
-            placement = guarded_setup(get_variant(str(data["variant"])), self._player, self._rng)
+            placement = self._placement(get_variant(str(data["variant"])))
             self._setup = [PLACE_BASE + int(r) * 100 + sq for sq, r in sorted(placement.items())]
         return super()._setup_action(data, legal)
+
+    def _placement(self, variant: Variant) -> dict[int, Rank]:
+        """The army's setup: the guarded one (`search.guarded_setup`), which self-play trained the net with."""
+        return guarded_setup(variant, self._player, self._rng)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = stratego_view(observation.data)

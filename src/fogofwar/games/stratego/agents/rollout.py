@@ -20,12 +20,17 @@ by default: the roll-outs score material with the fit that gives the marshal tha
 own, `material_training`), `spy` (1 by default: the belief reads the spy from what stands beside our revealed
 marshal, `belief.SPARED_FACTOR` and `GUARD_FACTORS`), `futile` (1 by default: no attack on a shown piece that
 beats the attacker, neither the move played nor in the roll-outs, while another move is left: the net threw a piece
-away so about once a game, Demon never), and `guard` (W > 0, off by default and not yet measured: a roll-out's score
-less W x `flag_danger`, and the moves against a shown piece near our flag, `defending_moves`, compared too: 41 of 48
-flags Demon took fell to a shown miner that walked in). `marshal` and `spy` lost fewer marshals to Demon's spy and
-scored 59.9% against Demon level 5 over 96 games where the plain roll-outs scored 56.3% over 112 (docs/strength.md,
-sessions 38 and 39). The cost is top x guesses x depth evaluations of the net (about 0.4 ms each on one core); with
-halving, guesses x depth x top x log2(top).
+away so about once a game, Demon never), `guard` (W > 0, off: a roll-out's score less W x `flag_danger`, how near
+the nearest enemy piece that could take our flag stands), `watch` (W, 0.2 by default: the moves of our sergeants and
+better against a piece that threatens our flag, `flag_threats` and `watch_values`, are compared too and W x their
+value is added to their score; a hidden piece that walks in counts by the belief's chance that it is a miner) and
+`decoy` (1: set up with `search.decoy_setup`, a low piece in the bombed ring and the flag elsewhere on the back row).
+All three lost fewer flags to Demon's miners; `watch` alone scored no worse for it (54.7% against level 5 over 64
+games, the default before it 47.5% over 80), `guard` and `decoy` lost the games otherwise (docs/strength.md,
+sessions 39 and 40).
+`marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
+plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
+evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
 
 Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
 running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
@@ -34,6 +39,7 @@ the budget goes to telling apart the moves that are close rather than confirming
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -47,6 +53,7 @@ from fogofwar.core.spec_options import NumberOption, number_options
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
+from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -60,6 +67,7 @@ from fogofwar.games.stratego.rules import (
     battle,
     piece_code,
 )
+from fogofwar.games.stratego.variants import Variant
 
 if TYPE_CHECKING:
     from fogofwar.games.stratego.agents.material_chance import Potential
@@ -83,6 +91,8 @@ OPTIONS = {
     "spy": NumberOption(0, 1, 1, "0|1", whole=True),
     "futile": NumberOption(0, 1, 1, "0|1", whole=True),
     "guard": NumberOption(0, 2, 0, "W"),
+    "watch": NumberOption(0, 2, 0.2, "W"),
+    "decoy": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -104,43 +114,69 @@ def futile_moves(know: Knowledge, moves: Sequence[int]) -> set[int]:
     return out
 
 
-def defending_moves(know: Knowledge, moves: Sequence[int], within: int = 5) -> list[int]:
-    """Of `moves`, those that take, or step nearer to, a shown enemy piece that stands within `within` squares
-    (rows plus columns) of our flag and could take it (a miner, or any moving piece when a side of the flag has no
-    bomb of ours), made by a piece of ours that beats it or trades with it; the nearest first. `rollout:guard` adds
-    them to the moves compared, which the net alone seldom proposes (docs/strength.md, session 39)."""
-    me = know.player
-    flag = next((sq for sq, c in enumerate(know.cells) if c is not None and c.owner == me and c.rank == FLAG), None)
+def flag_threats(
+    know: Knowledge, marginals: dict[int, dict[int, float]], hidden_within: int = 4, reach: float = 3.0
+) -> dict[int, float]:
+    """Enemy pieces that could take our flag, each with the chance that it is one that can (1 for a shown miner;
+    for a piece not shown, the belief's P(miner), and P(any moving rank) where a way without our bombs leads in)
+    times exp(-(d - 1) / `reach`) for the moves d it needs to strike the flag (`search.flag_ways`: our bombs stop
+    all but miners, our pieces slow the way). A piece not shown counts only within `hidden_within` such moves.
+
+    Why: the flags Demon took from `rollout` fell mostly to a miner that walked in unseen and showed itself only on
+    the bomb beside the flag, and a few to a shown miner that walked ten squares or more while our sergeants and
+    better stood idle (docs/strength.md, session 40)."""
+    flag = next(
+        (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == FLAG), None
+    )
     if flag is None:
-        return []
-    fr, fc = divmod(flag, 10)
-    sides = [
-        (fr + dr) * 10 + fc + dc
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-        if 0 <= fr + dr < 10 and 0 <= fc + dc < 10
-    ]
-    open_side = any((c := know.cells[sq]) is None or c.owner != me or c.rank != BOMB for sq in sides)
-    threats = [
-        sq for sq, c in enumerate(know.cells)
-        if c is not None and c.owner != me and c.revealed and c.rank is not None and c.rank not in (BOMB, FLAG)
-        and (c.rank == MINER or open_side) and abs(sq // 10 - fr) + abs(sq % 10 - fc) <= within
-    ]  # fmt: skip
-    found: list[tuple[int, int]] = []
+        return {}
+    others, miners = flag_ways(know, flag)
+
+    def near(d: int) -> float:
+        return math.exp(-(d - 1) / reach) if d < 99 else 0.0
+
+    out: dict[int, float] = {}
+    for sq, c in enumerate(know.cells):
+        if c is None or c.owner == know.player or c.rank in (BOMB, FLAG):
+            continue
+        if c.rank is not None:
+            weight = near(miners[sq] if c.rank == MINER else others[sq])
+        elif c.moved and min(miners[sq], others[sq]) <= hidden_within:
+            row = marginals.get(sq, {})
+            total = sum(row.values()) or 1.0
+            miner = row.get(MINER, 0.0) / total
+            weight = miner * near(miners[sq]) + (1.0 - miner) * near(others[sq])
+        else:
+            continue
+        if weight > 0:
+            out[sq] = weight
+    return out
+
+
+def watch_values(know: Knowledge, moves: Sequence[int], threats: dict[int, float]) -> dict[int, float]:
+    """Of `moves`, those against a threat to our flag (`flag_threats`), each with the threat's weight: a move that
+    takes it, or (half the weight) one that steps nearer to it round the lakes, by a piece of ours that beats a
+    miner (a sergeant or better) and, for a shown piece, beats or trades with its rank. `rollout:watch` compares
+    them and adds W x this value to their score: the net alone seldom proposes them and eight plies of roll-out do
+    not see a walk to the flag."""
+    out: dict[int, float] = {}
     for move in moves:
         src, dst = divmod(move, 100)
         mine = know.cells[src]
-        if mine is None or mine.rank is None:
+        if mine is None or mine.rank is None or battle(mine.rank, MINER) != (True, False):
             continue
-        for t in threats:
+        best = 0.0
+        for t, weight in threats.items():
             rank = know.cells[t].rank  # type: ignore[union-attr]
-            if battle(mine.rank, rank) not in ((True, False), (False, False)):  # type: ignore[arg-type]
-                continue  # a piece that beats it, or trades with it: a miner for the flag is a bargain
-            before = abs(src // 10 - t // 10) + abs(src % 10 - t % 10)
-            after = abs(dst // 10 - t // 10) + abs(dst % 10 - t % 10)
-            if after < before:
-                found.append((after, move))
-                break
-    return [move for _, move in sorted(found)]
+            if rank is not None and battle(mine.rank, rank) not in ((True, False), (False, False)):
+                continue
+            if dst == t:
+                best = max(best, weight)
+            elif PATH_LENGTHS[dst][t] < PATH_LENGTHS[src][t]:
+                best = max(best, weight / 2)
+        if best > 0:
+            out[move] = best
+    return out
 
 
 def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
@@ -244,9 +280,9 @@ def flag_danger(sim: BatchSim, seat: int, reach: float = 2.0) -> F64:
     exp(-(d - 1) / reach) for the smallest distance d (rows plus columns) of an enemy miner, or of any movable
     enemy piece when a square beside the flag is not a bomb of `seat`'s; 1 beside the flag, 0 with no such piece.
 
-    Why: 41 of the 48 flags Demon took from `rollout` in 208 games fell to a shown miner that had walked 7 to 57
-    moves towards it through the bombs while sergeants and better stood idle (docs/strength.md, session 39); the
-    roll-outs' eight plies and their material score do not see the walk coming."""
+    Why: most flags Demon took from `rollout` fell to a miner that had walked in, most of the way unseen, while
+    sergeants and better stood elsewhere (docs/strength.md, sessions 39 and 40); the roll-outs' eight plies and
+    their material score do not see the walk coming."""
     board = sim.board.astype(np.int64)
     present = (board & PRESENT_BIT) != 0
     owner = (board & OWNER_BIT) >> 4
@@ -305,6 +341,8 @@ class RolloutAgent(SelfPlayAgent):
         spy: bool = True,
         futile: bool = True,
         guard: float = 0.0,
+        watch: float = 0.2,
+        decoy: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -315,6 +353,8 @@ class RolloutAgent(SelfPlayAgent):
         self.spy = spy  # the belief reads the spy from what stands beside our revealed marshal
         self.futile = futile  # no attack on a shown piece that beats the attacker, here or in the roll-outs
         self.guard = guard  # weight of `flag_danger` in a roll-out's score
+        self.watch = watch  # weight of `watch_values` in a move's score, and its moves compared
+        self.decoy = decoy  # set up with `search.decoy_setup`: the bombed ring holds a low piece, not the flag
         self._belief = BeliefTracker()
 
     @classmethod
@@ -324,7 +364,7 @@ class RolloutAgent(SelfPlayAgent):
         halving, marshal, spy, futile = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
-            v["guard"],
+            v["guard"], v["watch"], bool(v["decoy"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -334,6 +374,11 @@ class RolloutAgent(SelfPlayAgent):
         if self.spy:
             self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
 
+    def _placement(self, variant: Variant) -> dict[int, Rank]:
+        if self.decoy:
+            return decoy_setup(variant, self._player, self._rng)
+        return super()._placement(variant)
+
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
         data = stratego_view(observation.data)
         if data["phase"] == "setup" or self._net is None:
@@ -342,7 +387,7 @@ class RolloutAgent(SelfPlayAgent):
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
-        know = Knowledge.from_observation(data) if self.futile or self.guard > 0 else None
+        know = Knowledge.from_observation(data) if self.futile or self.watch > 0 else None
         if know is not None and self.futile:
             bad = futile_moves(know, list(probs))
             if bad and len(bad) < len(probs):
@@ -350,28 +395,32 @@ class RolloutAgent(SelfPlayAgent):
                 probs = {a: p / kept for a, p in probs.items() if a not in bad}
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
-        if know is not None and self.guard > 0:  # moves against a shown piece near our flag, seldom the net's own
-            defence = [a for a in defending_moves(know, ranked) if a not in candidates]
+        watched: dict[int, float] = {}
+        if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
+            watched = watch_values(know, ranked, flag_threats(know, self._belief.marginals(know)))
+            defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
         if len(candidates) == 1 or (probs[candidates[0]] >= self.sure and len(candidates) <= self.top):
             return candidates[0]
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
+        bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
         if self.halving:
-            return self.halve(data, candidates, log_p)
-        score = self.look_ahead(data, candidates) + self.prior * log_p
+            return self.halve(data, candidates, bonus)
+        score = self.look_ahead(data, candidates) + bonus
         return candidates[int(np.argmax(score))]
 
-    def halve(self, data: StrategoView, candidates: Sequence[int], log_p: F64) -> int:
+    def halve(self, data: StrategoView, candidates: Sequence[int], bonus: F64) -> int:
         """Sequential halving: each round every move still in the running meets the same new worlds (`guesses`,
-        doubling each round), and the better half by mean score so far plus `prior` x log P goes on."""
+        doubling each round), and the better half by mean score so far plus `bonus` (the prior's and the watch's)
+        goes on."""
         running = list(range(len(candidates)))
         total, seen = np.zeros(len(candidates)), np.zeros(len(candidates))
         worlds = self.guesses
         while len(running) > 1:
             total[running] += worlds * self.look_ahead(data, [candidates[i] for i in running], worlds)
             seen[running] += worlds
-            score = total[running] / seen[running] + self.prior * log_p[running]
+            score = total[running] / seen[running] + bonus[running]
             order = np.argsort(-score, kind="stable")  # ties keep the net's order
             running = [running[i] for i in order[: (len(running) + 1) // 2]]
             worlds *= 2
@@ -413,11 +462,12 @@ class RolloutAgent(SelfPlayAgent):
 __all__ = [
     "RolloutAgent",
     "captured_counts",
-    "defending_moves",
     "flag_danger",
+    "flag_threats",
     "futile_mask",
     "futile_moves",
     "play_out",
     "scores",
+    "watch_values",
     "world_codes",
 ]

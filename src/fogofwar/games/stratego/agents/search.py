@@ -130,7 +130,7 @@ def _path_lengths() -> list[list[int]]:
     return table
 
 
-_PATH = _path_lengths()
+PATH_LENGTHS = _path_lengths()
 
 
 @dataclass
@@ -823,7 +823,7 @@ class SearchAgent(HeuristicAgent):
             return marginals
         out = dict(marginals)
         for sq, row in marginals.items():
-            if SPY in row and min(_PATH[m][sq] for m in marshals) <= 2:
+            if SPY in row and min(PATH_LENGTHS[m][sq] for m in marshals) <= 2:
                 new = dict(row)
                 new[SPY] *= self.spy_fear
                 total = sum(new.values())
@@ -892,7 +892,7 @@ class SearchAgent(HeuristicAgent):
         cover: dict[int, list[tuple[int, int]]] = {}
         if self.home_guard > 0:
             for n in ctx.flag_near:
-                cover[n] = sorted((max(0, _PATH[g][n] - 1), g) for g in guards)[:2] or [(99, -1)]
+                cover[n] = sorted((max(0, PATH_LENGTHS[g][n] - 1), g) for g in guards)[:2] or [(99, -1)]
         appeal: dict[int, list[tuple[int, float, bool]]] = {}
         potentials: dict[tuple[int, int], float] = {}
         out: dict[int, float] = {}
@@ -928,7 +928,7 @@ class SearchAgent(HeuristicAgent):
                     change = 0.0
                     for n, best in cover.items():
                         rest = best[0][0] if best[0][1] != src else (best[1][0] if len(best) > 1 else 99)
-                        after = min(rest, max(0, _PATH[dst][n] - 1))
+                        after = min(rest, max(0, PATH_LENGTHS[dst][n] - 1))
                         change += _COVER[min(after, 3)] - _COVER[min(best[0][0], 3)]
                     score += self.home_guard * w0 * change / len(cover)
                 if self._limit and self._streak is not None and self._streak[0] == src:
@@ -958,7 +958,7 @@ class SearchAgent(HeuristicAgent):
         flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == FLAG]
         if not flags or self.flag_guard <= 0:
             return {}
-        ways = _flag_ways(know, flags[0])
+        ways = flag_ways(know, flags[0])
         lanes = _scout_ways(know, flags[0])
         out: dict[int, float] = {}
         for sq, dist in dists.items():
@@ -991,7 +991,7 @@ def _potential(
     key = (piece, sq)
     if key not in cache:
         best = 0.0
-        path = _PATH[sq]
+        path = PATH_LENGTHS[sq]
         for tsq, v, still in appeal:
             d = path[tsq]
             if not still and d < 2:
@@ -1170,7 +1170,7 @@ def _win_probability(piece: int, dist: dict[int, float]) -> float:
     return sum(p for r, p in dist.items() if _RESULT[piece][r] == 0)
 
 
-def _flag_ways(know: Knowledge, flag: int) -> tuple[list[int], list[int]]:
+def flag_ways(know: Knowledge, flag: int) -> tuple[list[int], list[int]]:
     """Moves an enemy piece on each square needs to reach our flag: (for most pieces, for miners).
 
     Our bombs stop all but miners; our other pieces slow the way (they must be beaten first)."""
@@ -1355,4 +1355,4 @@ def parse_spec(arg: str) -> SearchAgent:
     return agent
 
 
-__all__ = ["SearchAgent", "attack_value", "decoy_setup", "guarded_setup"]
+__all__ = ["PATH_LENGTHS", "SearchAgent", "attack_value", "decoy_setup", "flag_ways", "guarded_setup"]
