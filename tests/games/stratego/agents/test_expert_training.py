@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.games.stratego.agents.test_rollout import HOME, crafted
 from tests.games.stratego.agents.test_selfplay_training import tiny_policy
 from typer.testing import CliRunner
 
@@ -17,7 +18,10 @@ from fogofwar.core.protocol import GameError
 from fogofwar.core.registry import make_game
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.agents import expert_training as et
-from fogofwar.games.stratego.agents.policy_model import PolicyNet, oriented_move
+from fogofwar.games.stratego.agents.knowledge import Knowledge
+from fogofwar.games.stratego.agents.policy_model import PolicyNet, oriented_compact, oriented_move
+from fogofwar.games.stratego.agents.rollout import RolloutAgent, flag_threats, watch_values
+from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE
 
 QUICK = "guesses=2,depth=2"
@@ -57,6 +61,23 @@ def test_the_labels_are_the_positions_and_moves_rollout_chose_for_both_seats() -
     valid = found.candidates >= 0
     assert mask[rows, np.maximum(found.candidates, 0)][valid].all()
     assert np.all(np.abs(found.scores[valid]) <= 1)
+
+
+def test_a_label_scores_the_moves_as_the_agent_compared_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the flag watch on, a label's scores are the roll-outs' means plus the watch's bonus: here the roll-outs
+    see nothing (all 0) and the general's steps towards the shown miner by red's flag score 0.5 x their value."""
+    monkeypatch.setattr(RolloutAgent, "look_ahead", lambda self, d, c, g=None: np.zeros(len(c)))
+    state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, True)])
+    sink: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    agent = et.LabellingAgent.keeping("watch=0.5", sink)
+    agent.start(state.game, 0, random.Random(1))
+    agent.act(state.observation(0), state.legal_actions())
+    know = Knowledge.from_observation(data)
+    values = watch_values(know, state.legal_actions(), flag_threats(know, {}))
+    expected = {oriented_compact(a, 0): 0.5 * v for a, v in values.items()}
+    ((_, _, ids, scores),) = sink
+    assert set(expected) <= set(ids.tolist())
+    assert [round(float(x), 6) for x in scores] == [round(expected.get(int(i), 0.0), 6) for i in ids]
 
 
 def test_labels_do_not_depend_on_the_workers(labels: et.Labels, tmp_path: Path) -> None:

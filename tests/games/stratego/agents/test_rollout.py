@@ -423,7 +423,7 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
         seen.append([state.action_to_string(a) for a in c])
         return np.zeros(len(c))
 
-    agent.look_ahead = flat  # type: ignore[method-assign]
+    agent.look_ahead = flat  # type: ignore[method-assign,assignment]
     played = state.action_to_string(agent.act(state.observation(0), legal))
     assert seen and {"D1-C1", "D1-D2"} <= set(seen[0]) and played in ("D1-C1", "D1-D2")
     plain = RolloutAgent(guesses=2, depth=2, watch=0.0)  # sure of its move: no look-ahead, no watch

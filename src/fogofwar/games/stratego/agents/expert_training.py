@@ -53,7 +53,8 @@ Row = tuple[U8, U8, I64, F32]
 @dataclass
 class Labels:
     """Positions where `rollout` looked ahead, seen by the mover and turned round for blue (as the net reads
-    them): the moves compared (compact ids in that view, -1 where fewer) and their mean roll-out scores."""
+    them): the moves compared (compact ids in that view, -1 where fewer) and their scores (the roll-outs' mean, plus
+    the watch's bonus where `rollout:watch` gave one)."""
 
     planes: U8  # (N, NUM_PLANES, 10, 10); the unaccounted-for planes hold counts 0..8
     legal: U8  # (N, ceil(NUM_COMPACT_ACTIONS / 8)) packed bits: the legal compact ids
@@ -120,7 +121,8 @@ def _empty(k: int) -> Row:
 
 class LabellingAgent(RolloutAgent):
     """`rollout` that keeps, at each move where it looked ahead, what `Labels` holds (in `sink`), playing `net`
-    instead of the shipped net when one is given (with `halving`, a row for each round of the halving)."""
+    instead of the shipped net when one is given (with `halving`, a row for each round of the halving). A move's
+    score is what the agent compared: its roll-outs' mean plus the watch's bonus (`rollout:watch`)."""
 
     _sink: list[Row]
     _own_net: PolicyNet | None = None
@@ -145,12 +147,13 @@ class LabellingAgent(RolloutAgent):
 
     def look_ahead(self, data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> F64:
         means = super().look_ahead(data, candidates, guesses)
+        compared = means + self.watch * np.array([self._watched.get(a, 0.0) for a in candidates])
         player = int(data["player"])
         planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"]))), player)
         mask = np.zeros(NUM_COMPACT_ACTIONS, np.bool_)
         mask[[oriented_compact(a, player) for a in self._legal if a < 10000]] = True
         ids = np.array([oriented_compact(a, player) for a in candidates], np.int64)
-        self._sink.append((planes.astype(np.uint8), np.packbits(mask), ids, means.astype(np.float32)))
+        self._sink.append((planes.astype(np.uint8), np.packbits(mask), ids, compared.astype(np.float32)))
         return means
 
 

@@ -356,6 +356,7 @@ class RolloutAgent(SelfPlayAgent):
         self.watch = watch  # weight of `watch_values` in a move's score, and its moves compared
         self.decoy = decoy  # set up with `search.decoy_setup`: the bombed ring holds a low piece, not the flag
         self._belief = BeliefTracker()
+        self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
     @classmethod
     def from_spec(cls, arg: str) -> RolloutAgent:
@@ -395,9 +396,9 @@ class RolloutAgent(SelfPlayAgent):
                 probs = {a: p / kept for a, p in probs.items() if a not in bad}
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
-        watched: dict[int, float] = {}
+        watched = self._watched = {}
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
-            watched = watch_values(know, ranked, flag_threats(know, self._belief.marginals(know)))
+            watched = self._watched = watch_values(know, ranked, flag_threats(know, self._belief.marginals(know)))
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
         if len(candidates) == 1 or (probs[candidates[0]] >= self.sure and len(candidates) <= self.top):
