@@ -125,9 +125,7 @@ def flag_threats(
     Why: the flags Demon took from `rollout` fell mostly to a miner that walked in unseen and showed itself only on
     the bomb beside the flag, and a few to a shown miner that walked ten squares or more while our sergeants and
     better stood idle (docs/strength.md, session 40)."""
-    flag = next(
-        (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == FLAG), None
-    )
+    flag = know.own_flag()
     if flag is None:
         return {}
     others, miners = flag_ways(know, flag)

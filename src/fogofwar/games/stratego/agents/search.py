@@ -461,7 +461,7 @@ class SearchAgent(HeuristicAgent):
         mobile = [
             sq for sq, c in enumerate(know.cells) if c is not None and c.owner == enemy and c.rank not in (FLAG, BOMB)
         ]
-        flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == me and c.rank == FLAG]
+        flag = know.own_flag()
         perceived = self._perceived_scores(know, captured_mine, own_revealed, kinds)
         if mirrored:
             # Each hidden piece of ours gets two columns: as the opponent's belief has it, and the same once
@@ -485,8 +485,8 @@ class SearchAgent(HeuristicAgent):
             enemy=enemy_material,
             sharpness=self.sharpness,
             mobile=mobile,
-            flag_near=frozenset(NEIGHBOURS[flags[0]]) if flags else frozenset(),
-            flag=flags[0] if flags else -1,
+            flag_near=frozenset(NEIGHBOURS[flag]) if flag is not None else frozenset(),
+            flag=flag if flag is not None else -1,
             own_val=own_val,
             enemy_val=enemy_val,
         )
@@ -955,11 +955,11 @@ class SearchAgent(HeuristicAgent):
 
     def _flag_threats(self, know: Knowledge, dists: dict[int, dict[int, float]]) -> dict[int, float]:
         """Danger to our flag from each enemy piece: more the nearer it is, by a way it can take."""
-        flags = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == FLAG]
-        if not flags or self.flag_guard <= 0:
+        flag = know.own_flag()
+        if flag is None or self.flag_guard <= 0:
             return {}
-        ways = flag_ways(know, flags[0])
-        lanes = _scout_ways(know, flags[0])
+        ways = flag_ways(know, flag)
+        lanes = _scout_ways(know, flag)
         out: dict[int, float] = {}
         for sq, dist in dists.items():
             t = 0.0
