@@ -819,7 +819,12 @@ def train_material(
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
     from fogofwar.games.stratego.agents.material_training import counts, fit_material
-    from fogofwar.games.stratego.agents.search import MARSHAL_STEP_TABLE, SearchAgent, material_path
+    from fogofwar.games.stratego.agents.search import (
+        MARSHAL_STEP_TABLE,
+        REVEAL_TABLE,
+        SearchAgent,
+        material_path,
+    )
 
     games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out)
     with Progress(console=console, transient=True) as bar:
@@ -830,7 +835,7 @@ def train_material(
     sharpness = SearchAgent().sharpness
     start = {int(r): v for r, v in VALUE.items()}
     fits = []
-    for stepped in (False, True):
+    for stepped, shown in ((False, False), (True, False), (True, True)):
         fits.append(
             fit_material(
                 train_counts,
@@ -840,11 +845,12 @@ def train_material(
                 steps,
                 report=lambda step, loss: console.print(f"step {step}: loss {loss:.4f}"),
                 marshal_step=stepped,
+                reveal=shown,
             )
         )
-        what = "with the marshal's step" if stepped else "plain"
+        what = "with the revealed ranks" if shown else "with the marshal's step" if stepped else "plain"
         console.print(f"held out, {what}: log-loss {fits[-1].before:.4f} -> {fits[-1].after:.4f}", markup=False)
-    fitted, stepped_fit = fits
+    fitted, stepped_fit, revealed_fit = fits
     target = out or material_path()
     note = (
         "Material values by rank, fitted to who won the Gravon classic games; written by `fogofwar train material`:\n"
@@ -854,10 +860,12 @@ def train_material(
         "(both sides' views). The search takes the values (search:material=1) and keeps its own sharpness.\n"
         f"[{MARSHAL_STEP_TABLE}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside "
         f"the logistic,\nfitted alike; held out {stepped_fit.after:.4f}. "
-        "The roll-outs score with it (rollout:marshal=1)."
+        "The roll-outs score with it (rollout:marshal=1).\n"
+        f"[{REVEAL_TABLE}]: the marshal's step and reveal[rank] * (own revealed pieces of the rank - the enemy's) "
+        f"inside the logistic;\nheld out {revealed_fit.after:.4f}. The roll-outs score with it with rollout:reveal=1."
     )
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(fitted.to_toml(note, stepped_fit), encoding="utf-8")
+    target.write_text(fitted.to_toml(note, stepped_fit, revealed_fit), encoding="utf-8")
     console.print(f"wrote {target}", markup=False)
 
 

@@ -20,6 +20,7 @@ from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
+    ShownTracker,
     _without_futile,
     captured_counts,
     flag_danger,
@@ -28,13 +29,22 @@ from fogofwar.games.stratego.agents.rollout import (
     futile_moves,
     play_out,
     scores,
+    shows_officer,
     watch_values,
     world_codes,
 )
 from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import REVEALED_BIT, StrategoGame, StrategoState, piece_code
+from fogofwar.games.stratego.rules import (
+    OWNER_BIT,
+    PRESENT_BIT,
+    RANK_MASK,
+    REVEALED_BIT,
+    StrategoGame,
+    StrategoState,
+    piece_code,
+)
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
@@ -449,3 +459,103 @@ def test_decoy_sets_the_army_up_with_the_flag_away_from_the_bombs() -> None:
         flag = next(sq for sq, r in placed.items() if r == Rank.FLAG)
         bombs = [n for n in NEIGHBOURS[flag] if placed.get(n) == Rank.BOMB]
         assert (not bombs) if decoy else bombs
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_the_tracker_marks_what_the_simulator_reveals_when_nothing_was_shown_beforehand(seed: int) -> None:
+    # Without `exposed`, the simulator's revealed marks of a seat's pieces are exactly what the game showed: the
+    # tracker, following the moves alone, must agree with them at every ply of random games, for both seats.
+    sim = BatchSim("classic", n_envs=6, max_moves=0)
+    sim.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    tracks = [ShownTracker(sim.n_envs, seat, ()) for seat in (0, 1)]
+    for _ in range(300):
+        live = np.flatnonzero(~sim.done)
+        if not len(live):
+            break
+        acts = sim.sample_actions(rng)
+        for track in tracks:
+            track.step(sim, acts[live], live)
+        sim.step(acts, envs=live)
+        board = sim.board.astype(np.int64)
+        present, owner = (board & PRESENT_BIT) != 0, (board & OWNER_BIT) >> 4
+        revealed = (board & REVEALED_BIT) != 0
+        for seat, track in enumerate(tracks):
+            ours = present & (owner == seat)
+            assert np.array_equal(track.shown & ours, revealed & ours)
+            counts = track.counts(sim)
+            for e in range(sim.n_envs):
+                for s in (0, 1):
+                    shown = [board[e, sq] & RANK_MASK for sq in range(100) if present[e, sq] and owner[e, sq] == s
+                             and revealed[e, sq]]  # fmt: skip
+                    assert list(counts[e, s]) == [shown.count(r) for r in range(len(Rank))]
+    assert (sim.board & REVEALED_BIT).any()
+
+
+def test_the_tracker_keeps_our_pieces_the_game_showed_and_not_those_the_world_shows() -> None:
+    # With `exposed`, the world marks our hidden pieces revealed for the roll-outs' enemy; the score of what we have
+    # shown counts only what the real game showed (E5, the revealed attacker of FIGHT) and what fights in the world.
+    state, data = crafted(FIGHT)
+    know = Knowledge.from_observation(data)
+    seen = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == 0 and c.revealed]
+    codes = world_codes(know, TRUTH, frozenset(sq for sq, c in enumerate(know.cells) if c and c.owner == 0))
+    sim = BatchSim("barrage", n_envs=1, max_moves=0)
+    sim.reset(setups=codes[None])
+    track = ShownTracker(1, 0, seen)
+    before = track.counts(sim)[0, 0].sum()
+    assert before == len(seen) < sum(1 for c in know.cells if c is not None and c.owner == 0)
+    quiet = np.array([state.string_to_action("H1-H2")])
+    track.step(sim, quiet, np.arange(1))
+    sim.step(quiet)
+    assert track.counts(sim)[0, 0].sum() == before
+
+
+def test_the_roll_outs_score_with_the_fit_of_what_each_side_has_shown() -> None:
+    state, data = crafted(FIGHT)
+    sim = BatchSim("barrage", n_envs=1, max_moves=0)
+    sim.reset(setups=world_codes(Knowledge.from_observation(data), TRUTH)[None])
+    sim.captured[:] = captured_counts(data)[None]
+    track = ShownTracker(1, 0, ())
+    plain = scores(sim, 0, "barrage", marshal_step=True, shown=track)
+    assert np.allclose(plain, Potential("barrage", reveal=True)(sim.captured, np.zeros(1, np.int64), track.counts(sim)))
+    assert list(track.counts(sim)[0, 1]) == [int(r == Rank.GENERAL) for r in range(len(Rank))]  # blue's shown E6
+    track.shown[:] = True  # our marshal shown too: a worse score, as the fit reads a shown marshal
+    assert scores(sim, 0, "barrage", shown=track)[0] < plain[0]
+
+
+def test_reveal_is_an_option_and_the_agent_plays_with_it() -> None:
+    agent = make_agent("rollout:reveal=1,guesses=2,depth=2")
+    assert isinstance(agent, RolloutAgent) and agent.reveal == 1 and RolloutAgent().reveal == 0
+    game = StrategoGame("barrage")
+    record = play_match(game, [agent, make_agent("random")], seed=4, max_actions=60)
+    assert len(record.actions) > 0
+
+
+def test_reveal_2_looks_ahead_at_a_sure_capture_that_would_show_a_hidden_officer() -> None:
+    """Red's hidden marshal can take blue's shown general: the net is sure of it. `rollout:reveal=2` compares the
+    move with the others (the capture would show the marshal), `reveal=1` plays it at once; a capture by a shown
+    marshal, or a quiet move, shows nothing new."""
+    hidden = [("E5", 0, Rank.MARSHAL, True, False) if sq == "E5" else (sq, o, r, m, v) for sq, o, r, m, v in FIGHT]
+    state, data = crafted(hidden)
+    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    assert shows_officer(know, state.string_to_action("E5xE6"))
+    assert not shows_officer(know, state.string_to_action("H1-H2"))
+    assert not shows_officer(know, state.string_to_action("E5-E4"))
+    _, shown_data = crafted(FIGHT)
+    assert not shows_officer(Knowledge.from_observation(shown_data), state.string_to_action("E5xE6"))
+    seen: list[int] = []
+
+    def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
+        seen.append(len(c))
+        return np.zeros(len(c))
+
+    looked = []
+    for level in (1, 2):
+        agent = RolloutAgent(guesses=2, depth=2, reveal=level)
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = _Keen(state, {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01})  # type: ignore[assignment]
+        agent.look_ahead = flat  # type: ignore[method-assign,assignment]
+        before = len(seen)
+        assert state.action_to_string(agent.act(state.observation(0), legal)) == "E5xE6"
+        looked.append(len(seen) > before)
+    assert looked == [False, True]

@@ -27,7 +27,10 @@ value is added to their score; a hidden piece that walks in counts by the belief
 `decoy` (1: set up with `search.decoy_setup`, a low piece in the bombed ring and the flag elsewhere on the back row).
 All three lost fewer flags to Demon's miners; `watch` alone scored no worse for it (54.7% against level 5 over 64
 games, the default before it 47.5% over 80), `guard` and `decoy` lost the games otherwise (docs/strength.md,
-sessions 39 and 40).
+sessions 39 and 40). `reveal` (1, off: the roll-outs score with the material fit that also counts what each side
+has shown, a known marshal, general, colonel, spy or bomb against its side, `material_training`; our pieces the real
+game would have shown are followed through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2:
+that, and the net's sure move is compared too when it is a capture that would show a hidden officer, `shows_officer`).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -41,7 +44,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -93,6 +96,7 @@ OPTIONS = {
     "guard": NumberOption(0, 2, 0, "W"),
     "watch": NumberOption(0, 2, 0.2, "W"),
     "decoy": NumberOption(0, 1, 0, "0|1", whole=True),
+    "reveal": NumberOption(0, 2, 0, "0|1|2", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -149,6 +153,21 @@ def flag_threats(
         if weight > 0:
             out[sq] = weight
     return out
+
+
+def shows_officer(know: Knowledge, move: int) -> bool:
+    """Whether `move` is an attack by one of our hidden colonels, generals or marshal: a capture that shows it.
+
+    Why: our marshal was shown by its own capture in most games against Demon, and the net was sure of most of those
+    captures, so they were played without a look-ahead (docs/strength.md, session 41)."""
+    src, dst = divmod(move, 100)
+    piece, target = know.cells[src], know.cells[dst]
+    if piece is None or piece.owner != know.player or piece.revealed or piece.rank not in _OFFICERS:
+        return False
+    return target is not None and target.owner != know.player
+
+
+_OFFICERS = frozenset({int(Rank.COLONEL), int(Rank.GENERAL), int(Rank.MARSHAL)})
 
 
 def watch_values(know: Knowledge, moves: Sequence[int], threats: dict[int, float]) -> dict[int, float]:
@@ -212,10 +231,55 @@ def captured_counts(data: StrategoView) -> I64:
 
 
 @cache
-def _potential(variant: str, marshal_step: bool = False) -> Potential:
+def _potential(variant: str, marshal_step: bool = False, reveal: bool = False) -> Potential:
     from fogofwar.games.stratego.agents.material_chance import Potential
 
-    return Potential(variant, marshal_step)
+    return Potential(variant, marshal_step, reveal)
+
+
+class ShownTracker:
+    """Which of `seat`'s pieces in each roll-out world the real opponent has seen: those it had seen at the start
+    and those that fought since, followed as they move.
+
+    Why: the simulator's revealed marks of our pieces are what the roll-outs' enemy knows, and with `exposed` that
+    is more than the real game showed; the score of what each side has shown (`reveal`) must count what the game
+    would have shown."""
+
+    def __init__(self, n_envs: int, seat: int, squares: Iterable[int]) -> None:
+        self.seat = seat
+        self.shown = np.zeros((n_envs, 100), np.bool_)
+        self.shown[:, list(squares)] = True
+
+    def step(self, sim: BatchSim, moves: I64, envs: I64) -> None:
+        """Follow the move ids `moves` (src x 100 + dst) about to be played in the games `envs` of `sim`: our piece
+        carries its mark and gains one when it attacks or moves more than one square (a scout shows itself so); ours
+        attacked where it stands gains one."""
+        src, dst = moves // 100, moves % 100
+        board = sim.board[envs].astype(np.int64)
+        rows = np.arange(len(envs))
+        attack = (board[rows, dst] & PRESENT_BIT) != 0
+        ours = ((board[rows, src] & OWNER_BIT) >> 4) == self.seat
+        far = np.abs(_ROW[src] - _ROW[dst]) + np.abs(_COL[src] - _COL[dst]) > 1
+        e, a, b = envs[ours], src[ours], dst[ours]
+        carried = self.shown[e, a] | attack[ours] | far[ours]
+        self.shown[e, a] = False
+        self.shown[e, b] = carried
+        hit = ~ours & attack
+        self.shown[envs[hit], dst[hit]] = True
+
+    def counts(self, sim: BatchSim) -> I64:
+        """(n, 2, ranks): each seat's pieces alive and shown by rank: ours as followed here, the enemy's by the
+        simulator's revealed marks (the roll-outs' own view of it is the real one)."""
+        board = sim.board.astype(np.int64)
+        present = (board & PRESENT_BIT) != 0
+        owner = (board & OWNER_BIT) >> 4
+        ranks = (board & RANK_MASK)[:, :, None] == np.arange(len(Rank))[None, None, :]
+        mine = present & (owner == self.seat) & self.shown
+        theirs = present & (owner != self.seat) & ((board & REVEALED_BIT) != 0)
+        out = np.zeros((sim.n_envs, 2, len(Rank)), np.int64)
+        out[:, self.seat] = (ranks & mine[:, :, None]).sum(axis=1)
+        out[:, 1 - self.seat] = (ranks & theirs[:, :, None]).sum(axis=1)
+        return out
 
 
 def play_out(
@@ -226,11 +290,14 @@ def play_out(
     temperature: float = 0.0,
     rng: np.random.Generator | None = None,
     futile: bool = False,
+    track: ShownTracker | None = None,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
-    `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move."""
+    `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
+    `track` follows every move played."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
     for _ in range(plies):
         live = np.flatnonzero(~sim.done)
@@ -253,6 +320,8 @@ def play_out(
             best[draw] = (cum <= u).sum(axis=1)  # the first move whose share reaches past u: a legal one
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
+        if track is not None:
+            track.step(sim, MOVE_OF_COMPACT[acts[live]], live)
         sim.step(acts, compact=True, envs=live)
 
 
@@ -305,13 +374,23 @@ def flag_danger(sim: BatchSim, seat: int, reach: float = 2.0) -> F64:
     return out
 
 
-def scores(sim: BatchSim, seat: int, variant: str, marshal_step: bool = False, guard: float = 0.0) -> F64:
+def scores(
+    sim: BatchSim,
+    seat: int,
+    variant: str,
+    marshal_step: bool = False,
+    guard: float = 0.0,
+    shown: ShownTracker | None = None,
+) -> F64:
     """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on (with
-    `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own), less `guard` x
-    `flag_danger`."""
-    captured = sim.captured
-    potential = _potential(variant, marshal_step)
-    chance = potential(captured, np.full(sim.n_envs, seat, np.int64)).astype(np.float64)
+    `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own; given `shown`,
+    by the fit with that step and one for each piece a seat has shown, ours as `shown` followed them), less `guard`
+    x `flag_danger`."""
+    seats = np.full(sim.n_envs, seat, np.int64)
+    if shown is not None:
+        chance = _potential(variant, True, True)(sim.captured, seats, shown.counts(sim)).astype(np.float64)
+    else:
+        chance = _potential(variant, marshal_step)(sim.captured, seats).astype(np.float64)
     if guard > 0:
         chance = chance - guard * flag_danger(sim, seat)
     winner = sim.winner
@@ -341,6 +420,7 @@ class RolloutAgent(SelfPlayAgent):
         guard: float = 0.0,
         watch: float = 0.2,
         decoy: bool = False,
+        reveal: int = 0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -353,6 +433,8 @@ class RolloutAgent(SelfPlayAgent):
         self.guard = guard  # weight of `flag_danger` in a roll-out's score
         self.watch = watch  # weight of `watch_values` in a move's score, and its moves compared
         self.decoy = decoy  # set up with `search.decoy_setup`: the bombed ring holds a low piece, not the flag
+        self.reveal = reveal  # 1: score the roll-outs by the fit of what each side has shown; 2: and compare the
+        # net's sure move when it would show a hidden officer (`shows_officer`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -363,7 +445,7 @@ class RolloutAgent(SelfPlayAgent):
         halving, marshal, spy, futile = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
-            v["guard"], v["watch"], bool(v["decoy"]),
+            v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -386,7 +468,7 @@ class RolloutAgent(SelfPlayAgent):
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
-        know = Knowledge.from_observation(data) if self.futile or self.watch > 0 else None
+        know = Knowledge.from_observation(data) if self.futile or self.watch > 0 or self.reveal > 1 else None
         if know is not None and self.futile:
             bad = futile_moves(know, list(probs))
             if bad and len(bad) < len(probs):
@@ -399,7 +481,10 @@ class RolloutAgent(SelfPlayAgent):
             watched = self._watched = watch_values(know, ranked, flag_threats(know, self._belief.marginals(know)))
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
-        if len(candidates) == 1 or (probs[candidates[0]] >= self.sure and len(candidates) <= self.top):
+        sure = probs[candidates[0]] >= self.sure
+        if sure and self.reveal > 1 and know is not None and shows_officer(know, candidates[0]):
+            sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
+        if len(candidates) == 1 or (sure and len(candidates) <= self.top):
             return candidates[0]
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
@@ -451,15 +536,22 @@ class RolloutAgent(SelfPlayAgent):
         sim = BatchSim(variant, n_envs=k * s, max_moves=0)
         sim.reset(setups=np.tile(np.stack(worlds), (k, 1)), to_move=know.player)
         sim.captured[:] = captured_counts(data)[None]
-        sim.step(np.repeat(np.asarray(candidates, np.int64), s))
+        first = np.repeat(np.asarray(candidates, np.int64), s)
+        track = None
+        if self.reveal:
+            seen = (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.revealed)
+            track = ShownTracker(sim.n_envs, know.player, seen)
+            track.step(sim, first, np.arange(sim.n_envs))
+        sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
-        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile)
-        means: F64 = scores(sim, know.player, variant, self.marshal, self.guard).reshape(k, s).mean(axis=1)
+        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track)
+        means: F64 = scores(sim, know.player, variant, self.marshal, self.guard, track).reshape(k, s).mean(axis=1)
         return means
 
 
 __all__ = [
     "RolloutAgent",
+    "ShownTracker",
     "captured_counts",
     "flag_danger",
     "flag_threats",
@@ -467,6 +559,7 @@ __all__ = [
     "futile_moves",
     "play_out",
     "scores",
+    "shows_officer",
     "watch_values",
     "world_codes",
 ]

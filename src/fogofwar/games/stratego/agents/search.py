@@ -1232,6 +1232,8 @@ MATERIAL_FILE = "data/material.toml"
 
 MARSHAL_STEP_TABLE = "with_marshal_step"
 """The table of `MATERIAL_FILE` that holds the fit with the marshal's step (`material_training`)."""
+REVEAL_TABLE = "with_reveal"
+"""The table of `MATERIAL_FILE` that holds the fit with the marshal's step and the revealed ranks' steps."""
 
 
 def material_path() -> Path:
@@ -1260,6 +1262,14 @@ def fitted_material_with_marshal_step() -> tuple[list[float], float, float]:
     """The fit that adds the marshal's step to the curve (`material_training`): values by rank, sharpness, step."""
     data = _material_file()[MARSHAL_STEP_TABLE]
     return _by_rank(data["values"]), float(data["sharpness"]), float(data["marshal_step"])
+
+
+def fitted_material_with_reveal() -> tuple[list[float], float, float, list[float]]:
+    """The fit that adds to the marshal's step a step for each revealed piece (`material_training`): values by rank,
+    sharpness, the marshal's step, and the revealed ranks' steps by rank."""
+    data = _material_file()[REVEAL_TABLE]
+    values, sharpness, step = _by_rank(data["values"]), float(data["sharpness"]), float(data["marshal_step"])
+    return values, sharpness, step, _by_rank(data["reveal"])
 
 
 def _fitted_values() -> list[float]:
