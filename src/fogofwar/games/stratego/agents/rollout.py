@@ -237,6 +237,12 @@ def _potential(variant: str, marshal_step: bool = False, reveal: bool = False) -
     return Potential(variant, marshal_step, reveal)
 
 
+def _fields(board: U8) -> tuple[npt.NDArray[np.bool_], I64, I64]:
+    """(present, owner, rank) of each square of simulator piece codes (`rules.piece_code`)."""
+    codes = board.astype(np.int64)
+    return (codes & PRESENT_BIT) != 0, (codes & OWNER_BIT) >> 4, codes & RANK_MASK
+
+
 class ShownTracker:
     """Which of `seat`'s pieces in each roll-out world the real opponent has seen: those it had seen at the start
     and those that fought since, followed as they move.
@@ -255,10 +261,10 @@ class ShownTracker:
         carries its mark and gains one when it attacks or moves more than one square (a scout shows itself so); ours
         attacked where it stands gains one."""
         src, dst = moves // 100, moves % 100
-        board = sim.board[envs].astype(np.int64)
+        present, owner, _ = _fields(sim.board[envs])
         rows = np.arange(len(envs))
-        attack = (board[rows, dst] & PRESENT_BIT) != 0
-        ours = ((board[rows, src] & OWNER_BIT) >> 4) == self.seat
+        attack = present[rows, dst]
+        ours = owner[rows, src] == self.seat
         far = np.abs(_ROW[src] - _ROW[dst]) + np.abs(_COL[src] - _COL[dst]) > 1
         e, a, b = envs[ours], src[ours], dst[ours]
         carried = self.shown[e, a] | attack[ours] | far[ours]
@@ -270,12 +276,10 @@ class ShownTracker:
     def counts(self, sim: BatchSim) -> I64:
         """(n, 2, ranks): each seat's pieces alive and shown by rank: ours as followed here, the enemy's by the
         simulator's revealed marks (the roll-outs' own view of it is the real one)."""
-        board = sim.board.astype(np.int64)
-        present = (board & PRESENT_BIT) != 0
-        owner = (board & OWNER_BIT) >> 4
-        ranks = (board & RANK_MASK)[:, :, None] == np.arange(len(Rank))[None, None, :]
+        present, owner, rank = _fields(sim.board)
+        ranks = rank[:, :, None] == np.arange(len(Rank))[None, None, :]
         mine = present & (owner == self.seat) & self.shown
-        theirs = present & (owner != self.seat) & ((board & REVEALED_BIT) != 0)
+        theirs = present & (owner != self.seat) & ((sim.board & REVEALED_BIT) != 0)
         out = np.zeros((sim.n_envs, 2, len(Rank)), np.int64)
         out[:, self.seat] = (ranks & mine[:, :, None]).sum(axis=1)
         out[:, 1 - self.seat] = (ranks & theirs[:, :, None]).sum(axis=1)
@@ -350,10 +354,7 @@ def flag_danger(sim: BatchSim, seat: int, reach: float = 2.0) -> F64:
     Why: most flags Demon took from `rollout` fell to a miner that had walked in, most of the way unseen, while
     sergeants and better stood elsewhere (docs/strength.md, sessions 39 and 40); the roll-outs' eight plies and
     their material score do not see the walk coming."""
-    board = sim.board.astype(np.int64)
-    present = (board & PRESENT_BIT) != 0
-    owner = (board & OWNER_BIT) >> 4
-    rank = board & RANK_MASK
+    present, owner, rank = _fields(sim.board)
     ours = present & (owner == seat)
     flag = ours & (rank == FLAG)
     has_flag = flag.any(axis=1)
