@@ -38,6 +38,7 @@ def test_a_challenge_posted_in_the_lobby_is_accepted_and_watched(
     watcher.goto(live_server + "/")
     watcher.check("#live-only")
     watcher.locator(f"#recent a[href='/game/{gid}']").click()
+    watcher.wait_for_url(re.compile(rf"/game/{gid}"))
     watcher.wait_for_selector("#clocks .clock.running")
     assert watcher.locator("#resign-button").is_hidden()
     watcher.screenshot(path=str(screenshots / "challenge-watched.png"))

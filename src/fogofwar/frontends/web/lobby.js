@@ -172,15 +172,29 @@ async function create(event) {
   }
 }
 
+/** Puts `rows` in the table body `body` unless they say what its rows already say: a refresh that changes nothing
+ * leaves the rows (and the link under the pointer) in place, so a click never lands between an old row and its twin. */
+function showRows(body, rows) {
+  const key = rows.map((r) => r.outerHTML).join("");
+  if (body.dataset.rows === key) return;
+  body.dataset.rows = key;
+  body.replaceChildren(...rows);
+}
+
+let challengesAsked = 0; // the latest request for each list: an older answer arriving late is not shown
+let listsAsked = 0;
+
 /** The open challenges, filtered by game and clock; anyone may accept one, except its own challenger. */
 async function loadChallenges() {
+  const asked = ++challengesAsked;
   const { challenges } = await api("/api/challenges?limit=50");
+  if (asked !== challengesAsked) return;
   const mine = allStoredGames();
   const game = $select("challenge-game").value;
   const clock = $select("challenge-clock").value;
   const shown = challenges.filter((g) => (!game || g.game === game) && (!clock || clockKind(g.clock) === clock));
   const body = $("challenges").querySelector("tbody");
-  body.replaceChildren(...shown.map((g) => {
+  showRows(body, shown.map((g) => {
     const open = g.open_seats[0];
     const challenger = g.players[1 - open] ? nameIn(g, 1 - open) : seatName(g, 1 - open);
     const action = mine[g.id]
@@ -212,13 +226,13 @@ async function accept(id, button) {
 }
 
 async function loadLists() {
+  const asked = ++listsAsked;
   loadChallenges().catch(() => {});
   const { games } = await api("/api/games?limit=50");
   const mine = allStoredGames();
   const byId = new Map(games.map((g) => [g.id, g]));
   // Your games: those this browser holds a seat token for.
-  const mineBody = $("mine").querySelector("tbody");
-  mineBody.replaceChildren();
+  const mineRows = [];
   const ids = Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0));
   for (const id of ids) {
     let g = byId.get(id);
@@ -232,7 +246,7 @@ async function loadLists() {
     const seats = Object.keys(mine[id].seats || {}).map(Number);
     const you = seats.length === 2 ? t("both (hot-seat)") : seatName(g, seats[0]);
     const opp = seats.length === 2 ? "—" : nameIn(g, 1 - seats[0]);
-    mineBody.append(el("tr", {},
+    mineRows.push(el("tr", {},
       el("td", {}, gameLabel(g)),
       el("td", {}, you ? el("span", {}, seats.length === 1 ? el("span", { class: `dot ${SEAT_NAMES[seats[0]]}` }) : null, you) : "—"),
       el("td", {}, opp),
@@ -240,15 +254,16 @@ async function loadLists() {
       el("td", { class: "links" }, el("a", { class: "button", href: `/game/${encodeURIComponent(id)}` }, t(g.status === "over" ? "View" : "Resume")),
         replayLink(g, "button"))));
   }
-  $("mine").hidden = mineBody.children.length === 0;
-  $("mine-empty").hidden = mineBody.children.length !== 0;
+  if (asked !== listsAsked) return; // a later refresh shows the lists
+  showRows($("mine").querySelector("tbody"), mineRows);
+  $("mine").hidden = mineRows.length === 0;
+  $("mine-empty").hidden = mineRows.length !== 0;
   // Recent games: anybody may watch (the public view shows no hidden rank).
-  const body = $("recent").querySelector("tbody");
-  body.replaceChildren();
+  const rows = [];
   const liveOnly = $input("live-only").checked;
   for (const g of games) {
     if (liveOnly && (g.status !== "play" || g.open_seats.length)) continue;
-    body.append(el("tr", {},
+    rows.push(el("tr", {},
       el("td", {}, gameLabel(g)),
       el("td", {}, players(g)),
       el("td", {}, statusBadge(g)),
@@ -257,9 +272,10 @@ async function loadLists() {
       el("td", { class: "links" }, el("a", { href: `/game/${encodeURIComponent(g.id)}` }, t(mine[g.id] ? "open" : "watch")),
         replayLink(g, "replay-link"))));
   }
-  if (!body.children.length) {
-    body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, t(liveOnly ? "No game in play right now." : "No games yet: create one."))));
+  if (!rows.length) {
+    rows.push(el("tr", {}, el("td", { colspan: 6, class: "muted" }, t(liveOnly ? "No game in play right now." : "No games yet: create one."))));
   }
+  showRows($("recent").querySelector("tbody"), rows);
 }
 
 $form("create").addEventListener("submit", create);

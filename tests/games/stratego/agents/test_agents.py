@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError, Observation
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, RANK_OF_NAME, SCOUT, SPY, Knowledge
 from fogofwar.games.stratego.agents.search import (
@@ -525,6 +525,40 @@ def _spy_readers() -> tuple[BeliefTracker, BeliefTracker]:
     plain, reader = BeliefTracker(), BeliefTracker()
     reader.spared_factor, reader.guard_factors = SPARED_FACTOR, GUARD_FACTORS
     return plain, reader
+
+
+def test_belief_looks_for_the_spy_beside_where_a_known_general_set_up() -> None:
+    """With `pair_factors` the hidden piece set up beside blue's known general is likelier the spy than the belief's
+    squares alone say; the factor follows the setup square (the general's and the piece's), not where they stand."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.MARSHAL, False, False),
+        ("K1", 0, Rank.SCOUT, False, False),
+        ("A7", 1, Rank.GENERAL, False, True),
+        ("B7", 1, Rank.SPY, False, False),  # set up beside the general
+        ("B6", 1, Rank.SCOUT, False, False),  # beside where the general will stand, not where it set up
+        ("H9", 1, Rank.MINER, False, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    plain, reader = BeliefTracker(), BeliefTracker()
+    reader.pair_factors = dict(SPY_PAIR_FACTORS)
+    b7, b6, h9 = parse_square("B7"), parse_square("B6"), parse_square("H9")
+
+    def spy_chances() -> list[dict[int, float]]:
+        data = _rest_captured(game, state, pieces).data
+        know = Knowledge.from_observation(stratego_view(data))
+        for t in (plain, reader):
+            t.update(data)
+        return [{sq: t.marginals(know)[sq][SPY] for sq in (b7, b6, h9)} for t in (plain, reader)]
+
+    before, after = spy_chances()
+    assert after[b7] > 1.5 * before[b7] and after[b7] > after[h9]
+    assert after[b6] < before[b6]  # one spy: what B7 gains the others lose
+    state.apply(state.string_to_action("K1-K2"))
+    state.apply(state.string_to_action("A7-A6"))  # the general walks away; B6 now stands beside it
+    before, after = spy_chances()
+    assert after[b7] > 1.5 * before[b7] and after[b6] < before[b6]
 
 
 def test_belief_clears_a_piece_that_stood_beside_our_revealed_marshal_and_did_not_take_it() -> None:

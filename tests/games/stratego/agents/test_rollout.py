@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,13 +15,15 @@ from tests.games.stratego.agents.random_games import random_game
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
-from fogofwar.games.stratego.agents.knowledge import Knowledge
+from fogofwar.games.stratego.agents import rollout
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
+from fogofwar.games.stratego.agents.knowledge import SPY, Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     ShownTracker,
+    _fields,
     _without_futile,
     captured_counts,
     flag_danger,
@@ -34,6 +37,7 @@ from fogofwar.games.stratego.agents.rollout import (
     world_codes,
 )
 from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup
+from fogofwar.games.stratego.agents.strata import spy_chance, spy_threats
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -537,25 +541,96 @@ def test_reveal_2_looks_ahead_at_a_sure_capture_that_would_show_a_hidden_officer
     marshal, or a quiet move, shows nothing new."""
     hidden = [("E5", 0, Rank.MARSHAL, True, False) if sq == "E5" else (sq, o, r, m, v) for sq, o, r, m, v in FIGHT]
     state, data = crafted(hidden)
-    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    know = Knowledge.from_observation(data)
     assert shows_officer(know, state.string_to_action("E5xE6"))
     assert not shows_officer(know, state.string_to_action("H1-H2"))
     assert not shows_officer(know, state.string_to_action("E5-E4"))
     _, shown_data = crafted(FIGHT)
     assert not shows_officer(Knowledge.from_observation(shown_data), state.string_to_action("E5xE6"))
-    seen: list[int] = []
+    wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
+    assert [_sure_move_played(state, wish, reveal=level) for level in (1, 2)] == [("E5xE6", False), ("E5xE6", True)]
+
+
+def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, bool]:
+    """(the move red plays, whether it looked ahead) with a net of these wishes (`_Keen`) and the look-ahead scoring
+    every move alike."""
+    agent = RolloutAgent(guesses=2, depth=2, **options)
+    agent.start(state.game, 0, random.Random(1))
+    agent._net = _Keen(state, wish)  # type: ignore[assignment]
+    calls: list[int] = []
 
     def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
-        seen.append(len(c))
+        calls.append(len(c))
         return np.zeros(len(c))
 
-    looked = []
-    for level in (1, 2):
-        agent = RolloutAgent(guesses=2, depth=2, reveal=level)
-        agent.start(state.game, 0, random.Random(1))
-        agent._net = _Keen(state, {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01})  # type: ignore[assignment]
-        agent.look_ahead = flat  # type: ignore[method-assign,assignment]
-        before = len(seen)
-        assert state.action_to_string(agent.act(state.observation(0), legal)) == "E5xE6"
-        looked.append(len(seen) > before)
-    assert looked == [False, True]
+    agent.look_ahead = flat  # type: ignore[method-assign,assignment]
+    return state.action_to_string(agent.act(state.observation(0), state.legal_actions())), bool(calls)
+
+
+SPIED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E5", 0, Rank.MARSHAL, True, True),
+    ("H1", 0, Rank.SCOUT, False, False),
+    ("E6", 1, Rank.GENERAL, True, True),  # shown: our marshal takes it
+    ("E7", 1, Rank.SPY, False, False),  # hidden, beside the general: takes our marshal where it took the general
+    ("F6", 1, Rank.MINER, False, False),
+    ("A10", 1, Rank.SCOUT, True, False),
+    ("B10", 1, Rank.BOMB, False, False),
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's shown marshal can take blue's shown general; two hidden blue pieces stand beside the general."""
+
+
+def _spied(pieces: list[Piece]) -> tuple[StrategoState, StrategoView, Knowledge, dict[int, dict[int, float]]]:
+    state, data = crafted(pieces)
+    tracker = BeliefTracker()
+    tracker.update(data)
+    know = Knowledge.from_observation(data)
+    return state, data, know, tracker.marginals(know)
+
+
+@pytest.mark.parametrize("spyrisk", [False, True])
+def test_spyrisk_weighs_the_worlds_with_the_spy_beside_our_marshal_by_the_belief_s_chance(
+    spyrisk: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A roll-out world scores 1 when the spy stands beside the square our marshal took, else 0: with `spyrisk` the
+    capture's score is the belief's chance of it (the worlds drawn, and as many more with the spy there); without,
+    the share of the worlds drawn that had it."""
+    state, data, know, _ = _spied(SPIED)
+    take = state.string_to_action("E5xE6")
+    beside = [parse_square("E7"), parse_square("F6")]
+
+    def spied(sim: BatchSim, *args: object) -> npt.NDArray[np.float64]:
+        present, owner, rank = (a[:, beside] for a in _fields(sim.board))
+        return (present & (owner == 1) & (rank == SPY)).any(axis=1).astype(np.float64)
+
+    monkeypatch.setattr(rollout, "scores", spied)
+    agent = RolloutAgent(guesses=8, depth=0, spyrisk=spyrisk)
+    agent.start(state.game, 0, random.Random(3))
+    agent._belief.update(data)
+    score, quiet = agent.look_ahead(data, [take, state.string_to_action("H1-H2")])
+    q = spy_chance(spy_threats(know, agent._belief.marginals(know), take))
+    assert 0 < q < 1
+    if spyrisk:
+        assert score == pytest.approx(q)
+    else:
+        assert score * 8 == round(score * 8)  # a share of the eight worlds
+    assert quiet * 8 == round(quiet * 8)  # our marshal stays at E5: no hidden piece beside it
+
+
+def test_spyrisk_looks_ahead_at_a_sure_move_after_which_the_spy_may_take_our_marshal() -> None:
+    state, _ = crafted(SPIED)
+    wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
+    assert [_sure_move_played(state, wish, spyrisk=on) for on in (False, True)] == [("E5xE6", False), ("E5xE6", True)]
+
+
+def test_spyrisk_pairs_and_target_are_options_and_the_agent_plays_with_them() -> None:
+    agent = make_agent("rollout:spyrisk=1,pairs=1,target=1", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.spyrisk and agent.pairs and agent.target
+    agent.start(StrategoGame("classic"), 0, random.Random(1))
+    assert agent._belief.pair_factors == SPY_PAIR_FACTORS
+    plain = RolloutAgent()
+    plain.start(StrategoGame("classic"), 0, random.Random(1))
+    assert not (plain.spyrisk or plain.target) and plain._belief.pair_factors == {}
+    record = play_match(StrategoGame("barrage"), [agent, make_agent("random")], seed=4, max_actions=60)
+    assert len(record.actions) > 0

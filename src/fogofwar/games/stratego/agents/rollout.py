@@ -31,6 +31,11 @@ sessions 39 and 40). `reveal` (1, off: the roll-outs score with the material fit
 has shown, a known marshal, general, colonel, spy or bomb against its side, `material_training`; our pieces the real
 game would have shown are followed through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2:
 that, and the net's sure move is compared too when it is a capture that would show a hidden officer, `shows_officer`).
+`spyrisk` (1, off: a move after which the enemy spy may stand beside our shown marshal is scored with worlds added
+where it does and each case weighed by the belief's chance of it, `strata.spy_factor`; the net's sure move too),
+`target` (1, off: so for an attack on a hidden piece, by the chances of winning, losing and trading,
+`strata.target_factor`) and `pairs` (1, off: the belief looks for the spy beside where a known general, colonel or
+major set up, `belief.SPY_PAIR_FACTORS`; session 42).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -53,10 +58,18 @@ import numpy.typing as npt
 
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import NumberOption, number_options
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways
+from fogofwar.games.stratego.agents.strata import (
+    Factor,
+    doubtful,
+    forced_worlds,
+    spy_factor,
+    stratified_weights,
+    target_factor,
+)
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -97,6 +110,9 @@ OPTIONS = {
     "watch": NumberOption(0, 2, 0.2, "W"),
     "decoy": NumberOption(0, 1, 0, "0|1", whole=True),
     "reveal": NumberOption(0, 2, 0, "0|1|2", whole=True),
+    "spyrisk": NumberOption(0, 1, 0, "0|1", whole=True),
+    "pairs": NumberOption(0, 1, 0, "0|1", whole=True),
+    "target": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -422,6 +438,9 @@ class RolloutAgent(SelfPlayAgent):
         watch: float = 0.2,
         decoy: bool = False,
         reveal: int = 0,
+        spyrisk: bool = False,
+        pairs: bool = False,
+        target: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -436,6 +455,9 @@ class RolloutAgent(SelfPlayAgent):
         self.decoy = decoy  # set up with `search.decoy_setup`: the bombed ring holds a low piece, not the flag
         self.reveal = reveal  # 1: score the roll-outs by the fit of what each side has shown; 2: and compare the
         # net's sure move when it would show a hidden officer (`shows_officer`)
+        self.spyrisk = spyrisk  # weigh the enemy spy beside our shown marshal by the belief's chance of it
+        self.pairs = pairs  # the belief looks for the spy beside where a known general, colonel or major set up
+        self.target = target  # weigh an attack on a hidden piece's outcome by the belief's chances (`strata`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -446,7 +468,8 @@ class RolloutAgent(SelfPlayAgent):
         halving, marshal, spy, futile = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
-            v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]),
+            v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
+            bool(v["pairs"]), bool(v["target"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -455,6 +478,8 @@ class RolloutAgent(SelfPlayAgent):
         self._belief.behaviour_factor = 2.0  # as the search reads the enemy's moves
         if self.spy:
             self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
+        if self.pairs:
+            self._belief.pair_factors = dict(SPY_PAIR_FACTORS)
 
     def _placement(self, variant: Variant) -> dict[int, Rank]:
         if self.decoy:
@@ -469,7 +494,11 @@ class RolloutAgent(SelfPlayAgent):
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
-        know = Knowledge.from_observation(data) if self.futile or self.watch > 0 or self.reveal > 1 else None
+        know = (
+            Knowledge.from_observation(data)
+            if self.futile or self.watch > 0 or self.reveal > 1 or self.spyrisk
+            else None
+        )
         if know is not None and self.futile:
             bad = futile_moves(know, list(probs))
             if bad and len(bad) < len(probs):
@@ -485,6 +514,8 @@ class RolloutAgent(SelfPlayAgent):
         sure = probs[candidates[0]] >= self.sure
         if sure and self.reveal > 1 and know is not None and shows_officer(know, candidates[0]):
             sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
+        if sure and know is not None and doubtful(self._factors(know, self._belief.marginals(know), candidates[0])):
+            sure = False  # the net was sure of half the attacks after which a spy took our marshal (session 42)
         if len(candidates) == 1 or (sure and len(candidates) <= self.top):
             return candidates[0]
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
@@ -522,22 +553,37 @@ class RolloutAgent(SelfPlayAgent):
 
     def look_ahead(self, data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> F64:
         """The mean score of each candidate over the same guessed worlds (`guesses`, default the agent's), `depth`
-        plies after it."""
+        plies after it; for a candidate whose fate turns on a hidden fact this player weighs (`spyrisk`, `target`),
+        with worlds added where the draw left a class of it thin and each class weighed by its chance (`strata`)."""
         from fogofwar.games.stratego.sim.batch import BatchSim
 
         assert self._net is not None
         know = Knowledge.from_observation(data)
         marginals = self._belief.marginals(know)
         n = self.guesses if guesses is None else guesses
-        worlds = [
-            world_codes(know, self._belief.sample(know, marginals, self._rng), self._shown(know)) for _ in range(n)
-        ]
+        guessed, worlds = [], []
+        for _ in range(n):
+            guessed.append(self._belief.sample(know, marginals, self._rng))
+            worlds.append(world_codes(know, guessed[-1], self._shown(know)))
         k, s = len(candidates), len(worlds)
+        factors = [self._factors(know, marginals, a) for a in candidates]
+        extra: list[dict[int, int]] = []
+        owner: list[int] = []
+        for i, found in enumerate(factors):
+            more = forced_worlds(
+                found, guessed, lambda: self._belief.sample(know, marginals, self._rng), max(2, n // 2), self._rng
+            )
+            extra += more
+            owner += [i] * len(more)
+        rows = [world_codes(know, g, self._shown(know)) for g in extra]
         variant = str(data["variant"])
-        sim = BatchSim(variant, n_envs=k * s, max_moves=0)
-        sim.reset(setups=np.tile(np.stack(worlds), (k, 1)), to_move=know.player)
+        sim = BatchSim(variant, n_envs=k * s + len(rows), max_moves=0)
+        sim.reset(
+            setups=np.concatenate([np.tile(np.stack(worlds), (k, 1)), *[r[None] for r in rows]]), to_move=know.player
+        )
         sim.captured[:] = captured_counts(data)[None]
-        first = np.repeat(np.asarray(candidates, np.int64), s)
+        belongs = np.asarray(owner, np.int64)  # the candidate each added world is for
+        first = np.concatenate([np.repeat(np.asarray(candidates, np.int64), s), np.asarray(candidates)[belongs]])
         track = None
         if self.reveal:
             seen = (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.revealed)
@@ -546,8 +592,22 @@ class RolloutAgent(SelfPlayAgent):
         sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
         play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track)
-        means: F64 = scores(sim, know.player, variant, self.marshal, self.guard, track).reshape(k, s).mean(axis=1)
+        raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
+        means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
+        for i, found in enumerate(factors):
+            if found:  # the drawn worlds and those added, each class of each factor weighed by its chance
+                pool = [*guessed, *(g for g, j in zip(extra, owner, strict=True) if j == i)]
+                pooled = np.concatenate([raw[i * s : (i + 1) * s], raw[k * s :][belongs == i]])
+                means[i] = float(stratified_weights(found, pool) @ pooled)
         return means
+
+    def _factors(self, know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> list[Factor]:
+        """The hidden facts `move`'s fate turns on that this player weighs by their chances (`strata`)."""
+        found = [
+            spy_factor(know, marginals, move) if self.spyrisk else None,
+            target_factor(know, marginals, move) if self.target else None,
+        ]
+        return [f for f in found if f is not None]
 
 
 __all__ = [
