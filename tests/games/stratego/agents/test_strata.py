@@ -4,11 +4,12 @@ weights that give each class the belief's chance."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
-from tests.games.stratego.agents.test_rollout import SPIED, Piece, _spied
+from tests.games.stratego.agents.test_rollout import SPIED, Piece, _spied, _sure_move_played, crafted
 
 from fogofwar.games.stratego.agents import rollout
 from fogofwar.games.stratego.agents.knowledge import BOMB, SPY
@@ -144,3 +145,11 @@ def test_rollout_target_scores_an_attack_by_the_belief_s_chance_of_winning_it(mo
         agent._belief.update(data)
         (score,) = agent.look_ahead(data, [state.string_to_action("E5xF5")])
         assert score == pytest.approx(1 - agent._belief.marginals(know)[f5][BOMB])
+
+
+@pytest.mark.parametrize("others", [{}, {"futile": False, "watch": 0.0}])
+def test_rollout_target_looks_ahead_at_a_sure_attack_on_a_piece_that_may_be_a_bomb(others: dict[str, Any]) -> None:
+    state, _ = crafted(TARGETED)
+    wish = {"E5xF5": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
+    played = [_sure_move_played(state, wish, target=on, **others) for on in (False, True)]
+    assert played == [("E5xF5", False), ("E5xF5", True)]

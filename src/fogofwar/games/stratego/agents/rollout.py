@@ -496,7 +496,7 @@ class RolloutAgent(SelfPlayAgent):
             return super().act(observation, legal_actions)
         know = (
             Knowledge.from_observation(data)
-            if self.futile or self.watch > 0 or self.reveal > 1 or self.spyrisk
+            if self.futile or self.watch > 0 or self.reveal > 1 or self.spyrisk or self.target
             else None
         )
         if know is not None and self.futile:
