@@ -110,11 +110,15 @@ class Knowledge:
     def own_squares(self) -> list[int]:
         return [sq for sq, c in enumerate(self.cells) if c is not None and c.owner == self.player]
 
+    def own_piece(self, rank: int) -> int | None:
+        """The square of our piece of `rank` (the first, should there be more), or None when none is on the board."""
+        return next(
+            (sq for sq, c in enumerate(self.cells) if c is not None and c.owner == self.player and c.rank == rank), None
+        )
+
     def own_flag(self) -> int | None:
         """The square of our flag (the first, should a variant have more), or None when it is off the board."""
-        return next(
-            (sq for sq, c in enumerate(self.cells) if c is not None and c.owner == self.player and c.rank == FLAG), None
-        )
+        return self.own_piece(FLAG)
 
     def neighbours_of(self, sq: int) -> tuple[int, ...]:
         return NEIGHBOURS[sq]

@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -567,22 +567,14 @@ class RolloutAgent(SelfPlayAgent):
             worlds.append(world_codes(know, guessed[-1], self._shown(know)))
         k, s = len(candidates), len(worlds)
         factors = [self._factors(know, marginals, a) for a in candidates]
-        extra: list[dict[int, int]] = []
-        owner: list[int] = []
-        for i, found in enumerate(factors):
-            more = forced_worlds(
-                found, guessed, lambda: self._belief.sample(know, marginals, self._rng), max(2, n // 2), self._rng
-            )
-            extra += more
-            owner += [i] * len(more)
-        rows = [world_codes(know, g, self._shown(know)) for g in extra]
+        draw = partial(self._belief.sample, know, marginals, self._rng)
+        added = [forced_worlds(found, guessed, draw, max(2, n // 2), self._rng) for found in factors]
+        rows = [world_codes(know, g, self._shown(know)) for more in added for g in more]
         variant = str(data["variant"])
         sim = BatchSim(variant, n_envs=k * s + len(rows), max_moves=0)
-        sim.reset(
-            setups=np.concatenate([np.tile(np.stack(worlds), (k, 1)), *[r[None] for r in rows]]), to_move=know.player
-        )
+        sim.reset(setups=np.vstack([np.tile(np.stack(worlds), (k, 1)), *rows]), to_move=know.player)
         sim.captured[:] = captured_counts(data)[None]
-        belongs = np.asarray(owner, np.int64)  # the candidate each added world is for
+        belongs = np.repeat(np.arange(k), [len(more) for more in added])  # the candidate each added world is for
         first = np.concatenate([np.repeat(np.asarray(candidates, np.int64), s), np.asarray(candidates)[belongs]])
         track = None
         if self.reveal:
@@ -596,9 +588,8 @@ class RolloutAgent(SelfPlayAgent):
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
         for i, found in enumerate(factors):
             if found:  # the drawn worlds and those added, each class of each factor weighed by its chance
-                pool = [*guessed, *(g for g, j in zip(extra, owner, strict=True) if j == i)]
                 pooled = np.concatenate([raw[i * s : (i + 1) * s], raw[k * s :][belongs == i]])
-                means[i] = float(stratified_weights(found, pool) @ pooled)
+                means[i] = float(stratified_weights(found, [*guessed, *added[i]]) @ pooled)
         return means
 
     def _factors(self, know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> list[Factor]:

@@ -71,7 +71,7 @@ def spy_threats(know: Knowledge, marginals: dict[int, dict[int, float]], move: i
     it is the spy (1 for a shown spy): those beside the square our marshal then stands on, when it is shown by then
     (shown before, or by this move's attack). Empty when the marshal is hidden after the move, or gone."""
     src, dst = divmod(move, 100)
-    at = next((sq for sq, c in enumerate(know.cells) if c and c.owner == know.player and c.rank == MARSHAL), None)
+    at = know.own_piece(MARSHAL)
     if at is None:
         return {}
     marshal = know.cells[at]
@@ -113,7 +113,7 @@ def spy_factor(know: Knowledge, marginals: dict[int, dict[int, float]], move: in
     q = spy_chance(threats)
     if not 0 < q < 1:
         return None  # no spy can be there, or a shown one is: every world agrees
-    hidden = [sq for sq in threats if know.cells[sq] is not None and know.cells[sq].rank is None]  # type: ignore[union-attr]
+    hidden = list(threats)  # all hidden: a shown spy among them would have made q 1
 
     def classify(guess: Guess) -> int:
         return int(any(guess.get(sq) == SPY for sq in hidden))
