@@ -5,7 +5,10 @@ never meet), a database emptied for each test, `pg_ctl stop` and the directory r
 PostgreSQL refuses to run as root: run as root (CI), the server runs as the `postgres` system user that Debian's
 package creates, through `runuser`, in a directory that user owns; the tests still connect (root may use any
 socket). Durability is off (fsync, full-page writes, synchronous commit): the data dies with the server anyway.
-A run killed before it could stop its server leaves it running: the next run stops it (`stop_orphans`).
+A run killed before it could stop its server leaves it running: the next run stops it (`stop_orphans`). A machine
+restarted under a run leaves the directory of a server that is no longer running: the next run removes it. A
+process is named by its pid and its start time (`_identity`), so a pid used again after a restart is never taken for
+the process that wrote it.
 """
 
 from __future__ import annotations
@@ -70,16 +73,27 @@ def unusable() -> str | None:
     return None
 
 
+def _identity(pid: int) -> str | None:
+    """ "<pid> <start time>" of a running process (the start time in clock ticks since boot, from /proc), or None
+    when no process has that pid (a zombie, waiting for its parent, has exited and counts as none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return None if fields[0] == "Z" else f"{pid} {fields[19]}"
+
+
 def stop_orphans() -> None:
-    """Stop and remove the servers whose test run is gone (killed before it could stop them)."""
+    """Stop and remove the servers whose test run is gone (killed before it could stop them, or the machine
+    restarted under it)."""
     for root in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*"):
         try:
-            owner = int((root / _OWNER).read_text())
-            os.kill(owner, 0)
-        except ProcessLookupError:
-            PostgresServer(root).stop()
-        except (OSError, ValueError):  # not ours to judge: another user's, or being made right now
+            owner = (root / _OWNER).read_text()
+        except OSError:  # not ours to judge: another user's, or being made right now
             continue
+        pid, _, _ = owner.partition(" ")
+        if pid.isdigit() and _identity(int(pid)) != owner:
+            PostgresServer(root).stop()
 
 
 class PostgresServer:
@@ -97,7 +111,7 @@ class PostgresServer:
         if os.geteuid() == 0:
             self._as = ["runuser", "-u", SUPERUSER, "--"]
         if root is None:
-            (self.root / _OWNER).write_text(str(os.getpid()))
+            (self.root / _OWNER).write_text(str(_identity(os.getpid())))
             if os.geteuid() == 0:
                 user = pwd.getpwnam(SUPERUSER)
                 os.chown(self.root, user.pw_uid, user.pw_gid)
@@ -129,10 +143,20 @@ class PostgresServer:
 
     def stop(self) -> None:
         try:
-            if (self.data / "postmaster.pid").exists():
+            if self.running():
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def running(self) -> bool:
+        """The server of this directory is running: the pid its postmaster.pid names is a live postgres of this
+        data directory (after a restart, the file may name a dead pid, or one a new process has since taken)."""
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return False
+        return os.fsencode(self.data) in command and _identity(pid) is not None
 
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of `database` (psycopg 3, over the unix socket)."""
