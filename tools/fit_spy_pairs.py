@@ -18,7 +18,7 @@ import numpy as np
 from fogofwar.games.stratego.agents.belief_training import gravon_games, setup_counts, split
 from fogofwar.games.stratego.formats.gravon import GravonGame
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.setup import row_squares
+from fogofwar.games.stratego.setup import setup_squares
 from fogofwar.grid.board import NEIGHBOURS
 
 PAIRED = (Rank.GENERAL, Rank.COLONEL, Rank.MAJOR)
@@ -35,7 +35,7 @@ def cases(games: list[GravonGame], counts: tuple[tuple[int, ...], ...]) -> list[
         except Exception:  # an archive's unreadable setup: not a case
             continue
         for owner in (0, 1):
-            index = {sq: i for i, sq in enumerate(s for row in row_squares(owner) for s in row)}
+            index = {sq: i for i, sq in enumerate(setup_squares(owner))}
             ranks = {sq: int(r) for sq, o, r in pieces if o == owner}
             if len(ranks) != 40 or set(ranks) != set(index):
                 continue

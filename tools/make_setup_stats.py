@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 from fogofwar.games.stratego.formats.gravon import read_gravon
-from fogofwar.games.stratego.setup import _row_squares
+from fogofwar.games.stratego.setup import setup_squares
 
 OUT = Path(__file__).resolve().parents[1] / "src/fogofwar/games/stratego/data/setup_stats.toml"
 VARIANTS = ("classic", "barrage")
 
 
 def main(paths: list[str]) -> None:
-    index = [{sq: i for i, sq in enumerate(s for row in _row_squares(p) for s in row)} for p in (0, 1)]
+    index = [{sq: i for i, sq in enumerate(setup_squares(p))} for p in (0, 1)]
     counts = {v: [[0] * 40 for _ in range(12)] for v in VARIANTS}
     setups = dict.fromkeys(VARIANTS, 0)
     for path in paths:

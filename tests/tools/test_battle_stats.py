@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.paths import tool_module
 
 from fogofwar.core.records import GameRecord
 from fogofwar.games.stratego.agents.policy_model import shipped_policy
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame
 from fogofwar.grid.board import parse_square
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _battle_stats() -> ModuleType:
-    """tools/battle_stats.py, loaded from its file (tools is not a package)."""
-    spec = importlib.util.spec_from_file_location("battle_stats", ROOT / "tools" / "battle_stats.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 RED = {"A1": Rank.FLAG, "B1": Rank.BOMB, "C1": Rank.GENERAL, "D1": Rank.MINER, "E1": Rank.SCOUT,
        "F1": Rank.SCOUT, "G1": Rank.SPY, "A4": Rank.MARSHAL}  # fmt: skip
@@ -45,7 +32,7 @@ def _record(moves: list[str]) -> GameRecord:
 
 
 def test_fates_count_endings_the_marshal_and_pieces_lost_to_bombs(tmp_path: Path) -> None:
-    stats = _battle_stats()
+    stats = tool_module("battle_stats")
     into_bomb = ["A4-A5", "K7-K8", "A5-A6", "K8-K7", "A6xA7"]  # our marshal walks into the bomb on A7
     flag_taken = ["K7-B7", "E1-E2", "B7-B2", "E2-E1", "B2-A2", "F1-F2", "A2xA1"]  # then their scout runs to our flag
     games = tmp_path / "games"
@@ -66,7 +53,7 @@ def test_replies_list_the_opponents_turns_with_a_capture_on_hand(tmp_path: Path)
     it: a revealed piece of ours it beats, and a capture the search's model of the reply foresaw."""
     if shipped_policy() is None:
         pytest.skip("no policy net ships")
-    stats = _battle_stats()
+    stats = tool_module("battle_stats")
     games = tmp_path / "games"
     games.mkdir()
     _record(["F1-F9", "K7-K8", "F9-G9", "G10xG9"]).save(games / "0001.json")

@@ -39,6 +39,12 @@ def row_squares(player: int) -> list[list[int]]:
     return [[r * SIZE + c for c in reversed(range(SIZE))] for r in rows]
 
 
+def setup_squares(player: int) -> list[int]:
+    """The player's setup squares in the order of setup strings and of the setup statistics
+    (data/setup_stats.toml): the front row first, each row left to right as the owner sees it."""
+    return [sq for row in row_squares(player) for sq in row]
+
+
 def parse_setup(text: str, variant: Variant, player: int) -> dict[int, Rank]:
     """Read a setup string for `player` and check it against the variant's roster and area."""
     text = inputs.text(text, "a setup string", InvalidSetupError)
@@ -82,7 +88,7 @@ def format_setup(placement: Mapping[int, Rank | int], variant: Variant, player: 
 def random_setup(variant: Variant, player: int, rng: random.Random) -> dict[int, Rank]:
     """A uniformly random legal setup in the player's home rows."""
     pieces = [rank for rank, n in variant.roster for _ in range(n)]
-    squares = rng.sample([sq for row in row_squares(player) for sq in row], len(pieces))
+    squares = rng.sample(setup_squares(player), len(pieces))
     return dict(zip(squares, pieces, strict=False))
 
 

@@ -28,7 +28,7 @@ from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.formats.gravon import GravonGame, read_gravon
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.rules import StrategoGame
-from fogofwar.games.stratego.setup import row_squares
+from fogofwar.games.stratego.setup import setup_squares
 
 
 @dataclass
@@ -53,7 +53,7 @@ def split(games: Sequence[GravonGame], held_out: int) -> tuple[list[GravonGame],
 
 def setup_counts(games: Iterable[GravonGame]) -> tuple[tuple[int, ...], ...]:
     """counts[rank][setup index], as tools/make_setup_stats.py counts them, from these games only."""
-    index = [{sq: i for i, sq in enumerate(s for row in row_squares(p) for s in row)} for p in (0, 1)]
+    index = [{sq: i for i, sq in enumerate(setup_squares(p))} for p in (0, 1)]
     counts = [[0] * 40 for _ in range(RANKS)]
     for game in games:
         try:

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.setup import parse_setup, random_setup, row_squares
+from fogofwar.games.stratego.setup import parse_setup, random_setup, setup_squares
 from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import NEIGHBOURS
 
@@ -50,7 +50,7 @@ def prior_by_square(variant: Variant, player: int) -> dict[int, dict[int, float]
     counts = setup_counts(variant.name)
     if counts is None:
         return None
-    squares = [sq for row in row_squares(player) for sq in row]
+    squares = setup_squares(player)
     out: dict[int, dict[int, float]] = {}
     for i, sq in enumerate(squares):
         col = {r: counts[r][i] + 0.5 for r in range(12) if variant.count(Rank(r))}
@@ -64,7 +64,7 @@ def human_like_setup(variant: Variant, player: int, rng: random.Random) -> dict[
     counts = setup_counts(variant.name)
     if counts is None or variant.setup_area != "home_rows":
         return random_setup(variant, player, rng)
-    squares = [sq for row in row_squares(player) for sq in row]
+    squares = setup_squares(player)
     free = set(range(len(squares)))
     placement: dict[int, Rank] = {}
     flag_index: int | None = None

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, row_squares
+from fogofwar.games.stratego.setup import SAMPLES, format_setup, parse_setup, setup_squares
 from fogofwar.games.stratego.variants import Variant
 
-CHAIR: npt.NDArray[np.int64] = np.array([[sq for row in row_squares(p) for sq in row] for p in (0, 1)], np.int64)
+CHAIR: npt.NDArray[np.int64] = np.array([setup_squares(p) for p in (0, 1)], np.int64)
 DEFAULT_MENU_SIZE = 16
 
 
