@@ -554,17 +554,24 @@ def test_reveal_2_looks_ahead_at_a_sure_capture_that_would_show_a_hidden_officer
 def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, bool]:
     """(the move red plays, whether it looked ahead) with a net of these wishes (`_Keen`) and the look-ahead scoring
     every move alike."""
+    move, calls = _look_aheads(state, wish, **options)
+    return move, bool(calls)
+
+
+def _look_aheads(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, list[int | None]]:
+    """(the move red plays, the worlds asked of each look-ahead: None for the agent's `guesses`) with a net of these
+    wishes (`_Keen`) and the look-ahead scoring every move alike."""
     agent = RolloutAgent(guesses=2, depth=2, **options)
     agent.start(state.game, 0, random.Random(1))
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
-    calls: list[int] = []
+    calls: list[int | None] = []
 
     def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
-        calls.append(len(c))
+        calls.append(g)
         return np.zeros(len(c))
 
     agent.look_ahead = flat  # type: ignore[method-assign,assignment]
-    return state.action_to_string(agent.act(state.observation(0), state.legal_actions())), bool(calls)
+    return state.action_to_string(agent.act(state.observation(0), state.legal_actions())), calls
 
 
 SPIED: list[Piece] = [
@@ -622,6 +629,20 @@ def test_spyrisk_looks_ahead_at_a_sure_move_after_which_the_spy_may_take_our_mar
     state, _ = crafted(SPIED)
     wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
     assert [_sure_move_played(state, wish, spyrisk=on) for on in (False, True)] == [("E5xE6", False), ("E5xE6", True)]
+
+
+def test_worlds_multiplies_the_worlds_of_a_move_whose_candidates_turn_on_a_hidden_fact() -> None:
+    """The capture beside the hidden spy is a candidate: `worlds=4` looks ahead in 4 x 2 worlds; on a board where
+    no candidate's fate turns on a hidden fact (the spy shown and gone), in the agent's own 2."""
+    state, _ = crafted(SPIED)
+    wish = {"E5xE6": 0.5, "H1-H2": 0.3, "E5-E4": 0.2}
+    assert _look_aheads(state, wish, spyrisk=True, worlds=4)[1] == [8]
+    assert _look_aheads(state, wish, spyrisk=True)[1] == [2]
+    assert _look_aheads(state, wish, worlds=4)[1] == [None]  # nothing weighed: nothing to look at harder
+    calm, _ = crafted([piece for piece in SPIED if piece[0] not in ("E7", "F6")])
+    assert _look_aheads(calm, wish, spyrisk=True, target=True, worlds=4)[1] == [None]
+    agent = make_agent("rollout:worlds=4", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.worlds == 4
 
 
 def test_spyrisk_pairs_and_target_are_options_and_the_agent_plays_with_them() -> None:

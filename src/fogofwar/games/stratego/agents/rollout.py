@@ -35,7 +35,10 @@ that, and the net's sure move is compared too when it is a capture that would sh
 where it does and each case weighed by the belief's chance of it, `strata.spy_factor`; the net's sure move too),
 `target` (1, off: so for an attack on a hidden piece, by the chances of winning, losing and trading,
 `strata.target_factor`) and `pairs` (1, off: the belief looks for the spy beside where a known general, colonel or
-major set up, `belief.SPY_PAIR_FACTORS`; session 42).
+major set up, `belief.SPY_PAIR_FACTORS`; session 42). `worlds` (N, 1: with `spyrisk` or `target`, a move where one
+of the candidates turns on such a fact is looked ahead in N times `guesses` worlds: the captures that showed our
+marshal beside a spy were scored 0.03 to 0.15 below the best other move and played anyway, the draw's noise in the
+rest of the army; session 43).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -113,6 +116,7 @@ OPTIONS = {
     "spyrisk": NumberOption(0, 1, 0, "0|1", whole=True),
     "pairs": NumberOption(0, 1, 0, "0|1", whole=True),
     "target": NumberOption(0, 1, 0, "0|1", whole=True),
+    "worlds": NumberOption(1, 16, 1, "N", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -441,6 +445,7 @@ class RolloutAgent(SelfPlayAgent):
         spyrisk: bool = False,
         pairs: bool = False,
         target: bool = False,
+        worlds: int = 1,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -458,6 +463,7 @@ class RolloutAgent(SelfPlayAgent):
         self.spyrisk = spyrisk  # weigh the enemy spy beside our shown marshal by the belief's chance of it
         self.pairs = pairs  # the belief looks for the spy beside where a known general, colonel or major set up
         self.target = target  # weigh an attack on a hidden piece's outcome by the belief's chances (`strata`)
+        self.worlds = worlds  # a move whose candidates have such a fact is looked ahead in this many times the worlds
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -469,7 +475,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
-            bool(v["pairs"]), bool(v["target"]),
+            bool(v["pairs"]), bool(v["target"]), int(v["worlds"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -507,14 +513,18 @@ class RolloutAgent(SelfPlayAgent):
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
         watched = self._watched = {}
+        marginals = self._belief.marginals(know) if know is not None else {}
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
-            watched = self._watched = watch_values(know, ranked, flag_threats(know, self._belief.marginals(know)))
+            watched = self._watched = watch_values(know, ranked, flag_threats(know, marginals))
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
         sure = probs[candidates[0]] >= self.sure
         if sure and self.reveal > 1 and know is not None and shows_officer(know, candidates[0]):
             sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
-        if sure and know is not None and doubtful(self._factors(know, self._belief.marginals(know), candidates[0])):
+        factors: dict[int, list[Factor]] = {}  # the hidden facts each candidate turns on (`strata`)
+        if know is not None and (self.spyrisk or self.target):
+            factors = {a: self._factors(know, marginals, a) for a in candidates}
+        if sure and doubtful(factors.get(candidates[0], [])):
             sure = False  # the net was sure of half the attacks after which a spy took our marshal (session 42)
         if len(candidates) == 1 or (sure and len(candidates) <= self.top):
             return candidates[0]
@@ -523,7 +533,8 @@ class RolloutAgent(SelfPlayAgent):
         bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
         if self.halving:
             return self.halve(data, candidates, bonus)
-        score = self.look_ahead(data, candidates) + bonus
+        guesses = self.guesses * self.worlds if any(factors.values()) else None  # a few moves, and close ones
+        score = self.look_ahead(data, candidates, guesses) + bonus
         return candidates[int(np.argmax(score))]
 
     def halve(self, data: StrategoView, candidates: Sequence[int], bonus: F64) -> int:
