@@ -7,8 +7,8 @@ package creates, through `runuser`, in a directory that user owns; the tests sti
 socket). Durability is off (fsync, full-page writes, synchronous commit): the data dies with the server anyway.
 A run killed before it could stop its server leaves it running: the next run stops it (`stop_orphans`). A machine
 restarted under a run leaves the directory of a server that is no longer running: the next run removes it. A
-process is named by its pid and its start time (`_identity`), so a pid used again after a restart is never taken for
-the process that wrote it.
+process is named by its pid and its start time (`processes.identity`), so a pid used again after a restart is never
+taken for the process that wrote it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+
+from .processes import identity
 
 SUPERUSER = "postgres"
 """The database role the tests connect as (trust authentication: no password)."""
@@ -73,16 +75,6 @@ def unusable() -> str | None:
     return None
 
 
-def _identity(pid: int) -> str | None:
-    """ "<pid> <start time>" of a running process (the start time in clock ticks since boot, from /proc), or None
-    when no process has that pid (a zombie, waiting for its parent, has exited and counts as none)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return None if fields[0] == "Z" else f"{pid} {fields[19]}"
-
-
 def stop_orphans() -> None:
     """Stop and remove the servers whose test run is gone (killed before it could stop them, or the machine
     restarted under it)."""
@@ -92,7 +84,7 @@ def stop_orphans() -> None:
         except OSError:  # not ours to judge: another user's, or being made right now
             continue
         pid, _, _ = owner.partition(" ")
-        if pid.isdigit() and _identity(int(pid)) != owner:
+        if pid.isdigit() and identity(int(pid)) != owner:
             PostgresServer(root).stop()
 
 
@@ -111,7 +103,7 @@ class PostgresServer:
         if os.geteuid() == 0:
             self._as = ["runuser", "-u", SUPERUSER, "--"]
         if root is None:
-            (self.root / _OWNER).write_text(str(_identity(os.getpid())))
+            (self.root / _OWNER).write_text(str(identity(os.getpid())))
             if os.geteuid() == 0:
                 user = pwd.getpwnam(SUPERUSER)
                 os.chown(self.root, user.pw_uid, user.pw_gid)
@@ -156,7 +148,7 @@ class PostgresServer:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except (OSError, ValueError):
             return False
-        return os.fsencode(self.data) in command and _identity(pid) is not None
+        return os.fsencode(self.data) in command and identity(pid) is not None
 
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of `database` (psycopg 3, over the unix socket)."""

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from .postgres import _OWNER, PostgresServer, _identity, stop_orphans, unusable
+from .postgres import _OWNER, PostgresServer, stop_orphans, unusable
+from .processes import identity
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_a_running_server_whose_run_is_gone_is_stopped_and_removed(dead_owner: s
         (server.root / _OWNER).write_text(dead_owner)
         stop_orphans()
         assert not server.root.exists()
-        assert _identity(postmaster) is None
+        assert identity(postmaster) is None
     finally:
         server.stop()
 
@@ -78,7 +79,7 @@ def test_the_server_of_a_live_run_is_left_alone() -> None:
     try:
         stop_orphans()
         assert server.root.exists()
-        assert (server.root / _OWNER).read_text() == _identity(os.getpid())
+        assert (server.root / _OWNER).read_text() == identity(os.getpid())
     finally:
         server.stop()
     assert not server.root.exists()

@@ -28,8 +28,9 @@ from fogofwar.frontends.server.delta import follow
 from fogofwar.frontends.server.routing import owner
 from fogofwar.frontends.server.store import Store
 
+from .processes import gone
 from .server_helpers import BOTH_DATABASES
-from .workers_server import TWO, WorkersServer, gone
+from .workers_server import TWO, WorkersServer
 
 
 def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:

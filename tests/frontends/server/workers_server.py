@@ -82,12 +82,3 @@ class WorkersServer:
         for pid in {*self.pids.values(), *self.spares}:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)  # gone, and reaped by the supervisor
-
-
-def gone(pid: int) -> bool:
-    """The process has exited (a zombie waiting for a parent to reap it counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
