@@ -24,7 +24,7 @@ from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     ShownTracker,
     _fields,
-    _without_futile,
+    _without,
     captured_counts,
     flag_danger,
     flag_threats,
@@ -312,7 +312,7 @@ def test_the_simulator_finds_the_same_futile_attacks_as_the_board(seed: int) -> 
             bad = futile_moves(know, legal)
             assert {a for a in legal if mask[COMPACT_OF_MOVE[a]]} == bad
             movers, _, masks = movers_view(sim)  # as the net reads them: turned round for blue
-            removed = np.flatnonzero(masks[0] & ~_without_futile(sim, movers, masks)[0])
+            removed = np.flatnonzero(masks[0] & ~_without(futile_mask(sim), movers, masks)[0])
             absolute = FLIP_COMPACT[removed] if seat == 1 else removed
             assert {int(MOVE_OF_COMPACT[i]) for i in absolute} == (bad if len(bad) < len(legal) else set())
             found += len(bad)
@@ -344,7 +344,7 @@ def test_the_roll_out_player_makes_no_futile_attack_unless_told_to() -> None:
     assert played == ["A5xA6", "E5xE6"]
     sim = world(state, 0, {parse_square("A6"): int(Rank.SCOUT), parse_square("K10"): int(Rank.FLAG)})
     movers, _, masks = movers_view(sim)
-    assert masks[0].sum() - _without_futile(sim, movers, masks)[0].sum() == 3
+    assert masks[0].sum() - _without(futile_mask(sim), movers, masks)[0].sum() == 3
 
 
 def danger(pieces: list[tuple[str, int, Rank]]) -> float:
@@ -655,3 +655,106 @@ def test_spyrisk_pairs_and_target_are_options_and_the_agent_plays_with_them() ->
     assert not (plain.spyrisk or plain.target) and plain._belief.pair_factors == {}
     record = play_match(StrategoGame("barrage"), [agent, make_agent("random")], seed=4, max_actions=60)
     assert len(record.actions) > 0
+
+
+PROBED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E3", 0, Rank.GENERAL, True, False),  # hidden: may attack the unmoved E4 or the moved F3
+    ("H3", 0, Rank.MINER, True, False),  # no officer: probes H4 freely
+    ("C4", 0, Rank.MARSHAL, True, True),
+    ("E4", 1, Rank.BOMB, False, False),
+    ("H4", 1, Rank.SCOUT, False, False),
+    ("F3", 1, Rank.SCOUT, True, False),  # has moved: no bomb
+    ("D4", 1, Rank.MINER, True, False),
+    ("B4", 1, Rank.SPY, False, True),  # shown: no guess
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's general and marshal beside blue pieces unmoved and hidden, moved, and shown; red's miner beside one."""
+
+
+def test_probe_moves_are_an_officer_s_attacks_on_unmoved_hidden_pieces_likely_bombs() -> None:
+    """The general's attack on the unmoved hidden piece, not those on moved or shown pieces nor the miner's; none
+    where the flag is likelier than a bomb, or when no piece below a captain is left to probe with."""
+    state, data, know, marginals = _spied(PROBED)
+    legal = [a for a in state.legal_actions() if a < 10000]
+    bomb = marginals[parse_square("E4")][int(Rank.BOMB)]
+    assert 0.1 < bomb < 0.9
+    assert {state.action_to_string(a) for a in rollout.probe_moves(know, marginals, legal, bomb)} == {"E3xE4"}
+    assert rollout.probe_moves(know, marginals, legal, bomb + 0.01) == set()
+    assert {"H3xH4", "E3xF3", "C4xD4", "C4xB4"} <= {state.action_to_string(a) for a in legal}
+    flag_likely = {**marginals, parse_square("E4"): {int(Rank.BOMB): 0.3, int(Rank.FLAG): 0.6, int(Rank.SCOUT): 0.1}}
+    assert rollout.probe_moves(know, flag_likely, legal, 0.1) == set()  # the endgame's flag hunt goes on
+    state, _, know, marginals = _spied([piece for piece in PROBED if piece[0] != "H3"])
+    legal = [a for a in state.legal_actions() if a < 10000]
+    assert rollout.probe_moves(know, marginals, legal, 0.0) == set()  # no low piece left to probe with
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_simulator_finds_the_same_probes_as_the_board(seed: int) -> None:
+    """Random games: at every position the simulator rebuilt with the true ranks marks the moves `probe_moves`
+    finds from the seat's own view when every hidden piece would be a bomb, and no others (`probe_moves` finds none
+    once the seat has no piece below a captain to probe with)."""
+    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
+    bombs = {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
+    state = game.new_initial_state()
+    for _ in range(700):
+        if state.is_terminal():
+            break
+        seat, legal = state.current_player(), state.legal_actions()
+        if legal[0] < 10000:
+            know = Knowledge.from_observation(stratego_view(state.observation(seat).data))
+            row = np.zeros(100, np.uint8)
+            for sq in range(100):
+                if (p := state.piece_at(sq)) is not None:
+                    row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
+            sim = BatchSim("classic", n_envs=1, max_moves=0)
+            sim.reset(setups=row[None], to_move=seat)
+            mask = rollout.probe_mask(sim)[0]
+            probes = rollout.probe_moves(know, bombs, legal, 1.0)
+            probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
+            assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
+            found += len(probes)
+        state.apply(rng.choice(legal))
+    assert found > 0
+
+
+def test_the_roll_out_player_leaves_probes_to_low_pieces_when_told_to() -> None:
+    """A net all but sure of the general's attack on the unmoved piece: `rollout:probe=0.1` plays its next move,
+    the default the attack; in the roll-outs the probes are left out of both seats' moves."""
+    state, data = crafted(PROBED)
+    legal = state.legal_actions()
+    played = []
+    for probe in (0.1, 0.0):
+        agent = RolloutAgent(guesses=2, depth=2, watch=0, probe=probe)
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = _Keen(state, {"E3xE4": 0.97, "H3xH4": 0.029, "C4-C3": 0.001})  # type: ignore[assignment]
+        played.append(state.action_to_string(agent.act(state.observation(0), legal)))
+    assert played == ["H3xH4", "E3xE4"]
+    guess = {"E4": Rank.BOMB, "H4": Rank.SCOUT, "F3": Rank.SCOUT, "D4": Rank.MINER, "K10": Rank.FLAG}
+    sim = world(state, 0, {parse_square(sq): int(r) for sq, r in guess.items()})
+    movers, _, masks = movers_view(sim)
+    assert masks[0].sum() - _without(rollout.probe_mask(sim), movers, masks)[0].sum() == 1
+    made = make_agent("rollout:probe=0.2", "stratego")
+    assert isinstance(made, RolloutAgent) and made.probe == 0.2
+
+
+def test_spy_exposing_moves_are_our_shown_marshal_s_steps_beside_a_likely_spy() -> None:
+    """The capture of the general puts our shown marshal beside two hidden pieces, one of them the spy by the
+    belief's chance q: left out at `spyfree` up to q, kept above; the marshal's step away and the scout's move never."""
+    state, _, know, marginals = _spied(SPIED)
+    legal = [a for a in state.legal_actions() if a < 10000]
+    take = state.string_to_action("E5xE6")
+    q = spy_chance(spy_threats(know, marginals, take))
+    assert 0 < q < 1
+    assert rollout.spy_exposing_moves(know, marginals, legal, q) == {take}
+    assert rollout.spy_exposing_moves(know, marginals, legal, q + 0.01) == set()
+    assert {"E5-E4", "H1-H2"} <= {state.action_to_string(a) for a in legal}
+    played = []
+    for spyfree in (0.01, 0.0):
+        agent = RolloutAgent(guesses=2, depth=2, watch=0, spyfree=spyfree)
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = _Keen(state, {"E5xE6": 0.97, "H1-H2": 0.029, "E5-E4": 0.001})  # type: ignore[assignment]
+        played.append(state.action_to_string(agent.act(state.observation(0), state.legal_actions())))
+    assert played == ["H1-H2", "E5xE6"]
+    made = make_agent("rollout:spyfree=0.1", "stratego")
+    assert isinstance(made, RolloutAgent) and made.spyfree == 0.1

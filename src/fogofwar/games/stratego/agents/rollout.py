@@ -38,7 +38,12 @@ where it does and each case weighed by the belief's chance of it, `strata.spy_fa
 major set up, `belief.SPY_PAIR_FACTORS`; session 42). `worlds` (N, 1: with `spyrisk` or `target`, a move where one
 of the candidates turns on such a fact is looked ahead in N times `guesses` worlds: the captures that showed our
 marshal beside a spy were scored 0.03 to 0.15 below the best other move and played anyway, the draw's noise in the
-rest of the army; session 43).
+rest of the army; session 43). `probe` (P > 0, off: our captain or better does not attack an enemy piece that has
+never moved nor been shown while the belief gives it a bomb with chance P or more, and in the roll-outs neither seat's
+officers attack such pieces while another move is left, `probe_moves` and `probe_mask`: our officers hit a bomb in
+such attacks 311 times in 160 games against Demon level 5, Demon's attacked unmoved pieces 27 times; session 44).
+`spyfree` (P > 0, off: our marshal, shown or shown by its attack, does not end a move beside hidden enemy pieces that
+hold the spy with chance P or more while another move is left, `spy_exposing_moves`; session 44).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -69,7 +74,9 @@ from fogofwar.games.stratego.agents.strata import (
     Factor,
     doubtful,
     forced_worlds,
+    spy_chance,
     spy_factor,
+    spy_threats,
     stratified_weights,
     target_factor,
 )
@@ -79,6 +86,7 @@ from fogofwar.games.stratego.rules import (
     BOMB,
     FLAG,
     MINER,
+    MOVED_BIT,
     OWNER_BIT,
     PRESENT_BIT,
     RANK_MASK,
@@ -117,6 +125,8 @@ OPTIONS = {
     "pairs": NumberOption(0, 1, 0, "0|1", whole=True),
     "target": NumberOption(0, 1, 0, "0|1", whole=True),
     "worlds": NumberOption(1, 16, 1, "N", whole=True),
+    "probe": NumberOption(0, 1, 0, "P"),
+    "spyfree": NumberOption(0, 1, 0, "P"),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -135,6 +145,67 @@ def futile_moves(know: Knowledge, moves: Sequence[int]) -> set[int]:
             continue
         if theirs.revealed and _FUTILE[mine.rank, theirs.rank]:
             out.add(move)
+    return out
+
+
+OFFICERS = frozenset({Rank.CAPTAIN, Rank.MAJOR, Rank.COLONEL, Rank.GENERAL, Rank.MARSHAL})
+PROBERS = frozenset({Rank.SCOUT, Rank.MINER, Rank.SERGEANT, Rank.LIEUTENANT})
+"""The pieces that attack unmoved pieces in our stead: movable and below a captain (the spy is kept for the marshal)."""
+_OFFICER = np.zeros(16, np.bool_)
+_OFFICER[list(OFFICERS)] = True
+
+
+def probe_moves(
+    know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int], limit: float
+) -> set[int]:
+    """The moves (reference ids) by which our captain or better attacks an enemy piece that has never moved nor been
+    shown while the belief gives it a bomb with chance `limit` or more, and no more chance of the flag; none while
+    we have no movable piece below a captain left to probe with.
+
+    Why: against Demon level 5 our officers attacked such pieces 1,212 times in 160 games and hit a bomb 311 times,
+    where Demon's did so 27 times (docs/strength.md, session 44); it probes unmoved pieces with low ones."""
+    cells = [c for c in know.cells if c is not None and c.owner == know.player]
+    if not any(c.rank in PROBERS for c in cells):
+        return set()
+    out = set()
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine, theirs = know.cells[src], know.cells[dst]
+        if mine is None or theirs is None or theirs.owner == know.player or mine.rank not in OFFICERS:
+            continue
+        chances = marginals.get(dst, {})
+        bomb = chances.get(int(Rank.BOMB), 0.0)
+        if not theirs.revealed and not theirs.moved and bomb >= limit and bomb > chances.get(int(Rank.FLAG), 0.0):
+            out.add(move)
+    return out
+
+
+def spy_exposing_moves(
+    know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int], limit: float
+) -> set[int]:
+    """The moves (reference ids) of our marshal after which it stands shown beside hidden enemy pieces that hold
+    the spy with chance `limit` or more (`strata.spy_threats`: shown before, or by this move's attack).
+
+    Why: Demon's spy took our marshal in 38 of 96 games, each time right after our shown marshal stepped or took a
+    piece beside it, and those games scored 35% where a marshal traded or kept scored 55% and more; weighing the
+    chance in the roll-outs (`spyrisk`) left it to the draw of the rest of the army (docs/strength.md, sessions 42 to
+    44)."""
+    at = know.own_piece(int(Rank.MARSHAL))
+    return {move for move in moves if move // 100 == at and spy_chance(spy_threats(know, marginals, move)) >= limit}
+
+
+def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the moves of the seat to move in each game by which a captain or better attacks a piece of
+    the other seat that has never moved nor been shown (as `probe_moves` with any chance of a bomb, for the
+    simulator's boards: the roll-outs' players leave such attacks to low pieces, as Demon does)."""
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
+
+    board = sim.board.astype(np.int64)
+    src, dst = board[:, MOVE_OF_COMPACT // 100], board[:, MOVE_OF_COMPACT % 100]
+    mover = sim.to_move[:, None]
+    enemy = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover)
+    unseen = (dst & (REVEALED_BIT | MOVED_BIT)) == 0
+    out: npt.NDArray[np.bool_] = enemy & unseen & _OFFICER[src & RANK_MASK]
     return out
 
 
@@ -315,11 +386,13 @@ def play_out(
     rng: np.random.Generator | None = None,
     futile: bool = False,
     track: ShownTracker | None = None,
+    probe: bool = False,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
     `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
-    `track` follows every move played."""
+    with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
+    another move; `track` follows every move played."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
@@ -329,7 +402,9 @@ def play_out(
             return
         movers, planes, masks = movers_view(sim)
         if futile:
-            masks = _without_futile(sim, movers, masks)
+            masks = _without(futile_mask(sim), movers, masks)
+        if probe:
+            masks = _without(probe_mask(sim), movers, masks)
         mover, mask = movers[live], masks[live]
         blue = mover == 1
         logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
@@ -349,12 +424,12 @@ def play_out(
         sim.step(acts, compact=True, envs=live)
 
 
-def _without_futile(sim: BatchSim, movers: I64, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """The movers' legal masks (turned round for blue, as `movers_view` gives them) less the futile attacks, where
-    a move remains."""
+def _without(bad: npt.NDArray[np.bool_], movers: I64, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The movers' legal masks (turned round for blue, as `movers_view` gives them) less the moves `bad` marks (in
+    the board's orientation, as `futile_mask` gives them), where a move remains."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT
 
-    bad = futile_mask(sim)
+    bad = bad.copy()
     blue = movers == 1
     bad[blue] = bad[blue][:, FLIP_COMPACT]
     kept: npt.NDArray[np.bool_] = masks & ~bad
@@ -420,6 +495,14 @@ def scores(
     return out
 
 
+def _without_moves(probs: dict[int, float], bad: set[int]) -> dict[int, float]:
+    """The net's move probabilities less the moves `bad`, renormalised, unless no move would be left."""
+    if not bad or len(bad) >= len(probs):
+        return probs
+    kept = sum(p for a, p in probs.items() if a not in bad)
+    return {a: p / kept for a, p in probs.items() if a not in bad}
+
+
 class RolloutAgent(SelfPlayAgent):
     """`rollout`: `selfplay`'s net, each of its likeliest moves tried in short games over guessed armies."""
 
@@ -446,6 +529,8 @@ class RolloutAgent(SelfPlayAgent):
         pairs: bool = False,
         target: bool = False,
         worlds: int = 1,
+        probe: float = 0.0,
+        spyfree: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -464,6 +549,8 @@ class RolloutAgent(SelfPlayAgent):
         self.pairs = pairs  # the belief looks for the spy beside where a known general, colonel or major set up
         self.target = target  # weigh an attack on a hidden piece's outcome by the belief's chances (`strata`)
         self.worlds = worlds  # a move whose candidates have such a fact is looked ahead in this many times the worlds
+        self.probe = probe  # > 0: no attack by a captain or better on an unmoved hidden piece this likely a bomb
+        self.spyfree = spyfree  # > 0: our shown marshal does not go beside hidden pieces this likely to hold the spy
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -475,7 +562,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
-            bool(v["pairs"]), bool(v["target"]), int(v["worlds"]),
+            bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -502,18 +589,25 @@ class RolloutAgent(SelfPlayAgent):
             return super().act(observation, legal_actions)
         know = (
             Knowledge.from_observation(data)
-            if self.futile or self.watch > 0 or self.reveal > 1 or self.spyrisk or self.target
+            if self.futile
+            or self.watch > 0
+            or self.reveal > 1
+            or self.spyrisk
+            or self.target
+            or self.probe > 0
+            or self.spyfree > 0
             else None
         )
+        marginals = self._belief.marginals(know) if know is not None else {}
         if know is not None and self.futile:
-            bad = futile_moves(know, list(probs))
-            if bad and len(bad) < len(probs):
-                kept = sum(p for a, p in probs.items() if a not in bad)
-                probs = {a: p / kept for a, p in probs.items() if a not in bad}
+            probs = _without_moves(probs, futile_moves(know, list(probs)))
+        if know is not None and self.probe > 0:
+            probs = _without_moves(probs, probe_moves(know, marginals, list(probs), self.probe))
+        if know is not None and self.spyfree > 0:
+            probs = _without_moves(probs, spy_exposing_moves(know, marginals, list(probs), self.spyfree))
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
         watched = self._watched = {}
-        marginals = self._belief.marginals(know) if know is not None else {}
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
             watched = self._watched = watch_values(know, ranked, flag_threats(know, marginals))
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
@@ -594,7 +688,7 @@ class RolloutAgent(SelfPlayAgent):
             track.step(sim, first, np.arange(sim.n_envs))
         sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
-        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track)
+        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track, self.probe > 0)
         raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
         for i, found in enumerate(factors):
@@ -621,8 +715,11 @@ __all__ = [
     "futile_mask",
     "futile_moves",
     "play_out",
+    "probe_mask",
+    "probe_moves",
     "scores",
     "shows_officer",
+    "spy_exposing_moves",
     "watch_values",
     "world_codes",
 ]
