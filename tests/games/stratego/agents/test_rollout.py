@@ -4,7 +4,7 @@ of a world, the look-ahead's judgement on crafted positions, its options and rep
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -290,11 +290,10 @@ def test_futile_attacks_are_those_on_a_shown_piece_that_beats_the_attacker() -> 
     assert {"E7xF7", "A5xA6", "E5-E4"} <= {state.action_to_string(a) for a in legal}
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_the_simulator_finds_the_same_futile_attacks_as_the_board(seed: int) -> None:
-    """Random games: at every position of the seat to move, the simulator rebuilt with the true ranks marks the
-    moves `futile_moves` finds from the seat's own view, and no others."""
-    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
+def true_positions(seed: int) -> Iterator[tuple[int, list[int], Knowledge, BatchSim]]:
+    """Every position of a random classic game where a piece moves: (the seat to move, its legal moves, its view,
+    the simulator rebuilt with the true ranks)."""
+    game, rng = StrategoGame("classic"), random.Random(seed)
     state = game.new_initial_state()
     for _ in range(700):
         if state.is_terminal():
@@ -308,15 +307,24 @@ def test_the_simulator_finds_the_same_futile_attacks_as_the_board(seed: int) -> 
                     row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
             sim = BatchSim("classic", n_envs=1, max_moves=0)
             sim.reset(setups=row[None], to_move=seat)
-            mask = futile_mask(sim)[0]
-            bad = futile_moves(know, legal)
-            assert {a for a in legal if mask[COMPACT_OF_MOVE[a]]} == bad
-            movers, _, masks = movers_view(sim)  # as the net reads them: turned round for blue
-            removed = np.flatnonzero(masks[0] & ~_without(futile_mask(sim), movers, masks)[0])
-            absolute = FLIP_COMPACT[removed] if seat == 1 else removed
-            assert {int(MOVE_OF_COMPACT[i]) for i in absolute} == (bad if len(bad) < len(legal) else set())
-            found += len(bad)
+            yield seat, legal, know, sim
         state.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_simulator_finds_the_same_futile_attacks_as_the_board(seed: int) -> None:
+    """Random games: at every position of the seat to move, the simulator rebuilt with the true ranks marks the
+    moves `futile_moves` finds from the seat's own view, and no others."""
+    found = 0
+    for seat, legal, know, sim in true_positions(seed):
+        mask = futile_mask(sim)[0]
+        bad = futile_moves(know, legal)
+        assert {a for a in legal if mask[COMPACT_OF_MOVE[a]]} == bad
+        movers, _, masks = movers_view(sim)  # as the net reads them: turned round for blue
+        removed = np.flatnonzero(masks[0] & ~_without(futile_mask(sim), movers, masks)[0])
+        absolute = FLIP_COMPACT[removed] if seat == 1 else removed
+        assert {int(MOVE_OF_COMPACT[i]) for i in absolute} == (bad if len(bad) < len(legal) else set())
+        found += len(bad)
     assert found > 0
 
 
@@ -694,27 +702,13 @@ def test_the_simulator_finds_the_same_probes_as_the_board(seed: int) -> None:
     """Random games: at every position the simulator rebuilt with the true ranks marks the moves `probe_moves`
     finds from the seat's own view when every hidden piece would be a bomb, and no others (`probe_moves` finds none
     once the seat has no piece below a captain to probe with)."""
-    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
-    bombs = {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
-    state = game.new_initial_state()
-    for _ in range(700):
-        if state.is_terminal():
-            break
-        seat, legal = state.current_player(), state.legal_actions()
-        if legal[0] < 10000:
-            know = Knowledge.from_observation(stratego_view(state.observation(seat).data))
-            row = np.zeros(100, np.uint8)
-            for sq in range(100):
-                if (p := state.piece_at(sq)) is not None:
-                    row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
-            sim = BatchSim("classic", n_envs=1, max_moves=0)
-            sim.reset(setups=row[None], to_move=seat)
-            mask = rollout.probe_mask(sim)[0]
-            probes = rollout.probe_moves(know, bombs, legal, 1.0)
-            probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
-            assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
-            found += len(probes)
-        state.apply(rng.choice(legal))
+    found, bombs = 0, {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
+    for seat, legal, know, sim in true_positions(seed):
+        mask = rollout.probe_mask(sim)[0]
+        probes = rollout.probe_moves(know, bombs, legal, 1.0)
+        probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
+        assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
+        found += len(probes)
     assert found > 0
 
 
