@@ -186,10 +186,10 @@ def spy_exposing_moves(
     """The moves (reference ids) of our marshal after which it stands shown beside hidden enemy pieces that hold
     the spy with chance `limit` or more (`strata.spy_threats`: shown before, or by this move's attack).
 
-    Why: Demon's spy took our marshal in 38 of 96 games, each time right after our shown marshal stepped or took a
-    piece beside it, and those games scored 35% where a marshal traded or kept scored 55% and more; weighing the
-    chance in the roll-outs (`spyrisk`) left it to the draw of the rest of the army (docs/strength.md, sessions 42 to
-    44)."""
+    Why: in 160 games against Demon level 5 its spy took our marshal in 60 before any other marshal fell, each time
+    right after our shown marshal stepped or took a piece beside it, and those games scored 36% where those whose
+    marshals first fell in a trade scored 55%; weighing the chance in the roll-outs (`spyrisk`) left it to the draw of
+    the rest of the army (docs/strength.md, sessions 42 to 44)."""
     at = know.own_piece(int(Rank.MARSHAL))
     return {move for move in moves if move // 100 == at and spy_chance(spy_threats(know, marginals, move)) >= limit}
 
