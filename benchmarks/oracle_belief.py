@@ -1,45 +1,146 @@
-r"""What would a perfect belief be worth? A search agent that is told every hidden enemy rank plays the same
-agent without that knowledge (issue 13).
+r"""What would a perfect belief be worth? An agent that is told every hidden enemy rank plays the same agent
+without that knowledge, or any opponent (issue 13).
 
 The told agent's belief returns the true rank of every hidden enemy piece (read from the game state, which
 no real player can see), so each of its guesses is the truth; everything else (the look-ahead, the strategy,
 the move prior) is the same. The score bounds what any better belief (learned, calibrated) can add to that
-search: if even the truth wins only a little more often, the strength is elsewhere.
+agent: if even the truth wins only a little more often, the strength is elsewhere. Any agent that keeps a
+`BeliefTracker` as `_belief` can be told (`search`, `rollout`).
 
     .venv/bin/python benchmarks/oracle_belief.py --spec search:prior=0.01 --games 40 --jobs 2 --seed 1000
 
-Colours alternate; each game is seeded (`--seed` + its index), so a run is reproducible.
+Colours alternate; each game is seeded (`--seed` + its index), so a run is reproducible. Against an independent
+program, `strength` runs `benchmarks/strength.py` (all its options, its records and tables) with every player that
+keeps a belief told the truth (with `--ranks marshal,general,spy`, only where the pieces of those ranks stand; with
+`--pieces moved` or `unmoved`, only the ranks of the pieces that have moved, or that never moved); a UCC
+bot keeps none, so only our agent is:
+
+    .venv/bin/python benchmarks/oracle_belief.py strength --agent rollout --opponent ucc:/tmp/demon/run5.sh \
+        --name demon5 --games 16 --jobs 1 --seed 64 --out artifacts/strength/oracle
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Collection, Mapping, Sequence
 from multiprocessing import get_context
 from typing import Any
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.games.stratego.agents.belief import oracle_marginals
-from fogofwar.games.stratego.agents.knowledge import Knowledge
-from fogofwar.games.stratego.agents.search import SearchAgent
+from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
+
+Marginals = dict[int, dict[int, float]]
+
+
+def partly_told(
+    believed: Marginals, truth: Marginals, told: Collection[int], pool: Mapping[int, int], iterations: int = 12
+) -> Marginals:
+    """The pieces on the squares `told` known; every other piece keeps the belief's P(rank), balanced again (as the
+    belief balances, Sinkhorn's iterations) so that each rank's expected count is what `pool` holds of it less the
+    told pieces of that rank: told where the marshal stands, no other piece is the marshal.
+
+    >>> partly_told({1: {10: 0.5, 2: 0.5}, 2: {10: 0.5, 2: 0.5}}, {1: {2: 1.0}, 2: {10: 1.0}}, {2}, {10: 1, 2: 1})
+    {1: {2: 1.0}, 2: {10: 1.0}}
+    """
+    left = dict(pool)
+    for sq in told:
+        (rank,) = truth[sq]
+        left[rank] = left.get(rank, 0) - 1
+    out = {sq: dict(truth[sq]) for sq in told}
+    rows = {}
+    for sq, row in believed.items():
+        if sq not in told:
+            kept = {r: p for r, p in row.items() if left.get(r, 0) > 0 and p > 0}
+            rows[sq] = kept or dict(truth[sq])  # a belief that ruled out all that is left: the truth
+    for _ in range(iterations):
+        for r, n in left.items():
+            total = sum(row.get(r, 0.0) for row in rows.values())
+            if n > 0 and total > 0:
+                for row in rows.values():
+                    if r in row:
+                        row[r] *= n / total
+        for row in rows.values():
+            total = sum(row.values())
+            for r in row:
+                row[r] /= total
+    return {sq: out[sq] if sq in out else rows[sq] for sq in believed}
+
+
+PIECES = ("all", "moved", "unmoved")
+"""Which hidden pieces the oracle tells: all of them, those that have moved, those that never moved."""
+
+
+def tell(agent: Any, state: StrategoState, ranks: Collection[int] | None = None, pieces: str = "all") -> None:
+    """Give `agent` a belief that reads the true ranks from `state`, from its next `start` on (which makes the
+    agent's `_belief` afresh): of every hidden enemy piece, or only of those whose rank is in `ranks`, and of those
+    `pieces` (`PIECES`) says."""
+    if not hasattr(agent, "_belief"):
+        raise TypeError(f"{type(agent).__name__} keeps no belief to tell")
+    if pieces not in PIECES:
+        raise ValueError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
+    start = agent.start
+
+    def start_told(*args: Any) -> None:
+        start(*args)
+        believe = agent._belief.marginals
+
+        def truth(know: Knowledge, iterations: int = 12) -> Marginals:
+            known = oracle_marginals(state, know)
+            if ranks is None and pieces == "all":
+                return known
+            told = set()
+            for sq, row in known.items():
+                cell = know.cells[sq]
+                moved = cell is not None and cell.moved
+                if (ranks is None or next(iter(row)) in ranks) and pieces in ("all", "moved" if moved else "unmoved"):
+                    told.add(sq)
+            return partly_told(believe(know, iterations), known, told, know.unknown_pool, iterations)
+
+        agent._belief.marginals = truth
+
+    agent.start = start_told
 
 
 def _told(spec: str, state: StrategoState) -> Any:
     """The agent of `spec` with a belief that reads the true ranks from `state`."""
     agent = make_agent(spec)
-    assert isinstance(agent, SearchAgent), "the oracle needs a search agent"
-    start = agent.start
-
-    def truth(know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
-        return oracle_marginals(state, know)
-
-    def start_told(*args: Any) -> None:
-        start(*args)
-        agent._belief.marginals = truth  # type: ignore[method-assign]
-
-    agent.start = start_told  # type: ignore[method-assign,assignment]
+    tell(agent, state)
     return agent
+
+
+def strength(argv: Sequence[str]) -> int:
+    """`benchmarks/strength.py` with `argv`, every seated agent that keeps a belief told the truth of its game (the
+    arena runs the games in this process with `--jobs 1`, in forked workers with more); `--ranks NAME,...` tells
+    only where the pieces of those ranks stand, `--pieces moved` (or `unmoved`) only the ranks of the pieces that have
+    moved (or not)."""
+    import strength as series  # benchmarks/ is this script's folder, so on the path
+
+    import fogofwar.tools.arena as arena
+
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--ranks", help="tell only these ranks (names, comma-separated: marshal,general,spy)")
+    parser.add_argument("--pieces", choices=PIECES, default="all", help="tell only the pieces that moved, or not")
+    ours, rest = parser.parse_known_args(argv)
+    ranks = None if ours.ranks is None else {RANK_OF_NAME[name.strip()] for name in ours.ranks.split(",")}
+    play = arena.play_match  # type: ignore[attr-defined]
+
+    def told_match(game: Any, seats: Sequence[Any], seed: int = 0, state: Any = None, **kw: Any) -> Any:
+        if not isinstance(state, StrategoState):
+            raise TypeError("the oracle needs the arena's Stratego state")
+        for seat in seats:
+            if hasattr(seat.agent, "_belief"):
+                tell(seat.agent, state, ranks, ours.pieces)
+        return play(game, seats, seed=seed, state=state, **kw)
+
+    arena.play_match = told_match  # type: ignore[attr-defined,assignment]
+    try:
+        return series.main(rest)
+    finally:
+        arena.play_match = play  # type: ignore[attr-defined]
 
 
 def one_game(job: tuple[str, int, int]) -> tuple[float, str]:
@@ -56,6 +157,8 @@ def one_game(job: tuple[str, int, int]) -> tuple[float, str]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["strength"]:
+        sys.exit(strength(sys.argv[2:]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spec", default="search:prior=0.01", help="the search agent both sides play")
     parser.add_argument("--games", type=int, default=40)
