@@ -125,7 +125,11 @@ def strength(argv: Sequence[str]) -> int:
     parser.add_argument("--ranks", help="tell only these ranks (names, comma-separated: marshal,general,spy)")
     parser.add_argument("--pieces", choices=PIECES, default="all", help="tell only the pieces that moved, or not")
     ours, rest = parser.parse_known_args(argv)
-    ranks = None if ours.ranks is None else {RANK_OF_NAME[name.strip()] for name in ours.ranks.split(",")}
+    names = None if ours.ranks is None else [name.strip() for name in ours.ranks.split(",")]
+    unknown = [name for name in names or [] if name not in RANK_OF_NAME]
+    if unknown:
+        parser.error(f"--ranks: no rank {', '.join(map(repr, unknown))}; the ranks are {', '.join(RANK_OF_NAME)}")
+    ranks = None if names is None else {RANK_OF_NAME[name] for name in names}
     play = arena.play_match  # type: ignore[attr-defined]
 
     def told_match(game: Any, seats: Sequence[Any], seed: int = 0, state: Any = None, **kw: Any) -> Any:

@@ -92,3 +92,12 @@ def test_the_strength_mode_tells_our_agent_and_leaves_the_arena_as_it_was(
     assert told == [("search", {int(Rank.MARSHAL), int(Rank.SPY)}, "unmoved")] * 2  # the random player keeps no belief
     data = json.loads((out / "strength.json").read_text(encoding="utf-8"))
     assert (data["agent"], data["opponent"], data["played"]) == ("search", "random", 2)
+
+
+def test_the_strength_mode_refuses_a_rank_it_does_not_know(
+    oracle: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        oracle.strength(["--ranks", "marshal,admiral", "--opponent", "random"])
+    assert stop.value.code == 2
+    assert "--ranks: no rank 'admiral'; the ranks are flag, spy, scout" in capsys.readouterr().err
