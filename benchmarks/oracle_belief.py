@@ -70,6 +70,13 @@ def partly_told(
     return {sq: out[sq] if sq in out else rows[sq] for sq in believed}
 
 
+def stratego_agent(agent: Any) -> Any:
+    """The agent that plays Stratego: `agent` itself, or for a name that several games register (`search`, as
+    `GameAgent`), the Stratego one."""
+    pick = getattr(agent, "agent_for", None)
+    return pick("stratego") if callable(pick) else agent
+
+
 PIECES = ("all", "moved", "unmoved")
 """Which hidden pieces the oracle tells: all of them, those that have moved, those that never moved."""
 
@@ -78,6 +85,7 @@ def tell(agent: Any, state: StrategoState, ranks: Collection[int] | None = None,
     """Give `agent` a belief that reads the true ranks from `state`, from its next `start` on (which makes the
     agent's `_belief` afresh): of every hidden enemy piece, or only of those whose rank is in `ranks`, and of those
     `pieces` (`PIECES`) says."""
+    agent = stratego_agent(agent)
     if not hasattr(agent, "_belief"):
         raise TypeError(f"{type(agent).__name__} keeps no belief to tell")
     if pieces not in PIECES:
@@ -136,7 +144,7 @@ def strength(argv: Sequence[str]) -> int:
         if not isinstance(state, StrategoState):
             raise TypeError("the oracle needs the arena's Stratego state")
         for seat in seats:
-            if hasattr(seat.agent, "_belief"):
+            if hasattr(stratego_agent(seat.agent), "_belief"):
                 tell(seat.agent, state, ranks, ours.pieces)
         return play(game, seats, seed=seed, state=state, **kw)
 

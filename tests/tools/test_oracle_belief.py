@@ -11,7 +11,8 @@ from types import ModuleType
 import pytest
 from tests.paths import ROOT
 
-from fogofwar.core.agents import make_agent
+import fogofwar.games.lotr.agents  # noqa: F401  (LOTR registers `search` too: the oracle must find Stratego's)
+from fogofwar.core.agents import GameAgent, make_agent
 from fogofwar.core.match import play_match
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.observation import stratego_view
@@ -38,11 +39,12 @@ def test_the_told_agent_believes_the_truth(oracle: ModuleType, spec: str, ranks:
     game = StrategoGame("classic")
     state = game.new_initial_state()
     told = make_agent(spec)
+    assert isinstance(told, GameAgent) == (spec == "search")
     oracle.tell(told, state, ranks, pieces)
     play_match(game, [told, make_agent(spec)], seed=3, state=state, max_actions=120)  # setups and 40 moves
     assert not state.is_terminal() and state.current_player() == 0
     know = Knowledge.from_observation(stratego_view(state.observation(0).data))
-    believed = told._belief.marginals(know)
+    believed = oracle.stratego_agent(told)._belief.marginals(know)
     assert believed and set(believed) == set(know.unknown_enemy_squares())
     expected = {r: 0.0 for r in know.unknown_pool}
     for sq, row in believed.items():
@@ -60,8 +62,9 @@ def test_the_told_agent_believes_the_truth(oracle: ModuleType, spec: str, ranks:
     # The untold agent of the same game believes otherwise.
     plain = make_agent(spec)
     plain.start(game, 0, random.Random(0))
-    plain._belief.update(stratego_view(state.observation(0).data))
-    assert plain._belief.marginals(know) != believed
+    untold = oracle.stratego_agent(plain)._belief
+    untold.update(stratego_view(state.observation(0).data))
+    assert untold.marginals(know) != believed
 
 
 def test_an_agent_without_a_belief_or_a_bad_choice_of_pieces_cannot_be_told(oracle: ModuleType) -> None:

@@ -218,6 +218,10 @@ class GameAgent:
         self.current: Agent = next(iter(self._agents.values()))
         """The agent that plays the game started last (before any: the first game's)."""
 
+    def agent_for(self, game: str) -> Agent:
+        """The agent that plays `game` (a GameError when none does)."""
+        return self._for(game)
+
     def _for(self, game: str) -> Agent:
         agent = self._agents.get(game) or self._agents.get(ANY_GAME)
         if agent is None:
