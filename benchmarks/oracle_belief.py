@@ -29,7 +29,7 @@ from typing import Any
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
-from fogofwar.games.stratego.agents.belief import oracle_marginals
+from fogofwar.games.stratego.agents.belief import balance, oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.rules import StrategoGame, StrategoState
 
@@ -39,8 +39,8 @@ Marginals = dict[int, dict[int, float]]
 def partly_told(
     believed: Marginals, truth: Marginals, told: Collection[int], pool: Mapping[int, int], iterations: int = 12
 ) -> Marginals:
-    """The pieces on the squares `told` known; every other piece keeps the belief's P(rank), balanced again (as the
-    belief balances, Sinkhorn's iterations) so that each rank's expected count is what `pool` holds of it less the
+    """The pieces on the squares `told` known; every other piece keeps the belief's P(rank), balanced again by the
+    belief's own `balance` so that each rank's expected count is what `pool` holds of it less the
     told pieces of that rank: told where the marshal stands, no other piece is the marshal.
 
     >>> partly_told({1: {10: 0.5, 2: 0.5}, 2: {10: 0.5, 2: 0.5}}, {1: {2: 1.0}, 2: {10: 1.0}}, {2}, {10: 1, 2: 1})
@@ -56,17 +56,7 @@ def partly_told(
         if sq not in told:
             kept = {r: p for r, p in row.items() if left.get(r, 0) > 0 and p > 0}
             rows[sq] = kept or dict(truth[sq])  # a belief that ruled out all that is left: the truth
-    for _ in range(iterations):
-        for r, n in left.items():
-            total = sum(row.get(r, 0.0) for row in rows.values())
-            if n > 0 and total > 0:
-                for row in rows.values():
-                    if r in row:
-                        row[r] *= n / total
-        for row in rows.values():
-            total = sum(row.values())
-            for r in row:
-                row[r] /= total
+    balance(rows, left, iterations)
     return {sq: out[sq] if sq in out else rows[sq] for sq in believed}
 
 

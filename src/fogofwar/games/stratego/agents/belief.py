@@ -13,6 +13,7 @@ ranks with no piece left get zero, moved pieces get no bomb or flag.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
@@ -41,6 +42,30 @@ each such neighbour at setup): players set their spy up beside the general it gu
 stood beside the general in 42% of them where the squares' own frequencies say 13%. Fitted by likelihood of the
 spy's square given each setup's generals, colonels and majors (every 4th game held out: -2.78 -> -2.38 nats a
 setup; docs/strength.md, session 42)."""
+
+
+def balance(rows: dict[int, dict[int, float]], pool: Mapping[int, int], iterations: int = 12) -> None:
+    """Scale `rows` (P(rank) by square, in place) so that each piece is exactly one rank and each rank's expected
+    count is what `pool` holds of it (Sinkhorn's iterations), ending with every row summing to 1."""
+    ranks = [r for r, n in pool.items() if n > 0]
+    for _ in range(iterations):
+        for row in rows.values():  # each piece is exactly one rank
+            total = sum(row.values())
+            if total > 0:
+                for r in row:
+                    row[r] /= total
+        for r in ranks:  # each rank has exactly pool[r] pieces
+            total = sum(row.get(r, 0.0) for row in rows.values())
+            if total > 0:
+                scale = pool[r] / total
+                for row in rows.values():
+                    if r in row:
+                        row[r] *= scale
+    for row in rows.values():
+        total = sum(row.values())
+        if total > 0:
+            for r in row:
+                row[r] /= total
 
 
 class BeliefTracker:
@@ -229,24 +254,7 @@ class BeliefTracker:
                 near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)
                 row[FLAG] *= self.bomb_neighbour_factor**near
             rows[sq] = row
-        for _ in range(iterations):
-            for row in rows.values():  # each piece is exactly one rank
-                total = sum(row.values())
-                if total > 0:
-                    for r in row:
-                        row[r] /= total
-            for r in ranks:  # each rank has exactly pool[r] pieces
-                total = sum(row.get(r, 0.0) for row in rows.values())
-                if total > 0:
-                    scale = pool[r] / total
-                    for row in rows.values():
-                        if r in row:
-                            row[r] *= scale
-        for row in rows.values():
-            total = sum(row.values())
-            if total > 0:
-                for r in row:
-                    row[r] /= total
+        balance(rows, pool, iterations)
         return rows
 
     def _paired(self, know: Knowledge) -> dict[int, float]:
@@ -310,7 +318,7 @@ class BeliefTracker:
         return out
 
 
-__all__ = ["RANK_OF_NAME", "SPY_PAIR_FACTORS", "BeliefTracker"]
+__all__ = ["RANK_OF_NAME", "SPY_PAIR_FACTORS", "BeliefTracker", "balance"]
 
 
 def oracle_marginals(state: StrategoState, know: Knowledge) -> dict[int, dict[int, float]]:
