@@ -3,6 +3,7 @@ of a world, the look-ahead's judgement on crafted positions, its options and rep
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -752,3 +753,50 @@ def test_spy_exposing_moves_are_our_shown_marshal_s_steps_beside_a_likely_spy() 
     assert played == ["H1-H2", "E5xE6"]
     made = make_agent("rollout:spyfree=0.1", "stratego")
     assert isinstance(made, RolloutAgent) and made.spyfree == 0.1
+
+
+INFORMED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E3", 0, Rank.GENERAL, True, False),  # an officer: its attacks on E4 and F3 tell nothing we value
+    ("H3", 0, Rank.SCOUT, True, False),  # attacks the unmoved H4 beside it, or the moved F3 along the row
+    ("A3", 0, Rank.SCOUT, True, False),  # attacks the unmoved A7 from afar
+    ("C4", 0, Rank.MARSHAL, True, True),
+    ("E4", 1, Rank.BOMB, False, False),
+    ("H4", 1, Rank.SCOUT, False, False),
+    ("F3", 1, Rank.SCOUT, True, False),  # has moved: a scout or the miner, a low piece either way
+    ("A7", 1, Rank.MINER, False, False),
+    ("B4", 1, Rank.SPY, False, True),  # shown: nothing to find out
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's scouts and general beside or in line with blue pieces unmoved, moved and shown."""
+
+
+def test_inform_values_are_a_low_piece_s_attacks_by_what_the_battle_would_show() -> None:
+    """The scouts' attacks on the unmoved hidden pieces, valued by the entropy of what the belief says they are (a
+    bomb, the flag, the spy, an officer or a low piece); not the general's, not an attack on a shown piece, nor on
+    a moved one that can only be a low piece; a piece the belief is sure of is worth no attack."""
+    state, _, know, marginals = _spied(INFORMED)
+    legal = [a for a in state.legal_actions() if a < 10000]
+    assert {"E3xE4", "E3xF3", "C4xB4", "H3xF3"} <= {state.action_to_string(a) for a in legal}
+    values = {state.action_to_string(a): v for a, v in rollout.inform_values(know, marginals, legal).items()}
+    assert set(values) == {"H3xH4", "A3xA7"}
+    assert all(0 < v <= math.log(5) for v in values.values())
+    sure = {**marginals, parse_square("H4"): {int(Rank.SCOUT): 1.0}}
+    even = {**marginals, parse_square("A7"): {int(Rank.BOMB): 0.5, int(Rank.FLAG): 0.5}}
+    assert [state.action_to_string(a) for a in rollout.inform_values(know, sure, legal)] == ["A3xA7"]
+    assert rollout.inform_values(know, even, legal)[state.string_to_action("A3xA7")] == pytest.approx(math.log(2))
+
+
+def test_the_roll_out_player_weighs_what_an_attack_would_show_when_told_to() -> None:
+    """A net all but sure of the general's quiet step: with `inform` the scouts' attacks are compared too and, the
+    look-ahead scoring every move alike, the one that shows the most is played; without it, the step."""
+    state, _ = crafted(INFORMED)
+    wish = {"E3-E2": 0.97, "H3-G3": 0.02, "C4-C3": 0.01}
+    assert _sure_move_played(state, wish, watch=0) == ("E3-E2", False)
+    move, looked = _sure_move_played(state, wish, watch=0, inform=1.0)
+    assert looked and move in ("H3xH4", "A3xA7")
+    _, _, know, marginals = _spied(INFORMED)
+    values = rollout.inform_values(know, marginals, [state.string_to_action(m) for m in ("H3xH4", "A3xA7")])
+    assert state.string_to_action(move) == max(values, key=lambda a: values[a])
+    made = make_agent("rollout:inform=0.05", "stratego")
+    assert isinstance(made, RolloutAgent) and made.inform == 0.05

@@ -44,6 +44,9 @@ officers attack such pieces while another move is left, `probe_moves` and `probe
 such attacks 311 times in 160 games against Demon level 5, Demon's attacked unmoved pieces 27 times; session 44).
 `spyfree` (P > 0, off: our marshal, shown or shown by its attack, does not end a move beside hidden enemy pieces that
 hold the spy with chance P or more while another move is left, `spy_exposing_moves`; session 44).
+`inform` (W > 0, off: the attacks of our scouts, sergeants and lieutenants on hidden enemy pieces are compared too,
+and W x the entropy of what the belief says the target is, `inform_values`, is added to their score: what the
+battle would show, which the roll-outs cannot value since each of their worlds knows it; session 46).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -127,6 +130,7 @@ OPTIONS = {
     "worlds": NumberOption(1, 16, 1, "N", whole=True),
     "probe": NumberOption(0, 1, 0, "P"),
     "spyfree": NumberOption(0, 1, 0, "P"),
+    "inform": NumberOption(0, 1, 0, "W"),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -177,6 +181,37 @@ def probe_moves(
         bomb = chances.get(int(Rank.BOMB), 0.0)
         if not theirs.revealed and not theirs.moved and bomb >= limit and bomb > chances.get(int(Rank.FLAG), 0.0):
             out.add(move)
+    return out
+
+
+INFORMERS = frozenset({Rank.SCOUT, Rank.SERGEANT, Rank.LIEUTENANT})
+"""The pieces whose attacks on hidden pieces are valued for what the battle shows (Demon probes with these)."""
+_KIND = {int(Rank.BOMB): 0, int(Rank.FLAG): 1, int(Rank.SPY): 2, **{int(r): 3 for r in OFFICERS}}
+
+
+def inform_values(know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int]) -> dict[int, float]:
+    """Of `moves`, the attacks by our scouts, sergeants and lieutenants on hidden enemy pieces, each with the
+    entropy (nats) of what the belief says the target is: a bomb, the flag, the spy, an officer or a low piece. A
+    battle shows both pieces, so that is what the attack would tell.
+
+    Why: told where Demon's bombs and flag stand, `rollout` won all but one of the games Demon finished, where it won
+    a third untold (docs/strength.md, session 45); the roll-outs cannot value finding it out, since each of their
+    worlds already knows."""
+    out = {}
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine, theirs = know.cells[src], know.cells[dst]
+        if mine is None or theirs is None or theirs.owner == know.player or theirs.rank is not None:
+            continue
+        if mine.rank not in INFORMERS:
+            continue
+        kinds = [0.0] * 5
+        for rank, p in marginals.get(dst, {}).items():
+            kinds[_KIND.get(rank, 4)] += p
+        total = sum(kinds)
+        entropy = -sum(k / total * math.log(k / total) for k in kinds if k > 0) if total > 0 else 0.0
+        if entropy > 0:
+            out[move] = entropy
     return out
 
 
@@ -531,6 +566,7 @@ class RolloutAgent(SelfPlayAgent):
         worlds: int = 1,
         probe: float = 0.0,
         spyfree: float = 0.0,
+        inform: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -551,6 +587,7 @@ class RolloutAgent(SelfPlayAgent):
         self.worlds = worlds  # a move whose candidates have such a fact is looked ahead in this many times the worlds
         self.probe = probe  # > 0: no attack by a captain or better on an unmoved hidden piece this likely a bomb
         self.spyfree = spyfree  # > 0: our shown marshal does not go beside hidden pieces this likely to hold the spy
+        self.inform = inform  # > 0: weight of `inform_values` in a move's score, and those moves compared
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -563,6 +600,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
+            v["inform"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -596,6 +634,7 @@ class RolloutAgent(SelfPlayAgent):
             or self.target
             or self.probe > 0
             or self.spyfree > 0
+            or self.inform > 0
             else None
         )
         marginals = self._belief.marginals(know) if know is not None else {}
@@ -612,6 +651,11 @@ class RolloutAgent(SelfPlayAgent):
             watched = self._watched = watch_values(know, ranked, flag_threats(know, marginals))
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
+        informed: dict[int, float] = {}
+        if know is not None and self.inform > 0:  # attacks that show what a hidden piece is (`inform_values`)
+            informed = inform_values(know, marginals, ranked)
+            probes = sorted((a for a in informed if a not in candidates), key=lambda a: (-informed[a], a))
+            candidates += probes[: self.top]
         sure = probs[candidates[0]] >= self.sure
         if sure and self.reveal > 1 and know is not None and shows_officer(know, candidates[0]):
             sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
@@ -625,6 +669,7 @@ class RolloutAgent(SelfPlayAgent):
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
         bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
+        bonus += self.inform * np.array([informed.get(a, 0.0) for a in candidates])
         if self.halving:
             return self.halve(data, candidates, bonus)
         guesses = self.guesses * self.worlds if any(factors.values()) else None  # a few moves, and close ones
@@ -714,6 +759,7 @@ __all__ = [
     "flag_threats",
     "futile_mask",
     "futile_moves",
+    "inform_values",
     "play_out",
     "probe_mask",
     "probe_moves",
