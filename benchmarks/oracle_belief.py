@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping, Sequence
 from multiprocessing import get_context
 from typing import Any
 
-from fogofwar.core.agents import make_agent
+from fogofwar.core.agents import GameAgent, make_agent
 from fogofwar.core.match import play_match
 from fogofwar.games.stratego.agents.belief import balance, oracle_marginals
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
@@ -63,8 +63,7 @@ def partly_told(
 def stratego_agent(agent: Any) -> Any:
     """The agent that plays Stratego: `agent` itself, or for a name that several games register (`search`, as
     `GameAgent`), the Stratego one."""
-    pick = getattr(agent, "agent_for", None)
-    return pick("stratego") if callable(pick) else agent
+    return agent.agent_for("stratego") if isinstance(agent, GameAgent) else agent
 
 
 PIECES = ("all", "moved", "unmoved")

@@ -220,9 +220,6 @@ class GameAgent:
 
     def agent_for(self, game: str) -> Agent:
         """The agent that plays `game` (a GameError when none does)."""
-        return self._for(game)
-
-    def _for(self, game: str) -> Agent:
         agent = self._agents.get(game) or self._agents.get(ANY_GAME)
         if agent is None:
             if game in self._errors:
@@ -231,11 +228,11 @@ class GameAgent:
         return agent
 
     def game_options(self, game: str, seat: int) -> dict[str, JSON]:
-        declare = getattr(self._for(game), "game_options", None)
+        declare = getattr(self.agent_for(game), "game_options", None)
         return dict(declare(game, seat)) if callable(declare) else {}
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
-        self.current = self._for(game.name)
+        self.current = self.agent_for(game.name)
         self.current.start(game, player, rng)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
