@@ -91,10 +91,11 @@ def test_setup_prior_puts_the_flag_on_the_back_row() -> None:
     assert back > 20 * front
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_belief_never_contradicts_what_was_observed(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "book"), [(0, 0.0), (1, 0.0), (2, 0.1), (3, 0.1)])
+def test_belief_never_contradicts_what_was_observed(seed: int, book: float) -> None:
     """Track a whole game from blue's seat: every unknown piece's true rank keeps a positive
-    probability, moved pieces are never bombs or the flag, and ranks with none left get nothing."""
+    probability, moved pieces are never bombs or the flag, and ranks with none left get nothing;
+    with the setup book's prior too (`book`)."""
     game = StrategoGame("classic", max_moves=500)
     state = game.new_initial_state()
     agents = [HeuristicAgent(), HeuristicAgent()]
@@ -104,6 +105,7 @@ def test_belief_never_contradicts_what_was_observed(seed: int) -> None:
         p = state.current_player()
         state.apply(agents[p].act(state.observation(p), state.legal_actions()))
     tracker = BeliefTracker()
+    tracker.book_weight = book
     me = 1
     while not state.is_terminal():
         p = state.current_player()

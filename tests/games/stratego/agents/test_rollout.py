@@ -15,7 +15,7 @@ from tests.games.stratego.agents.random_games import random_game
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
-from fogofwar.core.protocol import GameError
+from fogofwar.core.protocol import GameError, Observation
 from fogofwar.games.stratego.agents import rollout
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import SPY, Knowledge
@@ -102,6 +102,12 @@ Piece = tuple[str, int, Rank, bool, bool]
 def crafted(pieces: list[Piece]) -> tuple[StrategoState, StrategoView]:
     """A Barrage position from (square, owner, rank, moved, revealed), red to move, and red's view of it with every
     piece not on the board counted as captured."""
+    state, observation = crafted_observation(pieces)
+    return state, stratego_view(observation.data)
+
+
+def crafted_observation(pieces: list[Piece]) -> tuple[StrategoState, Observation]:
+    """As `crafted`, with red's observation (every piece not on the board counted as captured)."""
     game = StrategoGame("barrage")
     start = [(parse_square(sq), owner, int(rank), moved, revealed) for sq, owner, rank, moved, revealed in pieces]
     state = StrategoState(game, start=start, to_move=0)
@@ -112,7 +118,7 @@ def crafted(pieces: list[Piece]) -> tuple[StrategoState, StrategoView]:
             if o == owner:
                 left.remove(rank)
         observation.data["captured"][owner] = sorted(r.name.lower() for r in left)
-    return state, stratego_view(observation.data)
+    return state, observation
 
 
 FIGHT: list[Piece] = [
@@ -567,9 +573,12 @@ def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: A
     return move, bool(calls)
 
 
-def _look_aheads(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, list[int | None]]:
-    """(the move red plays, the worlds asked of each look-ahead: None for the agent's `guesses`) with a net of these
-    wishes (`_Keen`) and the look-ahead scoring every move alike."""
+def _look_aheads(
+    state: StrategoState, wish: dict[str, float], seen: Observation | None = None, **options: Any
+) -> tuple[str, list[int | None]]:
+    """(the move red plays from `seen`, by default its observation of `state`; the worlds asked of each look-ahead:
+    None for the agent's `guesses`) with a net of these wishes (`_Keen`) and the look-ahead scoring every move
+    alike."""
     agent = RolloutAgent(guesses=2, depth=2, **options)
     agent.start(state.game, 0, random.Random(1))
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
@@ -580,7 +589,8 @@ def _look_aheads(state: StrategoState, wish: dict[str, float], **options: Any) -
         return np.zeros(len(c))
 
     agent.look_ahead = flat  # type: ignore[method-assign,assignment]
-    return state.action_to_string(agent.act(state.observation(0), state.legal_actions())), calls
+    observation = state.observation(0) if seen is None else seen
+    return state.action_to_string(agent.act(observation, state.legal_actions())), calls
 
 
 SPIED: list[Piece] = [
@@ -800,3 +810,84 @@ def test_the_roll_out_player_weighs_what_an_attack_would_show_when_told_to() -> 
     assert state.string_to_action(move) == max(values, key=lambda a: values[a])
     made = make_agent("rollout:inform=0.05", "stratego")
     assert isinstance(made, RolloutAgent) and made.inform == 0.05
+
+
+def test_book_is_an_option_that_gives_the_belief_the_setup_book_in_classic_and_barrage() -> None:
+    agent = make_agent("rollout:book=0.1,guesses=2,depth=2", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.book == 0.1 and RolloutAgent().book == 0.0
+    for variant in ("classic", "barrage"):
+        record = play_match(StrategoGame(variant), [agent, make_agent("random")], seed=4, max_actions=120)
+        assert record.actions and agent._belief._seen >= 0  # it played, from a belief
+        assert agent._belief.book_weight == 0.1 and agent._belief._book is not None
+    plain = RolloutAgent()
+    plain.start(StrategoGame("classic"), 0, random.Random(1))
+    assert plain._belief.book_weight == 0.0
+
+
+KNOWN_MARSHAL: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E3", 0, Rank.GENERAL, True, False),
+    ("H3", 0, Rank.SCOUT, True, False),
+    ("E5", 1, Rank.MARSHAL, True, False),  # hidden, but it has moved and blue has only it and the flag left
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's general below a hidden blue piece the belief knows is the marshal."""
+
+
+def test_taken_chance_is_the_belief_s_chance_of_losing_the_moved_piece() -> None:
+    state, data = crafted(KNOWN_MARSHAL)
+    know = Knowledge.from_observation(data)
+    e5, k10 = parse_square("E5"), parse_square("K10")
+    chance = {e5: {int(Rank.MARSHAL): 0.8, int(Rank.SCOUT): 0.2}, k10: {int(Rank.FLAG): 1.0}}
+    taken = {state.action_to_string(a): rollout.taken_chance(know, chance, a) for a in state.legal_actions()}
+    assert taken["E3-E4"] == pytest.approx(0.8)  # beside the piece that is the marshal with chance 0.8
+    assert taken["E3-D3"] == 0.0 and taken["H3-H4"] == 0.0
+    bomb_or_scout = {e5: {int(Rank.BOMB): 0.5, int(Rank.SCOUT): 0.5}, k10: {int(Rank.FLAG): 1.0}}
+    attack = next(a for a in state.legal_actions() if state.action_to_string(a) == "E3-E4")
+    assert rollout.taken_chance(know, bomb_or_scout, attack) == 0.0  # a bomb or a scout beside takes no general
+    wide = [("E4", 1, Rank.SCOUT, True, False), *KNOWN_MARSHAL]  # now E3-E4 attacks a hidden piece
+    state, data = crafted(wide)
+    know = Knowledge.from_observation(data)
+    e4 = parse_square("E4")
+    hit = next(a for a in state.legal_actions() if state.action_to_string(a) == "E3xE4")
+    bombed = {**chance, e4: {int(Rank.BOMB): 0.5, int(Rank.SCOUT): 0.5}}
+    assert rollout.taken_chance(know, bombed, hit) == pytest.approx(1.0 - 0.5 * 0.2)  # the bomb, or the marshal
+
+
+def test_wary_looks_ahead_at_a_sure_move_the_belief_says_loses_the_piece() -> None:
+    state, seen = crafted_observation(KNOWN_MARSHAL)
+    wish = {"E3-E4": 0.97, "E3-D3": 0.02, "H3-H4": 0.01}
+    assert _look_aheads(state, wish, seen) == ("E3-E4", [])
+    assert _look_aheads(state, wish, seen, wary=0.3)[1] == [None]
+    assert _look_aheads(state, {"E3-D3": 0.97, "E3-E4": 0.02, "H3-H4": 0.01}, seen, wary=0.3) == ("E3-D3", [])
+    made = make_agent("rollout:wary=0.3,tell=0.9", "stratego")
+    assert isinstance(made, RolloutAgent) and (made.wary, made.tell) == (0.3, 0.9)
+
+
+class _Reader:
+    """A stand-in for the net that keeps the views it is given and is sure of the first legal move."""
+
+    def __init__(self) -> None:
+        self.seen: list[StrategoView] = []
+
+    def move_probabilities(self, data: StrategoView, legal: Sequence[int]) -> dict[int, float]:
+        self.seen.append(data)
+        moves = [a for a in legal if a < 10000]
+        return {a: 0.97 if a == moves[0] else 0.03 / (len(moves) - 1) for a in moves}
+
+
+def test_tell_shows_the_net_the_pieces_the_belief_is_sure_of() -> None:
+    state, seen = crafted_observation(KNOWN_MARSHAL)
+    data = stratego_view(seen.data)
+    e5 = parse_square("E5")
+    marginals = {e5: {int(Rank.MARSHAL): 0.9, int(Rank.SCOUT): 0.1}, parse_square("K10"): {int(Rank.FLAG): 0.6}}
+    told = rollout.told_view(data, marginals, 0.85)
+    assert told["board"][e5]["rank"] == "marshal" and data["board"][e5]["rank"] is None  # type: ignore[index]
+    assert told["board"][parse_square("K10")]["rank"] is None  # type: ignore[index]
+    assert rollout.told_view(data, marginals, 0.95) is data
+    for tell, shown in ((0.9, "marshal"), (0.0, None)):
+        agent = RolloutAgent(guesses=2, depth=2, tell=tell)
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = reader = _Reader()  # type: ignore[assignment]
+        agent.act(seen, state.legal_actions())
+        assert reader.seen[0]["board"][e5]["rank"] == shown  # type: ignore[index]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
+from fogofwar.games.stratego.agents.book_prior import SetupBookPrior, setup_book_prior
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.games.stratego.agents.setups import prior_by_square
 from fogofwar.games.stratego.observation import MoveView, StrategoView
@@ -91,6 +92,12 @@ class BeliefTracker:
         self.moves: dict[int, int] = {}  # current square of an enemy piece -> how many moves it has made
         self.first_moved: dict[int, int] = {}  # current square -> the enemy's turn number of its first move
         self.enemy_turns = 0  # enemy moves seen so far
+        self.book_weight = 0.0
+        """The setup book's share of the prior before anything was shown (`book_prior`; 0: off)."""
+        self.book_noise = 0.1
+        """The chance that a square of a book setup holds another rank than the book's (`SetupBookPrior.prior`)."""
+        self._book: SetupBookPrior | None = None
+        self.fallen: dict[int, int] = {}  # setup square -> rank of an enemy piece that was taken (shown in battle)
         self.weights: BeliefWeights | None = None
         """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
         None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
@@ -107,6 +114,7 @@ class BeliefTracker:
             from fogofwar.games.stratego.variants import get_variant
 
             self._prior = prior_by_square(get_variant(str(data["variant"])), enemy)
+            self._book = setup_book_prior(str(data["variant"]), enemy) if self.book_weight > 0 else None
             unseen = recent[-count:] if count else []
             for ev in unseen:
                 if ev["player"] == enemy:
@@ -189,6 +197,8 @@ class BeliefTracker:
             seen = self.evidence.pop(src, None)
             moves = self.moves.pop(src, 0) + 1
             first = self.first_moved.pop(src, self.enemy_turns)
+            if result in ("defender_won", "both_lost") and "attacker" in ev:
+                self.fallen[start] = RANK_OF_NAME[ev["attacker"]]
             if result in (None, "attacker_won"):
                 self.origin[dst] = start
                 self.moves[dst] = moves
@@ -199,7 +209,9 @@ class BeliefTracker:
             if ev.get("defender") == "bomb":
                 self.bomb_squares.add(dst)
             if result in ("attacker_won", "both_lost"):
-                self.origin.pop(dst, None)
+                start = self.origin.pop(dst, dst)
+                if "defender" in ev:
+                    self.fallen[start] = RANK_OF_NAME[ev["defender"]]
                 self.evidence.pop(dst, None)
                 self.moves.pop(dst, None)
                 self.first_moved.pop(dst, None)
@@ -225,12 +237,13 @@ class BeliefTracker:
         }
         guards = self._guards(know) if self.guard_factors != (1.0, 1.0) else set()
         paired = self._paired(know) if self.pair_factors else {}
+        book = self._book_prior(know) if self._book is not None and self._prior else {}
         rows: dict[int, dict[int, float]] = {}
         for sq in squares:
             cell = know.cells[sq]
             assert cell is not None
             start = self.origin.get(sq, sq)
-            prior = self._prior.get(start) if self._prior else None
+            prior = book.get(start) or (self._prior.get(start) if self._prior else None)
             row = {}
             for r in ranks:
                 if cell.moved and r in (BOMB, FLAG):
@@ -256,6 +269,23 @@ class BeliefTracker:
             rows[sq] = row
         balance(rows, pool, iterations)
         return rows
+
+    def _book_prior(self, know: Knowledge) -> dict[int, dict[int, float]]:
+        """The prior of each hidden enemy piece by its setup square, mixed with the setup book's given what the
+        game has shown of the enemy's setup squares (`SetupBookPrior.prior`)."""
+        assert self._book is not None and self._prior is not None
+        shown = {start: rank for start, rank in self.fallen.items() if start in self._prior}
+        moved, hidden = [], []
+        for sq, c in enumerate(know.cells):
+            if c is None or c.owner != know.enemy or (start := self.origin.get(sq, sq)) not in self._prior:
+                continue
+            if c.rank is not None:
+                shown[start] = c.rank
+            else:
+                hidden.append(start)
+                if c.moved:
+                    moved.append(start)
+        return self._book.prior(self._prior, shown, moved, hidden, self.book_weight, self.book_noise)
 
     def _paired(self, know: Knowledge) -> dict[int, float]:
         """The spy factor (`pair_factors`) of each hidden enemy piece set up beside known enemy pieces of those

@@ -49,6 +49,13 @@ and W x the entropy of what the belief says the target is, `inform_values`, is a
 battle would show, which the roll-outs cannot value since each of their worlds knows it; with `probe` it scored 43.8%
 against Demon level 5 where `probe` alone scored 56.3% on the same seeds: the probes cost more than they showed;
 session 46).
+`book` (W > 0, off: the belief's prior is mixed with the setup book's, the book's share W before anything is shown
+and growing as whole book setups explain what the game shows, `book_prior`), `tell` (P > 0, off: the net reads each
+hidden enemy piece the belief gives one rank with chance P or more as shown, `told_view`) and `wary` (P > 0, off: the
+net's sure move is looked ahead when the belief gives the moved piece a chance P or more to be taken, `taken_chance`):
+with the book the belief reads most of an army Demon set up from a published setup, and the net, which sees no
+belief, proposed at 0.87 to walk our general beside a marshal the belief gave 0.90, and none of its likeliest
+moves was a retreat (session 47).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
@@ -100,6 +107,7 @@ from fogofwar.games.stratego.rules import (
     piece_code,
 )
 from fogofwar.games.stratego.variants import Variant
+from fogofwar.grid.board import NEIGHBOURS
 
 if TYPE_CHECKING:
     from fogofwar.games.stratego.agents.material_chance import Potential
@@ -133,6 +141,9 @@ OPTIONS = {
     "probe": NumberOption(0, 1, 0, "P"),
     "spyfree": NumberOption(0, 1, 0, "P"),
     "inform": NumberOption(0, 1, 0, "W"),
+    "book": NumberOption(0, 1, 0, "W"),
+    "wary": NumberOption(0, 1, 0, "P"),
+    "tell": NumberOption(0, 1, 0, "P"),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -296,6 +307,58 @@ def shows_officer(know: Knowledge, move: int) -> bool:
 
 
 _OFFICERS = frozenset({int(Rank.COLONEL), int(Rank.GENERAL), int(Rank.MARSHAL)})
+
+
+def told_view(data: StrategoView, marginals: dict[int, dict[int, float]], sure: float) -> StrategoView:
+    """`data` with every hidden enemy piece the belief gives one rank with chance `sure` or more shown as that rank:
+    what the net reads when `rollout:tell` is on.
+
+    Why: the net sees only what the game showed; with the setup book (or by elimination) the belief may be all but
+    certain of a piece, and the net's candidates and its sure moves should not walk into it (docs/strength.md,
+    session 47)."""
+    board = list(data["board"])
+    changed = False
+    for sq, row in marginals.items():
+        rank, p = max(row.items(), key=lambda item: item[1])
+        cell = board[sq]
+        if p >= sure and isinstance(cell, dict) and cell["rank"] is None:
+            board[sq] = {**cell, "rank": Rank(rank).name.lower()}
+            changed = True
+    if not changed:
+        return data
+    told: StrategoView = {**data, "board": board}
+    return told
+
+
+def taken_chance(know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> float:
+    """The belief's chance that the piece `move` moves is lost to a hidden enemy piece: in its attack, when it
+    attacks one, or else on the enemy's next move, to a hidden piece beside where it stands.
+
+    Why: the net sees no belief, and its sure moves are played without a look-ahead; with the setup book the
+    belief may know that the hidden piece the net walks our general up to is the marshal (docs/strength.md,
+    session 47)."""
+    src, dst = divmod(move, 100)
+    mine, target = know.cells[src], know.cells[dst]
+    if mine is None or mine.rank is None:
+        return 0.0
+    ours = mine.rank
+    if target is not None and target.owner != know.player:
+        if target.rank is not None:
+            return 0.0 if battle(ours, target.rank)[0] else 1.0
+        row = marginals.get(dst, {})
+        lost = sum(p for r, p in row.items() if not battle(ours, r)[0])
+        if lost >= 1.0:
+            return 1.0
+    else:
+        lost = 0.0
+    safe = 1.0 - lost
+    for n in NEIGHBOURS[dst]:
+        cell = know.cells[n]
+        if cell is None or cell.owner == know.player or cell.rank is not None:
+            continue
+        row = marginals.get(n, {})
+        safe *= 1.0 - sum(p for r, p in row.items() if r not in (BOMB, FLAG) and battle(r, ours) == (True, False))
+    return 1.0 - safe
 
 
 def watch_values(know: Knowledge, moves: Sequence[int], threats: dict[int, float]) -> dict[int, float]:
@@ -569,6 +632,9 @@ class RolloutAgent(SelfPlayAgent):
         probe: float = 0.0,
         spyfree: float = 0.0,
         inform: float = 0.0,
+        book: float = 0.0,
+        wary: float = 0.0,
+        tell: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -590,6 +656,9 @@ class RolloutAgent(SelfPlayAgent):
         self.probe = probe  # > 0: no attack by a captain or better on an unmoved hidden piece this likely a bomb
         self.spyfree = spyfree  # > 0: our shown marshal does not go beside hidden pieces this likely to hold the spy
         self.inform = inform  # > 0: weight of `inform_values` in a move's score, and those moves compared
+        self.book = book  # > 0: the setup book's share of the belief's prior before anything is shown (`book_prior`)
+        self.wary = wary  # > 0: no sure move after which the belief gives the moved piece this chance to be taken
+        self.tell = tell  # > 0: the net reads as shown each hidden enemy piece the belief is this sure of
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -602,7 +671,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
-            v["inform"],
+            v["inform"], v["book"], v["wary"], v["tell"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -613,6 +682,7 @@ class RolloutAgent(SelfPlayAgent):
             self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
         if self.pairs:
             self._belief.pair_factors = dict(SPY_PAIR_FACTORS)
+        self._belief.book_weight = self.book
 
     def _placement(self, variant: Variant) -> dict[int, Rank]:
         if self.decoy:
@@ -624,9 +694,6 @@ class RolloutAgent(SelfPlayAgent):
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
         self._belief.update(data)
-        probs = self._net.move_probabilities(data, legal_actions)
-        if not probs:
-            return super().act(observation, legal_actions)
         know = (
             Knowledge.from_observation(data)
             if self.futile
@@ -637,9 +704,16 @@ class RolloutAgent(SelfPlayAgent):
             or self.probe > 0
             or self.spyfree > 0
             or self.inform > 0
+            or self.wary > 0
+            or self.tell > 0
             else None
         )
         marginals = self._belief.marginals(know) if know is not None else {}
+        probs = self._net.move_probabilities(
+            told_view(data, marginals, self.tell) if self.tell > 0 else data, legal_actions
+        )
+        if not probs:
+            return super().act(observation, legal_actions)
         if know is not None and self.futile:
             probs = _without_moves(probs, futile_moves(know, list(probs)))
         if know is not None and self.probe > 0:
@@ -666,6 +740,8 @@ class RolloutAgent(SelfPlayAgent):
             factors = {a: self._factors(know, marginals, a) for a in candidates}
         if sure and doubtful(factors.get(candidates[0], [])):
             sure = False  # the net was sure of half the attacks after which a spy took our marshal (session 42)
+        if sure and know is not None and self.wary > 0 and taken_chance(know, marginals, candidates[0]) >= self.wary:
+            sure = False  # the belief sees what the net cannot (session 47)
         if len(candidates) == 1 or (sure and len(candidates) <= self.top):
             return candidates[0]
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
@@ -768,6 +844,8 @@ __all__ = [
     "scores",
     "shows_officer",
     "spy_exposing_moves",
+    "taken_chance",
+    "told_view",
     "watch_values",
     "world_codes",
 ]
