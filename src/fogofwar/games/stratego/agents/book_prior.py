@@ -20,7 +20,7 @@ from functools import cache
 
 import numpy as np
 
-from fogofwar.games.stratego.agents.setups import book_setups
+from fogofwar.games.stratego.agents.setups import book_setups, mirrored
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.setup import parse_setup, setup_squares
 from fogofwar.games.stratego.variants import get_variant
@@ -123,7 +123,7 @@ def setup_book_prior(variant: str, player: int) -> SetupBookPrior | None:
     squares = tuple(setup_squares(player))
     rows = []
     for text in texts:
-        for t in (text, "/".join(row[::-1] for row in text.split("/"))):
+        for t in (text, mirrored(text)):
             placed = parse_setup(t, v, player)
             rows.append([int(placed[sq]) if sq in placed else EMPTY for sq in squares])
     return SetupBookPrior(rows, squares)

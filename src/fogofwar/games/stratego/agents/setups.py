@@ -93,6 +93,15 @@ def book_setups(variant: str) -> tuple[str, ...]:
     return tuple(tomllib.loads(text).get(variant, {}).get("setups", ()))
 
 
+def mirrored(text: str) -> str:
+    """A setup string turned left to right, as the owner sees it (a setup and its mirror image are equally good).
+
+    >>> mirrored("123/456")
+    '321/654'
+    """
+    return "/".join(row[::-1] for row in text.split("/"))
+
+
 def book_setup(variant: Variant, player: int, rng: random.Random) -> dict[int, Rank] | None:
     """A setup of the book drawn at random, turned left to right half the time; None when the book has none."""
     book = book_setups(variant.name)
@@ -100,5 +109,5 @@ def book_setup(variant: Variant, player: int, rng: random.Random) -> dict[int, R
         return None
     text = rng.choice(book)
     if rng.random() < 0.5:
-        text = "/".join(row[::-1] for row in text.split("/"))
+        text = mirrored(text)
     return parse_setup(text, variant, player)
