@@ -113,7 +113,8 @@ def strength(argv: Sequence[str]) -> int:
     """`benchmarks/strength.py` with `argv`, every seated agent that keeps a belief told the truth of its game (the
     arena runs the games in this process with `--jobs 1`, in forked workers with more); `--ranks NAME,...` tells
     only where the pieces of those ranks stand, `--pieces moved` (or `unmoved`) only the ranks of the pieces that have
-    moved (or not)."""
+    moved (or not); `--told NAME` tells only the player of that short name (against an agent of ours that keeps a
+    belief too)."""
     import strength as series  # benchmarks/ is this script's folder, so on the path
 
     import fogofwar.tools.arena as arena
@@ -121,6 +122,7 @@ def strength(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--ranks", help="tell only these ranks (names, comma-separated: marshal,general,spy)")
     parser.add_argument("--pieces", choices=PIECES, default="all", help="tell only the pieces that moved, or not")
+    parser.add_argument("--told", help="tell only the player of this short name (default: every player with a belief)")
     ours, rest = parser.parse_known_args(argv)
     names = None if ours.ranks is None else [name.strip() for name in ours.ranks.split(",")]
     unknown = [name for name in names or [] if name not in RANK_OF_NAME]
@@ -133,7 +135,7 @@ def strength(argv: Sequence[str]) -> int:
         if not isinstance(state, StrategoState):
             raise TypeError("the oracle needs the arena's Stratego state")
         for seat in seats:
-            if hasattr(stratego_agent(seat.agent), "_belief"):
+            if hasattr(stratego_agent(seat.agent), "_belief") and ours.told in (None, seat.name):
                 tell(seat.agent, state, ranks, ours.pieces)
         return play(game, seats, seed=seed, state=state, **kw)
 

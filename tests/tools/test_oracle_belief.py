@@ -104,3 +104,24 @@ def test_the_strength_mode_refuses_a_rank_it_does_not_know(
         oracle.strength(["--ranks", "marshal,admiral", "--opponent", "random"])
     assert stop.value.code == 2
     assert "--ranks: no rank 'admiral'; the ranks are flag, spy, scout" in capsys.readouterr().err
+
+
+def test_told_names_the_one_player_told_when_both_keep_a_belief(
+    oracle: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`search` against `search`: both keep a belief; `--told NAME` tells only the player of that short name (as
+    when `rollout` told meets `search` in Barrage), and without it both are told."""
+    told: list[str] = []
+    tell = oracle.tell
+    monkeypatch.setattr(
+        oracle,
+        "tell",
+        lambda agent, state, ranks=None, pieces="all": (told.append(agent.name), tell(agent, state, ranks, pieces)),
+    )
+    args = ["--agent", "search", "--agent-name", "told", "--opponent", "search", "--name", "plain"]
+    args += ["--variant", "barrage", "--games", "2", "--no-progress"]
+    assert oracle.strength([*args, "--told", "told", "--out", str(tmp_path / "one")]) == 0
+    assert told == ["told"] * 2
+    told.clear()
+    assert oracle.strength([*args, "--out", str(tmp_path / "both")]) == 0
+    assert sorted(told) == ["plain", "plain", "told", "told"]

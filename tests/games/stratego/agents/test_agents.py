@@ -91,11 +91,12 @@ def test_setup_prior_puts_the_flag_on_the_back_row() -> None:
     assert back > 20 * front
 
 
-@pytest.mark.parametrize(("seed", "book"), [(0, 0.0), (1, 0.0), (2, 0.1), (3, 0.1)])
-def test_belief_never_contradicts_what_was_observed(seed: int, book: float) -> None:
+@pytest.mark.parametrize(("seed", "book", "chain"), [(0, 0.0, 0), (1, 0.0, 4), (2, 0.1, 0), (3, 0.1, 4)])
+def test_belief_never_contradicts_what_was_observed(seed: int, book: float, chain: int) -> None:
     """Track a whole game from blue's seat: every unknown piece's true rank keeps a positive
     probability, moved pieces are never bombs or the flag, and ranks with none left get nothing;
-    with the setup book's prior too (`book`)."""
+    with the setup book's prior too (`book`); every guess holds the ranks left, none where the belief rules it
+    out, with swap steps (`chain`) or without."""
     game = StrategoGame("classic", max_moves=500)
     state = game.new_initial_state()
     agents = [HeuristicAgent(), HeuristicAgent()]
@@ -105,7 +106,7 @@ def test_belief_never_contradicts_what_was_observed(seed: int, book: float) -> N
         p = state.current_player()
         state.apply(agents[p].act(state.observation(p), state.legal_actions()))
     tracker = BeliefTracker()
-    tracker.book_weight = book
+    tracker.book_weight, tracker.chain = book, chain
     me = 1
     while not state.is_terminal():
         p = state.current_player()
@@ -125,6 +126,8 @@ def test_belief_never_contradicts_what_was_observed(seed: int, book: float) -> N
                 assert abs(sum(dist.values()) - 1.0) < 1e-6
             guess = tracker.sample(know, marginals, random.Random(seed))
             assert sorted(guess) == sorted(marginals)
+            assert Counter(guess.values()) == know.unknown_pool
+            assert all(marginals[sq].get(r, 0.0) > 0.0 for sq, r in guess.items()), guess
         state.apply(agents[p].act(state.observation(p), state.legal_actions()))
 
 
@@ -474,6 +477,50 @@ def test_search_knobs_can_be_set_from_the_spec() -> None:
 
 
 # --- the belief reads more than setups -------------------------------------------------------------------
+
+
+def test_swap_steps_draw_the_guesses_the_belief_balances() -> None:
+    """Eight hidden Barrage pieces, three of them unmoved and likelier the flag or the bomb: drawn a piece at a time
+    the guesses miss the joint the rows weigh (each assignment by the product of its rows, counted out in full here)
+    by more than 0.1 on some piece and rank; with 8 swap steps a piece they come within 0.03 of it everywhere."""
+    from itertools import permutations
+
+    from fogofwar.games.stratego.agents.belief import balance, swap_chain
+
+    rng = random.Random(1)
+    pool = Counter({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 2, MINER: 1, int(Rank.GENERAL): 1, int(Rank.MARSHAL): 1})
+    rows = {sq: {r: rng.random() for r in pool} for sq in range(8)}
+    for sq in (0, 1, 2):
+        rows[sq][FLAG] *= 5
+        rows[sq][BOMB] *= 5
+    for sq in (5, 6, 7):  # moved: no flag, no bomb
+        del rows[sq][FLAG], rows[sq][BOMB]
+    joint: dict[tuple[int, int], float] = Counter()
+    total = 0.0
+    for ranks in set(permutations(list(pool.elements()))):
+        w = 1.0
+        for sq, r in enumerate(ranks):
+            w *= rows[sq].get(r, 0.0)
+        total += w
+        for sq, r in enumerate(ranks):
+            joint[sq, r] += w
+    marginals = {sq: dict(row) for sq, row in rows.items()}
+    balance(marginals, pool)
+
+    class Known:
+        unknown_pool = pool
+
+    tracker = BeliefTracker()
+    n = 3000
+    plain = [tracker._draw(Known, marginals, rng) for _ in range(n)]  # type: ignore[arg-type]
+    chained = [swap_chain(rows, guess, rng, 8 * 8) for guess in plain]
+
+    def worst(guesses: list[dict[int, int]]) -> float:
+        seen = Counter((sq, r) for g in guesses for sq, r in g.items())
+        return max(abs(seen[sq, r] / n - joint[sq, r] / total) for sq in rows for r in pool)
+
+    assert worst(plain) > 0.1
+    assert worst(chained) < 0.03
 
 
 def test_belief_expects_the_flag_next_to_known_bombs() -> None:

@@ -28,6 +28,7 @@ from fogofwar.games.stratego.agents.rollout import (
     _without,
     captured_counts,
     flag_danger,
+    flag_takes,
     flag_threats,
     futile_mask,
     futile_moves,
@@ -37,7 +38,7 @@ from fogofwar.games.stratego.agents.rollout import (
     watch_values,
     world_codes,
 )
-from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup
+from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup, safest_book_setup
 from fogofwar.games.stratego.agents.strata import spy_chance, spy_threats
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
@@ -50,6 +51,7 @@ from fogofwar.games.stratego.rules import (
     StrategoState,
     piece_code,
 )
+from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
@@ -480,6 +482,31 @@ def test_decoy_sets_the_army_up_with_the_flag_away_from_the_bombs() -> None:
         assert (not bombs) if decoy else bombs
 
 
+@pytest.mark.parametrize(
+    ("variant", "spec", "book"),
+    [("barrage", "rollout", 20), ("barrage", "rollout:setup=0", 0), ("classic", "rollout", 0),
+     ("classic", "rollout:setup=5", 5)],
+)  # fmt: skip
+def test_barrage_armies_come_from_the_setup_book_unless_the_spec_says_otherwise(
+    variant: str, spec: str, book: int
+) -> None:
+    """By default `rollout` sets up as `search.safest_book_setup` of 20 book setups in Barrage and as
+    `search.guarded_setup` in classic Stratego; `setup=K` chooses for any variant (0: the guarded setup)."""
+    game = StrategoGame(variant)
+    agent = make_agent(spec, "stratego")
+    state = game.new_initial_state()
+    agent.start(game, 1, random.Random(4))
+    while state.phase == "setup":
+        if state.current_player() == 1:
+            state.apply(agent.act(state.observation(1), state.legal_actions()))
+        else:
+            state.apply_setup(0, random_setup(game.variant, 0, random.Random(0)))
+    placed = {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 1}
+    rng = random.Random(4)
+    expected = safest_book_setup(game.variant, 1, rng, book) if book else guarded_setup(game.variant, 1, rng)
+    assert placed == expected
+
+
 @pytest.mark.parametrize("seed", [3, 5])
 def test_the_tracker_marks_what_the_simulator_reveals_when_nothing_was_shown_beforehand(seed: int) -> None:
     # Without `exposed`, the simulator's revealed marks of a seat's pieces are exactly what the game showed: the
@@ -891,3 +918,70 @@ def test_tell_shows_the_net_the_pieces_the_belief_is_sure_of() -> None:
         agent._net = reader = _Reader()  # type: ignore[assignment]
         agent.act(seen, state.legal_actions())
         assert reader.seen[0]["board"][e5]["rank"] == shown  # type: ignore[index]
+
+
+LANE: list[Piece] = [
+    ("G1", 0, Rank.GENERAL, False, False),
+    ("E2", 0, Rank.SPY, True, False),
+    ("H3", 0, Rank.MARSHAL, True, False),
+    ("A4", 0, Rank.FLAG, False, False),
+    ("E4", 0, Rank.BOMB, False, False),
+    ("H4", 0, Rank.MINER, False, False),
+    ("B6", 0, Rank.SCOUT, True, False),
+    ("A7", 1, Rank.SCOUT, True, True),
+    ("A9", 1, Rank.GENERAL, True, False),
+    ("E9", 1, Rank.FLAG, False, False),
+    ("B10", 1, Rank.SPY, False, False),
+    ("E10", 1, Rank.MINER, False, False),
+    ("F10", 1, Rank.BOMB, False, False),
+    ("H10", 1, Rank.MARSHAL, False, False),
+]
+"""Red's flag on A4 and column A open from blue's shown scout on A7 down to it (from a seeded random Barrage game,
+where the net's likeliest move for blue, red's army shown, is not the scout's run onto the flag)."""
+
+
+def lane_world(to_move: int, shown: bool) -> BatchSim:
+    """LANE as red rebuilds it with the true ranks, red's pieces shown to blue (`exposed`) or not, `to_move` next."""
+    state, data = crafted(LANE)
+    know = Knowledge.from_observation(data)
+    truth = {sq: int(p[1]) for sq in know.unknown_enemy_squares() if (p := state.piece_at(sq)) is not None}
+    ours = frozenset(know.own_squares()) if shown else frozenset()
+    sim = BatchSim("barrage", n_envs=1, max_moves=0)
+    sim.reset(setups=world_codes(know, truth, ours)[None], to_move=to_move)
+    sim.captured[:] = captured_counts(data)[None]
+    return sim
+
+
+def test_flag_takes_are_the_legal_moves_onto_a_flag_the_mover_sees() -> None:
+    """Blue's scout on A7 can run down column A onto red's flag: that move, and no other, once the flag is shown;
+    nothing while it is hidden, and nothing for red, who sees no blue flag."""
+    takes = flag_takes(lane_world(1, shown=True))[0]
+    assert [int(MOVE_OF_COMPACT[c]) for c in np.flatnonzero(takes)] == [parse_square("A7") * 100 + parse_square("A4")]
+    assert not flag_takes(lane_world(1, shown=False)).any()
+    assert not flag_takes(lane_world(0, shown=True)).any()
+
+
+def test_seize_makes_a_roll_out_seat_take_the_flag_it_sees() -> None:
+    """One ply of blue in the lane world: the net alone leaves the shown flag standing; with `seize` blue takes it."""
+    net = shipped_net("selfplay_barrage_net.npz")
+    assert net is not None
+    for seize in (False, True):
+        sim = lane_world(1, shown=True)
+        play_out(net, sim, 1, seize=seize)
+        assert bool(sim.done[0]) is seize and (not seize or sim.winner[0] == 1)
+    assert make_agent("rollout:seize=1", "stratego").seize  # type: ignore[attr-defined]
+
+
+def test_with_seize_the_look_ahead_shuts_the_lane_to_our_flag() -> None:
+    """Red to move: the scout's step onto A6 shuts blue's scout out of column A; the general's step leaves the way
+    open, and with `seize` the roll-outs' blue (shown red's army) takes the flag in every world, where without it
+    the net let the flag stand and the two moves scored alike."""
+    state, data = crafted(LANE)
+    moves = [state.string_to_action(m) for m in ("B6-A6", "G1-G2")]
+    values = {}
+    for seize in (False, True):
+        agent = RolloutAgent(guesses=4, depth=4, seize=seize)
+        agent.start(state.game, 0, random.Random(1))
+        agent._belief.update(data)
+        values[seize] = agent.look_ahead(data, moves).tolist()
+    assert values[True][1] == -1.0 and values[True][0] > -0.5 and values[False][1] > -1.0

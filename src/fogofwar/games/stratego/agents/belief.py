@@ -45,6 +45,33 @@ spy's square given each setup's generals, colonels and majors (every 4th game he
 setup; docs/strength.md, session 42)."""
 
 
+def swap_chain(
+    rows: Mapping[int, Mapping[int, float]], guess: dict[int, int], rng: random.Random, steps: int
+) -> dict[int, int]:
+    """`guess` moved `steps` Metropolis steps towards the joint that weighs each assignment of its ranks to its
+    pieces by the product of `rows` (each piece's weight of each rank): two pieces of different ranks swap them
+    with the chance min(1, the product after / before), never to a rank a row rules out. The counts stay those of
+    `guess`; from any start the chain's draws approach the joint's as `steps` grows.
+
+    >>> swap_chain({1: {5: 1.0, 6: 0.0}, 2: {5: 1.0, 6: 1.0}}, {1: 6, 2: 5}, random.Random(1), 10)
+    {1: 5, 2: 6}
+    """
+    out = dict(guess)
+    squares = list(out)
+    if len(squares) < 2:
+        return out
+    for _ in range(steps):
+        a, b = rng.sample(squares, 2)
+        ra, rb = out[a], out[b]
+        if ra == rb:
+            continue
+        before = rows[a].get(ra, 0.0) * rows[b].get(rb, 0.0)
+        after = rows[a].get(rb, 0.0) * rows[b].get(ra, 0.0)
+        if after > 0 and (after >= before or rng.random() * before < after):
+            out[a], out[b] = rb, ra
+    return out
+
+
 def balance(rows: dict[int, dict[int, float]], pool: Mapping[int, int], iterations: int = 12) -> None:
     """Scale `rows` (P(rank) by square, in place) so that each piece is exactly one rank and each rank's expected
     count is what `pool` holds of it (Sinkhorn's iterations), ending with every row summing to 1."""
@@ -98,6 +125,11 @@ class BeliefTracker:
         """The chance that a square of a book setup holds another rank than the book's (`SetupBookPrior.prior`)."""
         self._book: SetupBookPrior | None = None
         self.fallen: dict[int, int] = {}  # setup square -> rank of an enemy piece that was taken (shown in battle)
+        self.chain = 0
+        """Swap steps a hidden piece (`swap_chain`) each guess is moved by towards the joint the marginals balance
+        (0: off, the guesses drawn a piece at a time as they are)."""
+        self._rows: tuple[dict[int, dict[int, float]], dict[int, dict[int, float]]] | None = None
+        """The last marginals and the likelihood rows they were balanced from, for `chain`."""
         self.weights: BeliefWeights | None = None
         """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
         None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
@@ -229,6 +261,16 @@ class BeliefTracker:
 
     def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
         """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
+        rows = self.likelihoods(know)
+        raw = {sq: dict(row) for sq, row in rows.items()} if self.chain else {}
+        balance(rows, know.unknown_pool, iterations)
+        if self.chain:
+            self._rows = (rows, raw)
+        return rows
+
+    def likelihoods(self, know: Knowledge) -> dict[int, dict[int, float]]:
+        """Each unknown enemy piece's weight of each rank left (its square's prior times what was seen of it),
+        before the ranks' counts are balanced: the rows whose product weighs an army (`swap_chain`)."""
         squares = know.unknown_enemy_squares()
         pool = know.unknown_pool
         ranks = [r for r, n in pool.items() if n > 0]
@@ -267,7 +309,6 @@ class BeliefTracker:
                 near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)
                 row[FLAG] *= self.bomb_neighbour_factor**near
             rows[sq] = row
-        balance(rows, pool, iterations)
         return rows
 
     def _book_prior(self, know: Knowledge) -> dict[int, dict[int, float]]:
@@ -321,7 +362,18 @@ class BeliefTracker:
         return {g for t in targets for g in NEIGHBOURS[t] if g in unknown and g not in near}
 
     def sample(self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
-        """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left)."""
+        """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left), drawn a
+        piece at a time (the pieces with the fewest ranks first, which gives them the common ranks more often than
+        the belief does) and, with `chain` and `marginals` from this tracker, moved by swap steps towards the joint
+        they balance (`swap_chain`)."""
+        out = self._draw(know, marginals, rng)
+        if self.chain and self._rows is not None and self._rows[0] is marginals:
+            return swap_chain(self._rows[1], out, rng, self.chain * len(out))
+        return out
+
+    @staticmethod
+    def _draw(know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
+        """A guess drawn a piece at a time, the pieces with the fewest ranks first."""
         left = dict(know.unknown_pool)
         squares = list(marginals)
         rng.shuffle(squares)
@@ -348,7 +400,7 @@ class BeliefTracker:
         return out
 
 
-__all__ = ["RANK_OF_NAME", "SPY_PAIR_FACTORS", "BeliefTracker", "balance"]
+__all__ = ["RANK_OF_NAME", "SPY_PAIR_FACTORS", "BeliefTracker", "balance", "swap_chain"]
 
 
 def oracle_marginals(state: StrategoState, know: Knowledge) -> dict[int, dict[int, float]]:

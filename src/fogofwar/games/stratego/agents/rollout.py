@@ -71,7 +71,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from functools import cache, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -81,7 +81,7 @@ from fogofwar.core.spec_options import NumberOption, number_options
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
-from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways
+from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways, safest_book_setup
 from fogofwar.games.stratego.agents.strata import (
     Factor,
     doubtful,
@@ -144,6 +144,9 @@ OPTIONS = {
     "book": NumberOption(0, 1, 0, "W"),
     "wary": NumberOption(0, 1, 0, "P"),
     "tell": NumberOption(0, 1, 0, "P"),
+    "chain": NumberOption(0, 100, 0, "N", whole=True),
+    "seize": NumberOption(0, 1, 0, "0|1", whole=True),
+    "setup": NumberOption(-1, 1000, -1, "K", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -254,6 +257,21 @@ def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     enemy = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover)
     unseen = (dst & (REVEALED_BIT | MOVED_BIT)) == 0
     out: npt.NDArray[np.bool_] = enemy & unseen & _OFFICER[src & RANK_MASK]
+    return out
+
+
+def flag_takes(sim: BatchSim) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the legal moves of the seat to move in each game that take the other seat's flag where the
+    mover sees it (shown). Why: the net never saw a shown flag (people's and self-play games show a flag only as it
+    falls), so in the roll-outs an enemy shown our flag took it in about half the plies it could (Barrage records,
+    session 48), and the roll-outs missed most of the danger to our flag."""
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
+
+    dst = sim.board.astype(np.int64)[:, MOVE_OF_COMPACT % 100]
+    mover = sim.to_move[:, None]
+    theirs = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover)
+    shown_flag = ((dst & REVEALED_BIT) != 0) & ((dst & RANK_MASK) == FLAG)
+    out: npt.NDArray[np.bool_] = theirs & shown_flag & sim.legal_mask(compact=True)
     return out
 
 
@@ -487,12 +505,14 @@ def play_out(
     futile: bool = False,
     track: ShownTracker | None = None,
     probe: bool = False,
+    seize: bool = False,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
     `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
     with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
-    another move; `track` follows every move played."""
+    another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
+    move played."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
@@ -519,6 +539,10 @@ def play_out(
             best[draw] = (cum <= u).sum(axis=1)  # the first move whose share reaches past u: a legal one
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
+        if seize:
+            takes = flag_takes(sim)[live]
+            won = takes.any(axis=1)
+            acts[live[won]] = takes[won].argmax(axis=1)
         if track is not None:
             track.step(sim, MOVE_OF_COMPACT[acts[live]], live)
         sim.step(acts, compact=True, envs=live)
@@ -607,6 +631,10 @@ class RolloutAgent(SelfPlayAgent):
     """`rollout`: `selfplay`'s net, each of its likeliest moves tried in short games over guessed armies."""
 
     name = "rollout"
+    variant_setups: ClassVar[dict[str, int]] = {"barrage": 20}
+    """Variants set up from the setup book (the safest of this many book setups) unless `setup` says otherwise: in
+    Barrage against `search` the book's setups scored 11 points more than the guarded setup over 300 games a side
+    (docs/strength.md, session 48)."""
 
     def __init__(
         self,
@@ -635,6 +663,9 @@ class RolloutAgent(SelfPlayAgent):
         book: float = 0.0,
         wary: float = 0.0,
         tell: float = 0.0,
+        chain: int = 0,
+        seize: bool = False,
+        setup: int = -1,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -659,6 +690,10 @@ class RolloutAgent(SelfPlayAgent):
         self.book = book  # > 0: the setup book's share of the belief's prior before anything is shown (`book_prior`)
         self.wary = wary  # > 0: no sure move after which the belief gives the moved piece this chance to be taken
         self.tell = tell  # > 0: the net reads as shown each hidden enemy piece the belief is this sure of
+        self.chain = chain  # > 0: each guessed world moved this many swap steps a piece towards the belief's joint
+        self.seize = seize  # in the roll-outs, a seat that sees a flag it can take takes it (`flag_takes`)
+        self.setup = setup  # > 0: set up with the safest of this many book setups (`safest_book_setup`); 0: the
+        # guarded setup; -1: the variant's own (`variant_setups`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -671,7 +706,8 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
-            v["inform"], v["book"], v["wary"], v["tell"],
+            v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
+            int(v["setup"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -683,10 +719,14 @@ class RolloutAgent(SelfPlayAgent):
         if self.pairs:
             self._belief.pair_factors = dict(SPY_PAIR_FACTORS)
         self._belief.book_weight = self.book
+        self._belief.chain = self.chain
 
     def _placement(self, variant: Variant) -> dict[int, Rank]:
         if self.decoy:
             return decoy_setup(variant, self._player, self._rng)
+        drawn = self.setup if self.setup >= 0 else self.variant_setups.get(variant.name, 0)
+        if drawn > 0:
+            return safest_book_setup(variant, self._player, self._rng, drawn)
         return super()._placement(variant)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
@@ -811,7 +851,9 @@ class RolloutAgent(SelfPlayAgent):
             track.step(sim, first, np.arange(sim.n_envs))
         sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
-        play_out(self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track, self.probe > 0)
+        play_out(
+            self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track, self.probe > 0, self.seize
+        )
         raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
         for i, found in enumerate(factors):
@@ -834,6 +876,7 @@ __all__ = [
     "ShownTracker",
     "captured_counts",
     "flag_danger",
+    "flag_takes",
     "flag_threats",
     "futile_mask",
     "futile_moves",
