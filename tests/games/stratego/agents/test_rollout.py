@@ -51,7 +51,6 @@ from fogofwar.games.stratego.rules import (
     StrategoState,
     piece_code,
 )
-from fogofwar.games.stratego.setup import random_setup
 from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
@@ -465,17 +464,22 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
     assert RolloutAgent().watch == 0.2 and make_agent("rollout", "stratego").watch == 0.2  # type: ignore[attr-defined]
 
 
+def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
+    """The army the agent of `spec` sets up as red in `game`, its generator seeded with `seed`."""
+    agent = make_agent(spec, "stratego")
+    state = game.new_initial_state()
+    agent.start(game, 0, random.Random(seed))
+    while state.current_player() == 0 and state.phase == "setup":
+        state.apply(agent.act(state.observation(0), state.legal_actions()))
+    return {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 0}
+
+
 def test_decoy_sets_the_army_up_with_the_flag_away_from_the_bombs() -> None:
     """`rollout:decoy=1` places its army as `search.decoy_setup` does (the flag next to no bomb of ours), the
     default as `search.guarded_setup` does (the flag behind a bomb), both legal and seeded."""
     game = StrategoGame("classic")
     for decoy, expected in ((True, decoy_setup), (False, guarded_setup)):
-        agent = make_agent(f"rollout:decoy={int(decoy)}", "stratego")
-        state = game.new_initial_state()
-        agent.start(game, 0, random.Random(3))
-        while state.current_player() == 0 and state.phase == "setup":
-            state.apply(agent.act(state.observation(0), state.legal_actions()))
-        placed = {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 0}
+        placed = red_army(game, f"rollout:decoy={int(decoy)}", 3)
         assert placed == expected(game.variant, 0, random.Random(3))
         flag = next(sq for sq, r in placed.items() if r == Rank.FLAG)
         bombs = [n for n in NEIGHBOURS[flag] if placed.get(n) == Rank.BOMB]
@@ -493,18 +497,9 @@ def test_barrage_armies_come_from_the_setup_book_unless_the_spec_says_otherwise(
     """By default `rollout` sets up as `search.safest_book_setup` of 20 book setups in Barrage and as
     `search.guarded_setup` in classic Stratego; `setup=K` chooses for any variant (0: the guarded setup)."""
     game = StrategoGame(variant)
-    agent = make_agent(spec, "stratego")
-    state = game.new_initial_state()
-    agent.start(game, 1, random.Random(4))
-    while state.phase == "setup":
-        if state.current_player() == 1:
-            state.apply(agent.act(state.observation(1), state.legal_actions()))
-        else:
-            state.apply_setup(0, random_setup(game.variant, 0, random.Random(0)))
-    placed = {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 1}
     rng = random.Random(4)
-    expected = safest_book_setup(game.variant, 1, rng, book) if book else guarded_setup(game.variant, 1, rng)
-    assert placed == expected
+    expected = safest_book_setup(game.variant, 0, rng, book) if book else guarded_setup(game.variant, 0, rng)
+    assert red_army(game, spec, 4) == expected
 
 
 @pytest.mark.parametrize("seed", [3, 5])
