@@ -191,6 +191,73 @@ def test_halving_gives_the_moves_still_running_twice_the_worlds_each_round_and_k
     assert rounds == [(4, 2), (2, 4)]
 
 
+def test_halving_out_of_time_plays_the_best_move_of_the_rounds_it_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the move's deadline already past, one round is played (two worlds, no roll-out ply) and its best move
+    is the one chosen: the free capture."""
+    state, data = crafted(FIGHT)
+    agent = RolloutAgent(top=4, guesses=2, depth=2, halving=True)
+    agent.start(state.game, 0, random.Random(1))
+    agent._belief.update(data)
+    agent._deadline = 0.0
+    rounds: list[int] = []
+    look_ahead = agent.look_ahead
+
+    def counted(data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> npt.NDArray[np.float64]:
+        rounds.append(len(candidates))
+        return look_ahead(data, candidates, guesses)
+
+    monkeypatch.setattr(agent, "look_ahead", counted)
+    moves = ["H1-H2", "E5-E4", "E5xE6", "H1-G1"]
+    chosen = agent.halve(data, [state.string_to_action(m) for m in moves], np.log(np.full(4, 0.25)))
+    assert state.action_to_string(chosen) == "E5xE6" and rounds == [4]
+
+
+def test_no_roll_out_ply_starts_after_the_deadline() -> None:
+    """`play_out` with its deadline past leaves every game as it stands; without one it plays."""
+    state, _ = random_game(5, 60)
+    net = shipped_net("selfplay_net.npz")
+    assert net is not None
+    seat = state.current_player()
+    truth = {sq: int(p[1]) for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] != seat}
+    for deadline, changed in ((0.0, False), (math.inf, True)):
+        sim = world(state, seat, truth)
+        before = sim.board.copy()
+        play_out(net, sim, 4, deadline=deadline)
+        assert (sim.board != before).any() == changed
+
+
+def test_a_move_out_of_budget_is_scored_where_its_roll_outs_stand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `budget` the move's deadline is its start plus the budget: a budget long spent leaves the look-ahead
+    the scores of `depth=0` over the same worlds; without one the deadline never comes."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    moves = state.legal_actions()[:3]
+
+    def values(depth: int, deadline: float) -> list[float]:
+        agent = RolloutAgent(guesses=4, depth=depth)
+        agent.start(state.game, seat, random.Random(1))
+        agent._belief.update(data)
+        agent._deadline = deadline
+        return list(agent.look_ahead(data, moves))
+
+    assert values(6, 0.0) == values(0, math.inf) != values(6, math.inf)
+    clock = iter([100.0, 100.5])
+    monkeypatch.setattr(rollout, "perf_counter", lambda: next(clock, 101.0))
+    timed = make_agent("rollout:budget=0.25,sure=1", "stratego")
+    assert isinstance(timed, RolloutAgent) and timed.budget == 0.25 and RolloutAgent().budget == 0.9
+    timed.start(state.game, seat, random.Random(1))
+    timed.act(state.observation(seat), state.legal_actions())
+    assert timed._deadline == 100.25
+    endless = make_agent("rollout:budget=0,sure=1", "stratego")
+    assert isinstance(endless, RolloutAgent)
+    endless.start(state.game, seat, random.Random(1))
+    endless.act(state.observation(seat), state.legal_actions())
+    assert endless._deadline == math.inf
+    with pytest.raises(GameError, match="from 0 to 60"):
+        make_agent("rollout:budget=-1", "stratego")
+
+
 def test_exposed_shows_the_roll_outs_enemy_our_hidden_pieces_and_only_ours() -> None:
     """With `exposed=1` every hidden piece of red's is revealed in each world, none of blue's; with 0 none."""
     state, data = crafted(FIGHT)

@@ -59,6 +59,10 @@ moves was a retreat (session 47).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
+`budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long, and halving
+stops after the round it is in; the games are scored where they stand. It keeps a move within a second on a slow or
+busy machine (the issue's bound for the strongest level); a move that stays within it depends on nothing but the
+seed, so on a quiet machine (a move takes about 0.2 s) the seeded series repeat.
 
 Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
 running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
@@ -71,6 +75,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from functools import cache, partial
+from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -147,6 +152,7 @@ OPTIONS = {
     "chain": NumberOption(0, 100, 0, "N", whole=True),
     "seize": NumberOption(0, 1, 0, "0|1", whole=True),
     "setup": NumberOption(-1, 1000, -1, "K", whole=True),
+    "budget": NumberOption(0, 60, 0.9, "SECONDS"),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -506,19 +512,21 @@ def play_out(
     track: ShownTracker | None = None,
     probe: bool = False,
     seize: bool = False,
+    deadline: float = math.inf,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
     `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
     with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
     another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
-    move played."""
+    move played. No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they
+    stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
     for _ in range(plies):
         live = np.flatnonzero(~sim.done)
-        if not len(live):
+        if not len(live) or perf_counter() >= deadline:
             return
         movers, planes, masks = movers_view(sim)
         if futile:
@@ -666,6 +674,7 @@ class RolloutAgent(SelfPlayAgent):
         chain: int = 0,
         seize: bool = False,
         setup: int = -1,
+        budget: float = 0.9,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -694,6 +703,8 @@ class RolloutAgent(SelfPlayAgent):
         self.seize = seize  # in the roll-outs, a seat that sees a flag it can take takes it (`flag_takes`)
         self.setup = setup  # > 0: set up with the safest of this many book setups (`safest_book_setup`); 0: the
         # guarded setup; -1: the variant's own (`variant_setups`)
+        self.budget = budget  # > 0: no roll-out ply starts once the move has taken this many seconds
+        self._deadline = math.inf  # this move's: `perf_counter()` at its start plus `budget`
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -707,7 +718,7 @@ class RolloutAgent(SelfPlayAgent):
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
             v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
-            int(v["setup"]),
+            int(v["setup"]), v["budget"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -733,6 +744,7 @@ class RolloutAgent(SelfPlayAgent):
         data = stratego_view(observation.data)
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
+        self._deadline = perf_counter() + self.budget if self.budget > 0 else math.inf
         self._belief.update(data)
         know = (
             Knowledge.from_observation(data)
@@ -797,18 +809,18 @@ class RolloutAgent(SelfPlayAgent):
     def halve(self, data: StrategoView, candidates: Sequence[int], bonus: F64) -> int:
         """Sequential halving: each round every move still in the running meets the same new worlds (`guesses`,
         doubling each round), and the better half by mean score so far plus `bonus` (the prior's and the watch's)
-        goes on."""
+        goes on; past the move's deadline (`budget`) no new round starts."""
         running = list(range(len(candidates)))
         total, seen = np.zeros(len(candidates)), np.zeros(len(candidates))
         worlds = self.guesses
-        while len(running) > 1:
+        while len(running) > 1 and (not seen.any() or perf_counter() < self._deadline):
             total[running] += worlds * self.look_ahead(data, [candidates[i] for i in running], worlds)
             seen[running] += worlds
             score = total[running] / seen[running] + bonus[running]
             order = np.argsort(-score, kind="stable")  # ties keep the net's order
             running = [running[i] for i in order[: (len(running) + 1) // 2]]
             worlds *= 2
-        return candidates[running[0]]
+        return candidates[running[0]]  # the one left or, out of time, the last round's best (`running` is in its order)
 
     def _shown(self, know: Knowledge) -> frozenset[int]:
         """Our hidden pieces the enemy of one roll-out world knows, each with the chance `exposed`: an opponent that
@@ -852,7 +864,17 @@ class RolloutAgent(SelfPlayAgent):
         sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
         play_out(
-            self._net, sim, self.depth, know.enemy, self.reply, rng, self.futile, track, self.probe > 0, self.seize
+            self._net,
+            sim,
+            self.depth,
+            know.enemy,
+            self.reply,
+            rng,
+            self.futile,
+            track,
+            self.probe > 0,
+            self.seize,
+            self._deadline,
         )
         raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
