@@ -242,18 +242,26 @@ def test_a_move_out_of_budget_is_scored_where_its_roll_outs_stand(monkeypatch: p
         return list(agent.look_ahead(data, moves))
 
     assert values(6, 0.0) == values(0, math.inf) != values(6, math.inf)
+    deadlines: list[float] = []
+    real = rollout.play_out
+
+    def timed_out(*args: Any, **kwargs: Any) -> None:
+        deadlines.append(args[-1])
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(rollout, "play_out", timed_out)
     clock = iter([100.0, 100.5])
     monkeypatch.setattr(rollout, "perf_counter", lambda: next(clock, 101.0))
     timed = make_agent("rollout:budget=0.25,sure=1", "stratego")
     assert isinstance(timed, RolloutAgent) and timed.budget == 0.25 and RolloutAgent().budget == 0.9
     timed.start(state.game, seat, random.Random(1))
     timed.act(state.observation(seat), state.legal_actions())
-    assert timed._deadline == 100.25
+    assert deadlines == [100.25] and timed._deadline == math.inf  # the move's own clock, and none after it
     endless = make_agent("rollout:budget=0,sure=1", "stratego")
     assert isinstance(endless, RolloutAgent)
     endless.start(state.game, seat, random.Random(1))
     endless.act(state.observation(seat), state.legal_actions())
-    assert endless._deadline == math.inf
+    assert deadlines == [100.25, math.inf]
     with pytest.raises(GameError, match="from 0 to 60"):
         make_agent("rollout:budget=-1", "stratego")
 

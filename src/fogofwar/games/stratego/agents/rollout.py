@@ -741,10 +741,17 @@ class RolloutAgent(SelfPlayAgent):
         return super()._placement(variant)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        self._deadline = perf_counter() + self.budget if self.budget > 0 else math.inf
+        try:
+            return self._move(observation, legal_actions)
+        finally:
+            self._deadline = math.inf  # a look-ahead outside a move is not bounded by the last move's clock
+
+    def _move(self, observation: Observation, legal_actions: Sequence[int]) -> int:
+        """`act` within the move's deadline."""
         data = stratego_view(observation.data)
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
-        self._deadline = perf_counter() + self.budget if self.budget > 0 else math.inf
         self._belief.update(data)
         know = (
             Knowledge.from_observation(data)
