@@ -16,6 +16,7 @@ from tests.games.stratego.agents.random_games import random_game
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError, Observation
+from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents import rollout
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import SPY, Knowledge
@@ -264,6 +265,24 @@ def test_a_move_out_of_budget_is_scored_where_its_roll_outs_stand(monkeypatch: p
     assert deadlines == [100.25, math.inf]
     with pytest.raises(GameError, match="from 0 to 60"):
         make_agent("rollout:budget=-1", "stratego")
+
+
+def test_start_warms_the_look_ahead_once_a_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`start` runs the look-ahead's kernels before the first move (a fresh install compiles them for seconds), for
+    each variant once a process; a player without a net (another game) warms nothing."""
+    monkeypatch.setattr(rollout, "_WARMED", set())
+    net = shipped_net("selfplay_net.npz")
+    assert net is not None
+    assert rollout.warm_look_ahead(net, "barrage") and not rollout.warm_look_ahead(net, "barrage")
+    warmed: list[str] = []
+    real = rollout.warm_look_ahead
+    monkeypatch.setattr(rollout, "warm_look_ahead", lambda n, v: warmed.append(v) or real(n, v))
+    for variant in ("classic", "barrage", "classic"):
+        RolloutAgent().start(StrategoGame(variant=variant), 0, random.Random(1))
+    assert warmed == ["classic", "barrage", "classic"]
+    assert {"classic", "barrage"} == rollout._WARMED
+    RolloutAgent().start(make_game("lotr"), 0, random.Random(1))
+    assert len(warmed) == 3
 
 
 def test_exposed_shows_the_roll_outs_enemy_our_hidden_pieces_and_only_ours() -> None:

@@ -108,6 +108,7 @@ from fogofwar.games.stratego.rules import (
     PRESENT_BIT,
     RANK_MASK,
     REVEALED_BIT,
+    StrategoGame,
     battle,
     piece_code,
 )
@@ -627,6 +628,26 @@ def scores(
     return out
 
 
+_WARMED: set[str] = set()
+
+
+def warm_look_ahead(net: PolicyNet, variant: str) -> bool:
+    """Run the simulator's kernels a look-ahead runs (start, step, the roll-out's views and masks, the score) on two
+    random games, once a process and variant: a fresh install compiles them for seconds (numba's cache then loads
+    them), which `RolloutAgent.start` takes out of the first move's clock. True when this call did the work."""
+    if variant in _WARMED:
+        return False
+    from fogofwar.games.stratego.sim.batch import BatchSim
+
+    sim = BatchSim(variant, n_envs=2, max_moves=0)
+    sim.reset(seed=0)
+    sim.step(sim.sample_actions(seed=0))
+    play_out(net, sim, 2, futile=True, probe=True, seize=True)
+    scores(sim, 0, variant, marshal_step=True, guard=0.5)
+    _WARMED.add(variant)
+    return True
+
+
 def _without_moves(probs: dict[int, float], bad: set[int]) -> dict[int, float]:
     """The net's move probabilities less the moves `bad`, renormalised, unless no move would be left."""
     if not bad or len(bad) >= len(probs):
@@ -731,6 +752,8 @@ class RolloutAgent(SelfPlayAgent):
             self._belief.pair_factors = dict(SPY_PAIR_FACTORS)
         self._belief.book_weight = self.book
         self._belief.chain = self.chain
+        if self._net is not None and isinstance(game, StrategoGame):
+            warm_look_ahead(self._net, game.variant.name)
 
     def _placement(self, variant: Variant) -> dict[int, Rank]:
         if self.decoy:
@@ -918,6 +941,7 @@ __all__ = [
     "spy_exposing_moves",
     "taken_chance",
     "told_view",
+    "warm_look_ahead",
     "watch_values",
     "world_codes",
 ]
