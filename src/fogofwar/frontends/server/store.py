@@ -21,6 +21,7 @@ so that a slow disk never stalls the event loop.
 from __future__ import annotations
 
 import copy
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,9 @@ from fogofwar.frontends.server.write_lock import WriteLock
 
 DEFAULT_DB = "sqlite:///fogofwar.db"
 """A file in the working directory, so that `fogofwar serve` keeps its games across restarts."""
+SQLITE_BUSY_SECONDS = 30
+"""How long an SQLite connection waits for another process's lock before it answers "database is locked"."""
+
 WRITERS = 1
 """Threads of a server process writing at once to a database server (SQLite: one in any case).
 
@@ -263,7 +267,7 @@ def make_engine(url: str, fsync: bool = True) -> Engine:
     memory = parsed.database in (None, "", ":memory:")
     engine = create_engine(
         url,
-        connect_args={"check_same_thread": False, "timeout": 30},
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS},
         poolclass=StaticPool if memory else None,
     )
 
@@ -271,12 +275,32 @@ def make_engine(url: str, fsync: bool = True) -> Engine:
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         if not memory:
-            cur.execute("PRAGMA journal_mode=WAL")
+            _into_wal(cur)
         cur.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     return engine
+
+
+def _into_wal(cur: sqlite3.Cursor) -> None:
+    """Switch the database to WAL (a no-op once it is: the mode is kept in the file). Switching a new database takes
+    an exclusive lock, and SQLite answers "database is locked" at once, without its busy handler, to a second
+    process opening the file at that moment (two servers starting together): wait for the first, up to the busy
+    timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError(
+                f"database is locked: could not switch it to WAL within {SQLITE_BUSY_SECONDS} s"
+            )
+        time.sleep(0.01)
 
 
 def _ping_when_idle(engine: Engine) -> Engine:
