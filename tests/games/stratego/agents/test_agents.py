@@ -21,6 +21,7 @@ from fogofwar.games.stratego.agents.search import (
     _flag_lanes,
     _scout_ways,
     decoy_setup,
+    flag_exposure,
     guarded_setup,
     safest_book_setup,
 )
@@ -702,3 +703,38 @@ def test_listing_the_agents_does_not_import_numba() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_hiding_the_flag_picks_book_setups_whose_flag_the_squares_statistics_do_not_find() -> None:
+    """`flag_exposure`: the chance that where the pieces stand gives the flag away; shared out to one over the
+    occupied squares. `safest_book_setup(..., hide=W)` trades safety for it: in Barrage the back corners, where
+    people put the flag, are given up, and the picks stay legal book setups, both seats."""
+    barrage = get_variant("barrage")
+    known = set(book_setups("barrage")) | {"/".join(r[::-1] for r in t.split("/")) for t in book_setups("barrage")}
+    for player in (0, 1):
+        prior = prior_by_square(barrage, player)
+        assert prior is not None
+        plain = [safest_book_setup(barrage, player, random.Random(seed), 20) for seed in range(30)]
+        hidden = [safest_book_setup(barrage, player, random.Random(seed), 20, hide=20.0) for seed in range(30)]
+        for p in plain + hidden:
+            assert format_setup(p, barrage, player) in known
+            assert 0.0 < flag_exposure(p, prior) <= 1.0
+        exposed = sum(flag_exposure(p, prior) for p in plain) / 30
+        kept = sum(flag_exposure(p, prior) for p in hidden) / 30
+        assert exposed > 0.45 and kept < exposed / 2
+        corners = set(setup_corners(player))
+        assert sum(flag_square(p) in corners for p in hidden) < sum(flag_square(p) in corners for p in plain)
+    lone = {0: Rank.FLAG, 44: Rank.BOMB}  # a flag on a square the statistics weigh, a bomb on one they do not
+    assert flag_exposure(lone, {0: {int(Rank.FLAG): 0.6}, 44: {int(Rank.FLAG): 0.2}}) == pytest.approx(0.75)
+    assert flag_exposure({44: Rank.BOMB}, {44: {int(Rank.FLAG): 0.2}}) == 0.0  # no flag: nothing to find
+    agent = make_agent("rollout:hide=10", "stratego")
+    assert agent.hide == 10.0 and make_agent("rollout", "stratego").hide == 0.0  # type: ignore[attr-defined]
+
+
+def flag_square(placement: dict[int, Rank]) -> int:
+    return next(sq for sq, r in placement.items() if r == Rank.FLAG)
+
+
+def setup_corners(player: int) -> tuple[int, int]:
+    """The back corners of `player`'s setup area."""
+    return (0, 9) if player == 0 else (90, 99)

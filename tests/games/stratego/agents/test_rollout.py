@@ -558,6 +558,42 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
     assert RolloutAgent().watch == 0.2 and make_agent("rollout", "stratego").watch == 0.2  # type: ignore[attr-defined]
 
 
+def test_with_any_defender_every_piece_that_beats_or_trades_a_shown_threat_defends_and_the_reach_widens_the_watch() -> (
+    None
+):
+    """`defenders=1`: against blue's shown spy walking at red's flag, red's scout (it beats the spy) defends too,
+    and red's miner against a shown miner (a trade); a hidden threat is still met only by what beats a miner.
+    `reach` sets how fast a threat's weight falls with its distance: a far miner counts more with a longer reach."""
+    spy = [*HOME, ("B9", 1, Rank.SPY, True, True)]
+    state, data = crafted(spy)
+    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    found = flag_threats(know, {}, reach=8.0)
+    assert set(found) == {parse_square("B9")}
+    plain = {state.action_to_string(a) for a in watch_values(know, legal, found)}
+    anyone = {state.action_to_string(a) for a in watch_values(know, legal, found, any_defender=True)}
+    assert "B5xB9" not in plain and {"B5xB9", "B1-B2", "D1-D2"} <= anyone  # the scout takes it, the miner steps nearer
+    state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, True)])
+    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    found = flag_threats(know, {})
+    traded = {state.action_to_string(a) for a in watch_values(know, legal, found, any_defender=True)}
+    assert "B1-C1" in traded and "B1-C1" not in {state.action_to_string(a) for a in watch_values(know, legal, found)}
+    state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, False)])
+    know, legal = Knowledge.from_observation(data), state.legal_actions()
+    hidden = flag_threats(know, {parse_square("C2"): {int(Rank.MINER): 1.0}})
+    assert {state.action_to_string(a) for a in watch_values(know, legal, hidden, any_defender=True)} == {
+        "D1-C1",
+        "D1-D2",
+    }
+    far = [*HOME, ("C9", 1, Rank.MINER, True, True)]
+    c9 = parse_square("C9")
+    _, data = crafted(far)
+    know = Knowledge.from_observation(data)
+    assert flag_threats(know, {}, reach=8.0)[c9] > 5 * flag_threats(know, {})[c9]
+    agent = make_agent("rollout:defenders=1,reach=8", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.defenders and agent.reach == 8.0
+    assert not RolloutAgent().defenders and RolloutAgent().reach == 3.0
+
+
 def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
     """The army the agent of `spec` sets up as red in `game`, its generator seeded with `seed`."""
     agent = make_agent(spec, "stratego")
@@ -1074,3 +1110,47 @@ def test_with_seize_the_look_ahead_shuts_the_lane_to_our_flag() -> None:
         agent._belief.update(data)
         values[seize] = agent.look_ahead(data, moves).tolist()
     assert values[True][1] == -1.0 and values[True][0] > -0.5 and values[False][1] > -1.0
+
+
+def test_a_piece_that_runs_at_our_flag_is_a_full_threat_wherever_it_stands() -> None:
+    """The belief keeps the squares of the enemy's latest run (one piece moved turn after turn); with `runs=3` a
+    hidden piece whose last three moves each came nearer our flag counts in full in `flag_threats` though it stands
+    far beyond the four moves a hidden piece is otherwise watched within. A run broken by another piece's move, or
+    one that turned away, does not count."""
+    pieces = [
+        *HOME,
+        ("F10", 1, Rank.MINER, False, False),
+        ("K9", 1, Rank.SCOUT, False, False),
+    ]
+    state, _ = crafted(pieces)
+    tracker = BeliefTracker()
+
+    def red_sees(red: str, blue: str) -> Knowledge:
+        state.apply(state.string_to_action(red))
+        state.apply(state.string_to_action(blue))
+        data = stratego_view(state.observation(0).data)
+        tracker.update(data)
+        return Knowledge.from_observation(data)
+
+    tracker.update(stratego_view(state.observation(0).data))
+    red_sees("D1-E1", "F10-F9")
+    red_sees("E1-D1", "F9-F8")
+    know = red_sees("D1-E1", "F8-F7")
+    f7 = parse_square("F7")
+    assert [square_name(sq) for sq in tracker.run] == ["F10", "F9", "F8", "F7"]
+    assert flag_threats(know, {}, run=tracker.run, runs=3) == {f7: 1.0}
+    assert flag_threats(know, {}) == {} and flag_threats(know, {}, run=tracker.run, runs=4) == {}
+    know = red_sees("E1-D1", "K9-K8")  # another piece moves: the run starts again
+    assert [square_name(sq) for sq in tracker.run] == ["K9", "K8"]
+    assert flag_threats(know, {}, run=tracker.run, runs=3) == {}
+    for red, blue in (("B5-B6", "F7-G7"), ("B6-B5", "G7-F7"), ("B5-B6", "F7-F6")):
+        know = red_sees(red, blue)  # the miner's new run: a step away from our flag, then two nearer
+    assert [square_name(sq) for sq in tracker.run] == ["F7", "G7", "F7", "F6"]
+    assert flag_threats(know, {}, run=tracker.run, runs=3) == {}
+    assert flag_threats(know, {}, run=tracker.run, runs=2) == {parse_square("F6"): 1.0}
+    know = red_sees("B6-B5", "K8-K7")  # the scout again, one step nearer: a run of one
+    assert [square_name(sq) for sq in tracker.run] == ["K8", "K7"]
+    assert flag_threats(know, {}, run=tracker.run, runs=2) == {}
+    assert flag_threats(know, {}, run=tracker.run, runs=1) == {parse_square("K7"): 1.0}
+    agent = make_agent("rollout:runs=3", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.runs == 3 and RolloutAgent().runs == 0

@@ -37,6 +37,9 @@ said: 57 times where it said 43 (unmoved) and 78 where it said 28 (moved); with 
 (checked on other games: 61 and 78 said, 67 and 81 true)."""
 
 
+RUN_KEPT = 16
+"""Squares of the enemy's latest run that the tracker keeps (`BeliefTracker.run`)."""
+
 SPY_PAIR_FACTORS = {int(Rank.GENERAL): 5.8, int(Rank.COLONEL): 2.8, int(Rank.MAJOR): 1.5}
 """The spy likelihood of a hidden piece that was set up beside a known enemy piece of this rank (one factor for
 each such neighbour at setup): players set their spy up beside the general it guards. In Gravon setups the spy
@@ -125,6 +128,9 @@ class BeliefTracker:
         """The chance that a square of a book setup holds another rank than the book's (`SetupBookPrior.prior`)."""
         self._book: SetupBookPrior | None = None
         self.fallen: dict[int, int] = {}  # setup square -> rank of an enemy piece that was taken (shown in battle)
+        self.run: list[int] = []
+        """The squares of the enemy piece that made the enemy's latest moves in a row, from where the run began to
+        where it stands (at most `RUN_KEPT` squares; empty after an attack of the enemy's that failed)."""
         self.chain = 0
         """Swap steps a hidden piece (`swap_chain`) each guess is moved by towards the joint the marginals balance
         (0: off, the guesses drawn a piece at a time as they are)."""
@@ -225,6 +231,10 @@ class BeliefTracker:
         result = ev.get("result")
         if ev["player"] == enemy:
             self.enemy_turns += 1
+            if result in (None, "attacker_won"):
+                self.run = [*(self.run[-RUN_KEPT + 1 :] if self.run and self.run[-1] == src else [src]), dst]
+            else:
+                self.run = []
             start = self.origin.pop(src, src)
             seen = self.evidence.pop(src, None)
             moves = self.moves.pop(src, 0) + 1

@@ -59,6 +59,12 @@ moves was a retreat (session 47).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
+`reach` (moves, 3 by default: a threat to our flag `d` moves away weighs exp(-(d - 1) / reach) in `watch`) and
+`defenders` (1, off: any piece of ours that beats or trades with a shown threat's rank defends against it, not only
+the sergeants and better; session 51). `hide` (W > 0, off: the book setup chosen by its safety less W x
+`search.flag_exposure`, the chance a reader of where our pieces stand finds our flag; session 51). `runs` (K > 0,
+off: the enemy piece whose last K or more moves in a row each came nearer our flag is a threat of full weight in
+`watch` wherever it stands, `flag_runner`; session 51).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long, and halving
 stops after the round it is in; the games are scored where they stand. It keeps a move within a second on a slow or
 busy machine (the issue's bound for the strongest level); a move that stays within it depends on nothing but the
@@ -154,6 +160,10 @@ OPTIONS = {
     "seize": NumberOption(0, 1, 0, "0|1", whole=True),
     "setup": NumberOption(-1, 1000, -1, "K", whole=True),
     "budget": NumberOption(0, 60, 0.9, "SECONDS"),
+    "reach": NumberOption(0.5, 20, 3.0, "MOVES"),
+    "defenders": NumberOption(0, 1, 0, "0|1", whole=True),
+    "hide": NumberOption(0, 100, 0, "W"),
+    "runs": NumberOption(0, 15, 0, "K", whole=True),
 }
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
@@ -283,12 +293,19 @@ def flag_takes(sim: BatchSim) -> npt.NDArray[np.bool_]:
 
 
 def flag_threats(
-    know: Knowledge, marginals: dict[int, dict[int, float]], hidden_within: int = 4, reach: float = 3.0
+    know: Knowledge,
+    marginals: dict[int, dict[int, float]],
+    hidden_within: int = 4,
+    reach: float = 3.0,
+    run: Sequence[int] = (),
+    runs: int = 0,
 ) -> dict[int, float]:
     """Enemy pieces that could take our flag, each with the chance that it is one that can (1 for a shown miner;
     for a piece not shown, the belief's P(miner), and P(any moving rank) where a way without our bombs leads in)
     times exp(-(d - 1) / `reach`) for the moves d it needs to strike the flag (`search.flag_ways`: our bombs stop
     all but miners, our pieces slow the way). A piece not shown counts only within `hidden_within` such moves.
+    With `runs` > 0, the enemy piece whose latest `runs` or more moves in a row (`run`: the squares of its run,
+    `BeliefTracker.run`) each came nearer our flag counts in full wherever it stands (`flag_runner`).
 
     Why: the flags Demon took from `rollout` fell mostly to a miner that walked in unseen and showed itself only on
     the bomb beside the flag, and a few to a shown miner that walked ten squares or more while our sergeants and
@@ -302,10 +319,13 @@ def flag_threats(
         return math.exp(-(d - 1) / reach) if d < 99 else 0.0
 
     out: dict[int, float] = {}
+    runner = flag_runner(know, run, others, miners, runs) if runs > 0 else None
     for sq, c in enumerate(know.cells):
         if c is None or c.owner == know.player or c.rank in (BOMB, FLAG):
             continue
-        if c.rank is not None:
+        if sq == runner:
+            weight = 1.0
+        elif c.rank is not None:
             weight = near(miners[sq] if c.rank == MINER else others[sq])
         elif c.moved and min(miners[sq], others[sq]) <= hidden_within:
             row = marginals.get(sq, {})
@@ -386,21 +406,51 @@ def taken_chance(know: Knowledge, marginals: dict[int, dict[int, float]], move: 
     return 1.0 - safe
 
 
-def watch_values(know: Knowledge, moves: Sequence[int], threats: dict[int, float]) -> dict[int, float]:
+def flag_runner(know: Knowledge, run: Sequence[int], others: list[int], miners: list[int], runs: int) -> int | None:
+    """The square of the enemy piece that ran at our flag: its last `runs` or more moves in a row (`run`, the
+    squares of its run) each brought it nearer (by the miners' way for a piece not shown or a shown miner, by the
+    others' for the rest, `flag_ways`); None when there is none.
+
+    Why: 14 of the 16 flags `search` took from `rollout` in 100 classic games fell to a piece that moved five to seven
+    times in a row straight at our flag, most of the way unseen, and took it behind the bomb it dug; `flag_threats`
+    counted a hidden piece only within four moves, and then by the belief's chance of a miner (docs/strength.md,
+    session 51)."""
+    if len(run) <= runs or run[-1] >= len(know.cells):
+        return None
+    piece = know.cells[run[-1]]
+    if piece is None or piece.owner == know.player or piece.rank in (BOMB, FLAG):
+        return None
+    way = others if piece.rank is not None and piece.rank != MINER else miners
+    tail = run[-runs - 1 :]
+    if all(way[b] < way[a] for a, b in zip(tail, tail[1:], strict=False)) and way[tail[-1]] < 99:
+        return run[-1]
+    return None
+
+
+def watch_values(
+    know: Knowledge, moves: Sequence[int], threats: dict[int, float], any_defender: bool = False
+) -> dict[int, float]:
     """Of `moves`, those against a threat to our flag (`flag_threats`), each with the threat's weight: a move that
     takes it, or (half the weight) one that steps nearer to it round the lakes, by a piece of ours that beats a
-    miner (a sergeant or better) and, for a shown piece, beats or trades with its rank. `rollout:watch` compares
+    miner (a sergeant or better) and, for a shown piece, beats or trades with its rank. With `any_defender`, any
+    piece of ours that beats or trades with a shown threat's rank defends against it (a scout against a shown spy,
+    our miner against a shown miner): in Barrage the sergeants and better are two pieces. `rollout:watch` compares
     them and adds W x this value to their score: the net alone seldom proposes them and eight plies of roll-out do
     not see a walk to the flag."""
     out: dict[int, float] = {}
     for move in moves:
         src, dst = divmod(move, 100)
         mine = know.cells[src]
-        if mine is None or mine.rank is None or battle(mine.rank, MINER) != (True, False):
+        if mine is None or mine.rank is None:
+            continue
+        beats_miner = battle(mine.rank, MINER) == (True, False)
+        if not (beats_miner or any_defender):
             continue
         best = 0.0
         for t, weight in threats.items():
             rank = know.cells[t].rank  # type: ignore[union-attr]
+            if rank is None and not beats_miner:
+                continue
             if rank is not None and battle(mine.rank, rank) not in ((True, False), (False, False)):
                 continue
             if dst == t:
@@ -696,6 +746,10 @@ class RolloutAgent(SelfPlayAgent):
         seize: bool = False,
         setup: int = -1,
         budget: float = 0.9,
+        reach: float = 3.0,
+        defenders: bool = False,
+        hide: float = 0.0,
+        runs: int = 0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -726,6 +780,10 @@ class RolloutAgent(SelfPlayAgent):
         # guarded setup; -1: the variant's own (`variant_setups`)
         self.budget = budget  # > 0: no roll-out ply starts once the move has taken this many seconds
         self._deadline = math.inf  # this move's: `perf_counter()` at its start plus `budget`
+        self.reach = reach  # `flag_threats`' moves by which a threat's weight falls by a factor e
+        self.defenders = defenders  # any piece that beats or trades a shown threat defends (`watch_values`)
+        self.hide = hide  # > 0: the book setup's safety less this x `search.flag_exposure`
+        self.runs = runs  # > 0: a piece whose last this many moves ran at our flag is a full threat (`flag_runner`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -739,7 +797,7 @@ class RolloutAgent(SelfPlayAgent):
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
             v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
-            int(v["setup"]), v["budget"],
+            int(v["setup"]), v["budget"], v["reach"], bool(v["defenders"]), v["hide"], int(v["runs"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -760,7 +818,7 @@ class RolloutAgent(SelfPlayAgent):
             return decoy_setup(variant, self._player, self._rng)
         drawn = self.setup if self.setup >= 0 else self.variant_setups.get(variant.name, 0)
         if drawn > 0:
-            return safest_book_setup(variant, self._player, self._rng, drawn)
+            return safest_book_setup(variant, self._player, self._rng, drawn, self.hide)
         return super()._placement(variant)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
@@ -806,7 +864,8 @@ class RolloutAgent(SelfPlayAgent):
         candidates = ranked[: self.top]
         watched = self._watched = {}
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
-            watched = self._watched = watch_values(know, ranked, flag_threats(know, marginals))
+            threats = flag_threats(know, marginals, reach=self.reach, run=self._belief.run, runs=self.runs)
+            watched = self._watched = watch_values(know, ranked, threats, self.defenders)
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
         informed: dict[int, float] = {}
