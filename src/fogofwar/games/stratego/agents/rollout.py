@@ -415,7 +415,7 @@ def flag_runner(know: Knowledge, run: Sequence[int], others: list[int], miners: 
     moves of the taker in a row (3 more after 3 or 4), nearly every step nearer our flag, most of the way unseen, the
     last two the bomb it dug and the flag; `flag_threats` counted a hidden piece only within four moves, and then by
     the belief's chance of a miner (docs/strength.md, session 51)."""
-    if len(run) <= runs or run[-1] >= len(know.cells):
+    if len(run) <= runs:
         return None
     piece = know.cells[run[-1]]
     if piece is None or piece.owner == know.player or piece.rank in (BOMB, FLAG):
