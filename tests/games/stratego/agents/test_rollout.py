@@ -24,18 +24,22 @@ from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
+    Runner,
     ShownTracker,
     _fields,
     _without,
     captured_counts,
+    fall_back_values,
     flag_danger,
     flag_takes,
     flag_threats,
     futile_mask,
     futile_moves,
+    movable_enemies,
     play_out,
     scores,
     shows_officer,
+    siege_target,
     watch_values,
     world_codes,
 )
@@ -1154,3 +1158,164 @@ def test_a_piece_that_runs_at_our_flag_is_a_full_threat_wherever_it_stands() -> 
     assert flag_threats(know, {}, run=tracker.run, runs=1) == {parse_square("K7"): 1.0}
     agent = make_agent("rollout:runs=3", "stratego")
     assert isinstance(agent, RolloutAgent) and agent.runs == 3 and RolloutAgent().runs == 0
+
+
+RUN: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("A2", 0, Rank.BOMB, False, False),
+    ("B1", 0, Rank.SPY, False, False),
+    ("K2", 0, Rank.GENERAL, False, False),
+    ("K10", 1, Rank.FLAG, False, False),
+    ("K9", 1, Rank.BOMB, False, False),
+]
+"""Red's flag in the corner behind its bomb and spy, red's general far off; blue's flag and bomb far off."""
+
+
+def run_world(rank: Rank, at: str = "A6") -> BatchSim:
+    """The RUN position with blue's `rank` (moved, not shown) on `at`, blue to move, in the simulator."""
+    game = StrategoGame("barrage")
+    pieces = [*RUN, (at, 1, rank, True, False)]
+    start = [(parse_square(sq), owner, int(r), moved, shown) for sq, owner, r, moved, shown in pieces]
+    state = StrategoState(game, start=start, to_move=1)
+    sim = BatchSim("barrage", n_envs=1, max_moves=0)
+    sim.reset(setups=np.array([[state._board[sq] for sq in range(100)]], np.uint8), to_move=1)
+    return sim
+
+
+def test_the_runner_runs_on_at_the_flag_and_a_miner_digs_through_the_bomb() -> None:
+    """Blue's miner on A6 runs at red's flag in the roll-out: A5, A4, A3, the bomb on A2, the flag (red's net moves
+    between). A sergeant runs as far as the bomb and stops there: the runner's step is left to the net. A runner
+    taken is followed no more."""
+    net = shipped_net("selfplay_barrage_net.npz")
+    assert net is not None
+    sim = run_world(Rank.MINER)
+    runner = Runner(1, parse_square("A6"), 1, parse_square("A1"))
+    play_out(net, sim, 9, runners=[runner])
+    assert bool(sim.done[0]) and sim.winner[0] == 1
+    assert square_name(int(runner.at[0])) == "A1"
+
+    sim = run_world(Rank.SERGEANT, "A4")
+    runner = Runner(1, parse_square("A4"), 1, parse_square("A1"))
+    acts = np.full(1, -1, np.int64)
+    runner.press(sim, acts, np.arange(1))
+    assert MOVE_OF_COMPACT[acts[0]] == parse_square("A4") * 100 + parse_square("A3")
+    sim.step(acts, compact=True)
+    runner.follow(sim)
+    sim.step(np.array([COMPACT_OF_MOVE[parse_square("K2") * 100 + parse_square("K3")]]), compact=True)
+    acts[:] = -1
+    runner.press(sim, acts, np.arange(1))
+    assert acts[0] == -1 and square_name(int(runner.at[0])) == "A3"  # the bomb on A2 stops a sergeant
+    sim.board[0, parse_square("A3")] = 0  # as if red took it
+    runner.follow(sim)
+    assert runner.at[0] == -1
+
+
+def test_press_has_the_roll_outs_see_the_run_end_and_value_the_move_that_stops_it() -> None:
+    """Blue's hidden piece ran A6-A5-A4-A3 at red's flag, beside red's general on B3. With `press=1` (the runner a
+    miner in every world) a move of red's marshal far off lets it dig the bomb on A2 and take the flag in every
+    world, and the general's capture of it scores far above; without `press` the roll-outs' blue, the net, does not
+    go on with the run and the far move keeps the game. (Blue's other hidden pieces never moved: the runner is its
+    miner or its spy.)"""
+    pieces: list[Piece] = [
+        *[p for p in RUN if p[0] != "K2"],
+        ("B3", 0, Rank.GENERAL, False, False),
+        ("K2", 0, Rank.MARSHAL, False, False),
+        ("A6", 1, Rank.MINER, False, False),
+        ("G9", 1, Rank.SPY, False, False),
+    ]
+    state, data = crafted(pieces)
+    captured = data["captured"]  # what is not on the board (nothing is taken below)
+    agents = {press: RolloutAgent(guesses=4, depth=8, runs=3, press=press) for press in (0.0, 1.0)}
+    for agent in agents.values():
+        agent.start(state.game, 0, random.Random(1))
+        agent._belief.update(data)
+    for red, blue in (("K2-K3", "A6-A5"), ("K3-K4", "A5-A4"), ("K4-K5", "A4-A3")):
+        state.apply(state.string_to_action(red))
+        state.apply(state.string_to_action(blue))
+        data = {**stratego_view(state.observation(0).data), "captured": captured}
+        for agent in agents.values():
+            agent._belief.update(data)
+    know = Knowledge.from_observation(data)
+    moves = [state.string_to_action(m) for m in ("B3xA3", "K5-K6")]
+    values = {}
+    for press, agent in agents.items():
+        agent._runner = agent._find_runner(know)
+        assert agent._runner == parse_square("A3")
+        values[press] = agent.look_ahead(data, moves).tolist()
+    assert values[1.0][1] == -1.0 and values[1.0][0] > -0.5
+    assert values[0.0][1] > -1.0
+    agent = make_agent("rollout:runs=3,press=0.5", "stratego")
+    assert isinstance(agent, RolloutAgent) and agent.press == 0.5 and RolloutAgent().press == 0.0
+
+
+def test_fall_back_values_are_the_steps_back_into_a_runner_s_way_and_its_capture() -> None:
+    """Blue's piece on E5 ran at red's flag on A1 (eight moves off for a miner, through the bomb). Red's general on
+    C3 can step back nearer the flag (B3, C2: 1/2) but not aside or away; the scout does not stop a miner. Shown
+    as a miner, red's miner stops it too (a trade); beside the general, the general's capture is worth 1."""
+    pieces: list[Piece] = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("A2", 0, Rank.BOMB, False, False),
+        ("C3", 0, Rank.GENERAL, True, False),
+        ("H2", 0, Rank.MINER, True, False),
+        ("K1", 0, Rank.SCOUT, True, False),
+        ("K10", 1, Rank.FLAG, False, False),
+    ]
+
+    def values(runner: tuple[str, bool]) -> dict[str, float]:
+        square, shown = runner
+        state, data = crafted([*pieces, (square, 1, Rank.MINER, True, shown)])
+        know = Knowledge.from_observation(data)
+        moves = [a for a in state.legal_actions() if a < 10000]
+        found = fall_back_values(know, moves, parse_square(square))
+        return {state.action_to_string(a): v for a, v in found.items()}
+
+    assert values(("E5", False)) == {"C3-B3": 0.5, "C3-C2": 0.5}
+    assert values(("E5", True)) == {"C3-B3": 0.5, "C3-C2": 0.5, "H2-G2": 0.5, "H2-H1": 0.5}
+    assert values(("C4", False)) == {"C3xC4": 1.0, "C3-B3": 0.5, "C3-C2": 0.5}
+
+
+SIEGE: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("B1", 0, Rank.BOMB, False, False),
+    ("D1", 0, Rank.SCOUT, False, False),
+    ("C2", 0, Rank.GENERAL, False, False),
+    ("H7", 0, Rank.MINER, True, False),
+    ("K10", 1, Rank.FLAG, False, False),
+    ("K9", 1, Rank.BOMB, True, True),
+    ("A10", 1, Rank.MARSHAL, True, True),
+]
+"""Blue has its marshal left, far off, and its flag in the corner behind a bomb it showed; red's miner stands on H7."""
+
+
+def test_siege_sends_the_miner_with_a_way_at_the_likeliest_flag_and_the_roll_outs_see_it_dig() -> None:
+    """`movable_enemies` counts the marshal alone; `siege_target` finds the miner and its way through the shown bomb
+    to the flag, round blue's pieces that move; none for a miner walled in by its own pieces. With `siege=2` the
+    roll-outs run that miner on after its step along the way, which wins in every world, and not after a quiet move
+    of red's scout, whose roll-outs are those without `siege`."""
+    state, data = crafted(SIEGE)
+    know = Knowledge.from_observation(data)
+    tracker = BeliefTracker()
+    tracker.update(data)
+    marginals = tracker.marginals(know)
+    assert movable_enemies(know) == 1
+    found = siege_target(know, marginals)
+    assert found is not None
+    miner, way = found
+    assert square_name(miner) == "H7" and way[parse_square("K10")] == 0 and way[parse_square("K9")] == 1
+    assert way[miner] == 5
+    _, barred = crafted([*SIEGE[:-1], ("K8", 1, Rank.MARSHAL, True, True), ("I10", 1, Rank.SCOUT, True, True)])
+    around = siege_target(Knowledge.from_observation(barred), marginals)
+    assert around is not None and around[1][parse_square("K8")] == around[1][parse_square("I10")] == 99
+    assert around[1][parse_square("I9")] == 2 and around[1][miner] == 5  # round by I9
+    _, walled = crafted([*[p for p in SIEGE if p[0] != "H7"], ("C1", 0, Rank.MINER, False, False)])
+    assert siege_target(Knowledge.from_observation(walled), marginals) is None
+    values = {}
+    for siege in (0, 2):
+        agent = RolloutAgent(guesses=4, depth=8, siege=siege)
+        agent.start(state.game, 0, random.Random(1))
+        agent._belief.update(data)
+        agent._siege = siege_target(know, marginals) if siege else None
+        values[siege] = agent.look_ahead(data, [state.string_to_action(m) for m in ("H7-I7", "D1-E1")]).tolist()
+    assert values[2][0] == 1.0 and values[2][1] == values[0][1] < 1.0  # the same roll-outs after the quiet move
+    made = make_agent("rollout:siege=2", "stratego")
+    assert isinstance(made, RolloutAgent) and made.siege == 2 and RolloutAgent().siege == 0

@@ -64,7 +64,13 @@ evaluations of the net (about 0.4 ms each on one core); with halving, guesses x 
 the sergeants and better; session 51). `hide` (W > 0, off: the book setup chosen by its safety less W x
 `search.flag_exposure`, the chance a reader of where our pieces stand finds our flag; session 51). `runs` (K > 0,
 off: the enemy piece whose last K or more moves in a row each came nearer our flag is a threat of full weight in
-`watch` wherever it stands, `flag_runner`; session 51).
+`watch` wherever it stands, `flag_runner`; session 51). `press` (P > 0, off: that piece, found over `runs` moves or
+three, runs on at our flag in the roll-outs, `Runner`, and is a miner in a share P of the worlds where the belief
+drew it otherwise: the roll-outs' enemy, the net, does not go on with such a run; and with `watch`, the moves that get
+back in its way, `fall_back_values`, are compared too; session 52). `siege` (N > 0, off: with N or fewer movable
+enemy pieces left, our miner with the shortest way to the flag the belief holds likeliest, `siege_target`, runs at it
+in the roll-outs, `Runner`, and its steps along that way are compared too, valued as a defending step is: the net
+has no plan to dig a flag out of its bombs; session 52).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long, and halving
 stops after the round it is in; the games are scored where they stand. It keeps a move within a second on a slow or
 busy machine (the issue's bound for the strongest level); a move that stays within it depends on nothing but the
@@ -90,7 +96,7 @@ import numpy.typing as npt
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import NumberOption, number_options
 from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
-from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge
+from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge, is_land
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways, safest_book_setup
 from fogofwar.games.stratego.agents.strata import (
@@ -102,6 +108,7 @@ from fogofwar.games.stratego.agents.strata import (
     spy_threats,
     stratified_weights,
     target_factor,
+    with_rank,
 )
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
@@ -164,7 +171,12 @@ OPTIONS = {
     "defenders": NumberOption(0, 1, 0, "0|1", whole=True),
     "hide": NumberOption(0, 100, 0, "W"),
     "runs": NumberOption(0, 15, 0, "K", whole=True),
+    "press": NumberOption(0, 1, 0, "P"),
+    "siege": NumberOption(0, 40, 0, "N", whole=True),
 }
+
+PRESS_RUNS = 3
+"""`rollout:press` without `runs`: the moves in a row at our flag that make a piece the runner."""
 
 _FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
 _FUTILE[len(Rank) :, :] = _FUTILE[:, len(Rank) :] = False
@@ -462,6 +474,86 @@ def watch_values(
     return out
 
 
+def fall_back_values(know: Knowledge, moves: Sequence[int], runner: int) -> dict[int, float]:
+    """Of `moves`, those of our pieces that could stop the enemy piece on `runner` (`flag_runner`) on its way to
+    our flag: taking it (1), or a step back nearer our flag (1/2) that leaves the piece no farther from the flag
+    round the lakes than the runner's way to it; by a piece that beats a miner when the runner is hidden, or one
+    that beats or trades with its shown rank.
+
+    Why: `watch` values steps nearer to a threat, and a piece that follows a runner stays a step behind it to the
+    flag: a colonel of ours followed `search`'s hidden miner for six moves as it dug the bomb and took the flag
+    (docs/strength.md, session 52)."""
+    flag = know.own_flag()
+    piece = know.cells[runner]
+    if flag is None or piece is None:
+        return {}
+    others, miners = flag_ways(know, flag)
+    left = (others if piece.rank is not None and piece.rank != MINER else miners)[runner]
+    out: dict[int, float] = {}
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine = know.cells[src]
+        if mine is None or mine.owner != know.player or mine.rank is None:
+            continue
+        if piece.rank is None:
+            stops = battle(mine.rank, MINER) == (True, False)
+        else:
+            stops = battle(mine.rank, piece.rank) in ((True, False), (False, False))
+        if not stops:
+            continue
+        if dst == runner:
+            out[move] = 1.0
+        elif PATH_LENGTHS[dst][flag] < PATH_LENGTHS[src][flag] and PATH_LENGTHS[dst][flag] <= left:
+            out[move] = 0.5
+    return out
+
+
+def movable_enemies(know: Knowledge) -> int:
+    """How many enemy pieces that can move are left: those shown and the hidden ones the pool leaves."""
+    shown = sum(1 for c in know.cells if c is not None and c.owner == know.enemy and c.rank not in (None, BOMB, FLAG))
+    return shown + sum(n for r, n in know.unknown_pool.items() if r not in (BOMB, FLAG))
+
+
+def siege_target(know: Knowledge, marginals: dict[int, dict[int, float]]) -> tuple[int, list[int]] | None:
+    """(the square of our miner with the shortest way to the enemy flag, each square's moves to that flag), the
+    flag where the belief holds it likeliest and the way through free squares and enemy pieces a miner can take or
+    may (bombs, the flag, unmoved hidden pieces), our pieces and the enemy's others in the way; None when no miner
+    of ours has a way.
+
+    Why: every game `rollout` drew at the move cap against `search` in a classic series (11 of 100) ended with the
+    enemy left one or two of a marshal, general or colonel and its flag behind bombs it had shown, and most with
+    three miners of ours or more alive: the net has no plan to dig, and eight plies do not show one
+    (docs/strength.md, session 52)."""
+    chances = {sq: 1.0 for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy and c.rank == FLAG}
+    if not chances:
+        chances = {sq: row.get(FLAG, 0.0) for sq, row in marginals.items()}
+    if not chances:
+        return None
+    flag = max(chances, key=lambda sq: (chances[sq], -sq))
+    way = [99] * 100
+    way[flag] = 0
+    frontier = [flag]
+    while frontier:
+        nxt = []
+        for sq in frontier:
+            for n in NEIGHBOURS[sq]:
+                c = know.cells[n]
+                if way[n] < 99 or not is_land(n):
+                    continue
+                diggable = c is not None and (c.rank in (BOMB, FLAG) or (c.rank is None and not c.moved))
+                if c is not None and c.owner == know.enemy and not diggable:
+                    continue  # a piece that moves: not a way a miner digs
+                way[n] = way[sq] + 1
+                if c is None or c.owner == know.enemy:
+                    nxt.append(n)  # our pieces end a way: only the miner's own square is wanted
+        frontier = nxt
+    miners = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.rank == MINER]
+    reached = [sq for sq in miners if way[sq] < 99]
+    if not reached:
+        return None
+    return min(reached, key=lambda sq: (way[sq], sq)), way
+
+
 def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     """(n, compact ids): the moves of the seat to move in each game that attack a piece of the other seat whose
     shown rank beats the attacker and survives (as `futile_moves`, for the simulator's boards)."""
@@ -564,14 +656,15 @@ def play_out(
     probe: bool = False,
     seize: bool = False,
     deadline: float = math.inf,
+    runners: Sequence[Runner] = (),
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
     `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
     with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
     another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
-    move played. No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they
-    stand."""
+    move played. Each of `runners` keeps its piece running at the flag it runs at (`Runner.press`). No ply
+    starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
@@ -602,9 +695,67 @@ def play_out(
             takes = flag_takes(sim)[live]
             won = takes.any(axis=1)
             acts[live[won]] = takes[won].argmax(axis=1)
+        for runner in runners:
+            runner.press(sim, acts, live)
         if track is not None:
             track.step(sim, MOVE_OF_COMPACT[acts[live]], live)
         sim.step(acts, compact=True, envs=live)
+        for runner in runners:
+            runner.follow(sim)
+
+
+class Runner:
+    """A piece made to run at a flag in each roll-out world: the enemy piece that ran at ours (`flag_runner`), or
+    our miner sent at theirs (`siege`). At each of its seat's plies it steps to the neighbouring square nearest
+    `flag` by `way` (moves round the lakes, `PATH_LENGTHS`, unless given) when that is nearer than where it stands,
+    free or the other seat's to take (a bomb only for a miner, the flag for any piece), and otherwise the net moves
+    for its seat. Followed as it moves; lost when it is taken or loses a battle.
+
+    Why: 10 of the 16 flags `search` took from `rollout` in 100 classic games fell at the end of a run of 6 to 12
+    moves of one piece in a row, and the roll-outs' enemy, the net, does not go on with such a run, so a move that
+    stands in its way scored no better than one that lets it through; a bonus for such moves beside the roll-outs
+    (`watch`) did not defend (docs/strength.md, sessions 51 and 52)."""
+
+    def __init__(self, n_envs: int, square: int | I64, seat: int, flag: int, way: Sequence[int] | None = None) -> None:
+        self.at = np.zeros(n_envs, np.int64) + square  # its square in each game (given one or each); -1: none
+        self.seat, self.flag = seat, flag
+        self.way = PATH_LENGTHS[flag] if way is None else way  # moves from each square to the flag
+
+    def press(self, sim: BatchSim, acts: I64, live: I64) -> None:
+        """Put the runner's step in `acts` (compact ids, board orientation) for the games of `live` where it is its
+        seat's turn and it has one; its square in `at` becomes the step's target."""
+        from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE
+
+        games = live[(sim.to_move[live] == self.seat) & (self.at[live] >= 0)]
+        if not len(games):
+            return
+        legal = sim.legal_mask(compact=True)
+        towards = self.way
+        for e in games.tolist():
+            at = int(self.at[e])
+            rank = int(sim.board[e, at]) & RANK_MASK
+            best, nearest = -1, towards[at]
+            for n in NEIGHBOURS[at]:
+                code = int(sim.board[e, n])
+                if code & PRESENT_BIT:
+                    if (code & OWNER_BIT) >> 4 == self.seat:
+                        continue
+                    target = code & RANK_MASK
+                    if not (target == FLAG or (target == BOMB and rank == MINER)):
+                        continue
+                compact = int(COMPACT_OF_MOVE[at * 100 + n])
+                if towards[n] < nearest and compact >= 0 and legal[e, compact]:
+                    best, nearest = n, towards[n]
+            if best >= 0:
+                acts[e] = COMPACT_OF_MOVE[at * 100 + best]
+                self.at[e] = best
+
+    def follow(self, sim: BatchSim) -> None:
+        """After the ply: the runner is gone where its square no longer holds a piece of its seat."""
+        on = self.at >= 0
+        codes = sim.board[np.arange(sim.n_envs), np.where(on, self.at, 0)].astype(np.int64)
+        kept = ((codes & PRESENT_BIT) != 0) & (((codes & OWNER_BIT) >> 4) == self.seat)
+        self.at[on & ~kept] = -1
 
 
 def _without(bad: npt.NDArray[np.bool_], movers: I64, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -750,6 +901,8 @@ class RolloutAgent(SelfPlayAgent):
         defenders: bool = False,
         hide: float = 0.0,
         runs: int = 0,
+        press: float = 0.0,
+        siege: int = 0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -784,6 +937,10 @@ class RolloutAgent(SelfPlayAgent):
         self.defenders = defenders  # any piece that beats or trades a shown threat defends (`watch_values`)
         self.hide = hide  # > 0: the book setup's safety less this x `search.flag_exposure`
         self.runs = runs  # > 0: a piece whose last this many moves ran at our flag is a full threat (`flag_runner`)
+        self.press = press  # > 0: that piece runs on in the roll-outs (`Runner`), a miner in this share of worlds more
+        self._runner: int | None = None  # this move's runner, with `press`
+        self.siege = siege  # > 0: with this many movable enemy pieces or fewer, our miner runs at their flag
+        self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -797,7 +954,8 @@ class RolloutAgent(SelfPlayAgent):
             v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
             v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
-            int(v["setup"]), v["budget"], v["reach"], bool(v["defenders"]), v["hide"], int(v["runs"]),
+            int(v["setup"]), v["budget"], v["reach"], bool(v["defenders"]), v["hide"], int(v["runs"]), v["press"],
+            int(v["siege"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -863,11 +1021,27 @@ class RolloutAgent(SelfPlayAgent):
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
         watched = self._watched = {}
+        self._runner = None
+        if know is not None and self.press > 0:
+            self._runner = self._find_runner(know)
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
             threats = flag_threats(know, marginals, reach=self.reach, run=self._belief.run, runs=self.runs)
             watched = self._watched = watch_values(know, ranked, threats, self.defenders)
+            if self._runner is not None:  # and those that get back in its way, which chasing it does not
+                for move, value in fall_back_values(know, ranked, self._runner).items():
+                    watched[move] = max(watched.get(move, 0.0), value)
             defence = sorted((a for a in watched if a not in candidates), key=lambda a: (-watched[a], a))
             candidates += defence[: self.top]
+        self._siege = None
+        if know is not None and self.siege > 0 and movable_enemies(know) <= self.siege:
+            self._siege = siege_target(know, marginals)
+        if self._siege is not None:  # our miner's steps at their flag, valued as a defending step is
+            miner, way = self._siege
+            steps = [a for a in ranked if a // 100 == miner and way[a % 100] < way[miner]]
+            for move in steps:
+                watched[move] = max(watched.get(move, 0.0), 0.5)
+            self._watched = watched
+            candidates += [a for a in steps if a not in candidates]
         informed: dict[int, float] = {}
         if know is not None and self.inform > 0:  # attacks that show what a hidden piece is (`inform_values`)
             informed = inform_values(know, marginals, ranked)
@@ -931,8 +1105,11 @@ class RolloutAgent(SelfPlayAgent):
         marginals = self._belief.marginals(know)
         n = self.guesses if guesses is None else guesses
         guessed, worlds = [], []
+        runner = self._runner if self.press > 0 else None
         for _ in range(n):
             guessed.append(self._belief.sample(know, marginals, self._rng))
+            if runner is not None and runner in guessed[-1] and self._rng.random() < self.press:
+                guessed[-1] = with_rank(know, guessed[-1], runner, MINER, self._rng) or guessed[-1]
             worlds.append(world_codes(know, guessed[-1], self._shown(know)))
         k, s = len(candidates), len(worlds)
         factors = [self._factors(know, marginals, a) for a in candidates]
@@ -952,6 +1129,12 @@ class RolloutAgent(SelfPlayAgent):
             track.step(sim, first, np.arange(sim.n_envs))
         sim.step(first)
         rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
+        flag = know.own_flag()
+        runners = [Runner(sim.n_envs, runner, know.enemy, flag)] if runner is not None and flag is not None else []
+        if self._siege is not None:  # after a step of our miner at their flag, it runs on; not after other moves
+            miner, way = self._siege
+            at = np.where(first // 100 == miner, first % 100, -1)
+            runners.append(Runner(sim.n_envs, at, know.player, way.index(0), way))
         play_out(
             self._net,
             sim,
@@ -964,6 +1147,7 @@ class RolloutAgent(SelfPlayAgent):
             self.probe > 0,
             self.seize,
             self._deadline,
+            runners=runners,
         )
         raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
@@ -972,6 +1156,15 @@ class RolloutAgent(SelfPlayAgent):
                 pooled = np.concatenate([raw[i * s : (i + 1) * s], raw[k * s :][belongs == i]])
                 means[i] = float(stratified_weights(found, [*guessed, *added[i]]) @ pooled)
         return means
+
+    def _find_runner(self, know: Knowledge) -> int | None:
+        """The square of the enemy piece that ran at our flag this move (`flag_runner`, its last `runs` moves, or
+        `PRESS_RUNS` when `runs` is off), for `press`."""
+        flag = know.own_flag()
+        if flag is None:
+            return None
+        others, miners = flag_ways(know, flag)
+        return flag_runner(know, self._belief.run, others, miners, self.runs or PRESS_RUNS)
 
     def _factors(self, know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> list[Factor]:
         """The hidden facts `move`'s fate turns on that this player weighs by their chances (`strata`)."""
@@ -984,9 +1177,13 @@ class RolloutAgent(SelfPlayAgent):
 
 __all__ = [
     "RolloutAgent",
+    "Runner",
     "ShownTracker",
     "captured_counts",
+    "fall_back_values",
     "flag_danger",
+    "movable_enemies",
+    "siege_target",
     "flag_takes",
     "flag_threats",
     "futile_mask",
