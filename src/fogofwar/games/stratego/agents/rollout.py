@@ -1040,7 +1040,6 @@ class RolloutAgent(SelfPlayAgent):
             steps = [a for a in ranked if a // 100 == miner and way[a % 100] < way[miner]]
             for move in steps:
                 watched[move] = max(watched.get(move, 0.0), 0.5)
-            self._watched = watched
             candidates += [a for a in steps if a not in candidates]
         informed: dict[int, float] = {}
         if know is not None and self.inform > 0:  # attacks that show what a hidden piece is (`inform_values`)
