@@ -18,7 +18,9 @@
 #   4. writes DIR/runL.sh for every level: a wrapper that enters DIR (where ai.cfg is) and execs java with the
 #      options before -t (-lL the level, -1 so that it does not expect the opponent to keep the two-squares rule:
 #      it hangs otherwise, see ucc.md), so that the process the manager runs is the JVM itself;
-#   5. checks that each wrapper answers a setup request with four rows.
+#   5. checks that each wrapper answers a setup request with four rows, and that a seeded wrapper (the environment
+#      variable FOGOFWAR_BOT_SEED, which fogofwar's ucc agent sets for every game) sets up from the one line of ai.cfg
+#      the seed picks, the same for the same seed.
 # Use it as `ucc:DIR/run1.sh` (for example `fogofwar arena --players "search,demon1=ucc:/tmp/demon/run1.sh"`).
 set -eu
 
@@ -80,8 +82,17 @@ for level in $LEVELS; do
     cat >"$DIR/run$level.sh" <<EOF
 #!/bin/sh
 # Demon of Ignorance, AI level $level, as a UCC 2012 bot (written by build_demon.sh). It runs in $DIR, where its
-# ai.cfg is, and execs the JVM so that the manager's signals reach the bot itself.
+# ai.cfg is, and execs the JVM so that the manager's signals reach the bot itself. When the manager gives the game a
+# seed (FOGOFWAR_BOT_SEED, as fogofwar's ucc agent does), Demon sets up from the one line of ai.cfg that seed picks
+# (it runs in a folder whose ai.cfg holds that line), so a seeded series meets the same Demon setups every time.
 cd "$DIR" || exit 1
+if [ -n "\${FOGOFWAR_BOT_SEED:-}" ]; then
+    n=\$(grep -c . ai.cfg)
+    line=\$((FOGOFWAR_BOT_SEED % n + 1))
+    mkdir -p "seeded/\$line" || exit 1
+    grep . ai.cfg | sed -n "\${line}p" >"seeded/\$line/ai.cfg.\$\$" && mv -f "seeded/\$line/ai.cfg.\$\$" "seeded/\$line/ai.cfg" || exit 1
+    cd "seeded/\$line" || exit 1
+fi
 exec java -Djava.awt.headless=true -cp "$DIR/classes" com.cjmalloy.stratego.player.StrategoDriver -l$level -1 -t
 EOF
     chmod +x "$DIR/run$level.sh"
@@ -91,6 +102,14 @@ EOF
         echo "wrote $DIR/run$level.sh (it answers a setup request with four rows)"
     else
         echo "build_demon.sh: $DIR/run$level.sh did not send a setup; run it by hand to see why" >&2
+        exit 1
+    fi
+    seeded() { printf 'RED fogofwar 10 10\nQUIT\n' | FOGOFWAR_BOT_SEED=$1 timeout 30 "$DIR/run$level.sh" 2>/dev/null | head -4; }
+    first=$(seeded 7) second=$(seeded 7)
+    if [ -n "$first" ] && [ "$first" = "$second" ]; then
+        echo "checked that $DIR/run$level.sh sets up alike for the same FOGOFWAR_BOT_SEED"
+    else
+        echo "build_demon.sh: $DIR/run$level.sh set up differently for the same FOGOFWAR_BOT_SEED" >&2
         exit 1
     fi
 done

@@ -29,6 +29,10 @@ Java 9+ Demon reads its setups as resources through `Class.class`, finds nothing
 NullPointerException, unless the folder it runs in holds an `ai.cfg` naming the setup files by absolute path;
 options go before `-t` (`-lN`: AI level N, about N*N*10 ms a move; `-1`: do not expect the opponent to keep the
 two-squares rule, else it hangs), and the wrapper must `exec` java so that the bot is the process we start.
+Demon picks its setup at random from ai.cfg; the wrappers `build_demon.sh` writes pick it by the seed our ucc agent
+hands each game (`FOGOFWAR_BOT_SEED`), so two series on the same `--seed` meet the same Demon setups game by game
+(and the same setups of ours: compare two players on the same seeds). Wrappers written before that change (or by
+hand, as above) still draw Demon's setup afresh in every run.
 
 Running:
 

@@ -35,13 +35,14 @@ from fogofwar.grid.board import parse_square
 
 # A bot written only from the protocol (no fogofwar imports): random legal-looking moves read off the
 # board dump. Its first argument picks a behaviour: play, lake (tries to walk into a lake), garbage,
-# exit (exits at once), sleep (never answers its first move), badsetup.
+# exit (exits at once), sleep (never answers its first move), badsetup; its second, if given, seeds it,
+# else the seed the manager hands it in the environment (FOGOFWAR_BOT_SEED).
 TEST_BOT = textwrap.dedent(
     """
-    import random, sys, time
+    import os, random, sys, time
 
     mode = sys.argv[1] if len(sys.argv) > 1 else "play"
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else int(os.environ.get("FOGOFWAR_BOT_SEED", "0")))
     ROSTERS = {
         "classic": "1" + "2" + "33" + "444" + "5555" + "6666" + "7777" + "88888" + "99999999" + "s" + "BBBBBB" + "F",
         "barrage": "12899sBF",
@@ -281,6 +282,21 @@ def test_test_bot_vs_random_classic(test_bot: str) -> None:
     record = _play(game, [make_agent("random"), make_agent(f"ucc:{test_bot} play 5")], 5)
     _assert_clean(record)
     assert len(record.actions) > 80  # both setups (80 placements) and some play
+
+
+def test_the_bot_gets_a_seed_of_the_game(test_bot: str) -> None:
+    """The manager hands the bot a seed drawn from the game's seed (`BOT_SEED_ENV`): a bot that uses it sets up alike
+    in the same game of a seeded series, whatever plays against it, and otherwise not."""
+
+    def bot_setup(seed: int, opponent: str) -> list[int]:
+        game = StrategoGame("classic", max_moves=100, **UCC_RULES)
+        record = _play(game, [make_agent(opponent), make_agent(f"ucc:{test_bot} play")], seed)
+        _assert_clean(record)
+        return record.actions[40:80]  # blue's placements
+
+    first = bot_setup(11, "random")
+    assert bot_setup(11, "heuristic") == first
+    assert bot_setup(12, "random") != first
 
 
 def test_ucc_bot_cli_vs_manager(ucc_log: Path) -> None:

@@ -10,6 +10,8 @@ The UCC Programming Competition 2012 ran Stratego bots under a line protocol on 
   protocol line is appended to FILE in both directions (``M>B`` manager to bot, ``B>M`` bot to
   manager), with the bot's stderr (``ERR``) and the manager's notes (``---``), each line led by
   ``[bot pid] seconds since the bot started``: enough to replay a dispute with a bot by hand.
+  The bot's process gets a seed for its own randomness in the environment (``FOGOFWAR_BOT_SEED``,
+  drawn from the agent's random stream), so a bot that reads it repeats its choices in a seeded series.
 * `run_ucc_bot` is the bot side: it makes any registered fogofwar agent a bot program
   (the CLI command ``fogofwar ucc-bot --agent random``), so it can be run by the original
   manager or by `UccBotAgent`.
@@ -93,6 +95,11 @@ DIRECTIONS: dict[str, tuple[int, int]] = {"UP": (0, -1), "DOWN": (0, 1), "LEFT":
 """UCC direction -> (dx, dy) in UCC coordinates (x = column, y = row, y=0 = red's back row)."""
 
 COLOURS = ("RED", "BLUE")
+# The environment variable that hands the bot process a seed for its own randomness (a whole number below 2**63,
+# drawn from the agent's random stream): a bot that uses it (Demon's wrapper, `benchmarks/build_demon.sh`, picks its
+# setup by it) plays the same setup in the same game of a seeded series, so series of two players can be compared
+# game by game. A bot that ignores it is unaffected.
+BOT_SEED_ENV = "FOGOFWAR_BOT_SEED"
 OUTCOME_WORDS = ("OK", "KILLS", "DIES", "BOTHDIE", "ILLEGAL", "VICTORY_FLAG", "VICTORY_ATTRITION")
 _SPEC_OPTION = re.compile(r"(timeout|opponent|log)=([^:]*):")
 SPEC_FORMAT = "ucc:[timeout=SECONDS:][opponent=NAME:][log=FILE:]COMMAND"
@@ -387,7 +394,7 @@ class UccBotAgent:
 
     # --- the Agent protocol --------------------------------------------------------------------
     def start(self, game: Game, player: int, rng: random.Random) -> None:
-        del rng  # the bot has its own randomness
+        bot_seed = rng.getrandbits(63)  # the bot's own randomness, where it takes it from us (`BOT_SEED_ENV`)
         if not isinstance(game, StrategoGame):
             raise GameError(f"the ucc agent plays Stratego only, not {game.name}")
         self.close()
@@ -407,6 +414,7 @@ class UccBotAgent:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                env={**os.environ, BOT_SEED_ENV: str(bot_seed)},
             )
         except OSError as exc:
             self._start_error = f"bot could not be started ({' '.join(self.argv)!r}): {exc}"
