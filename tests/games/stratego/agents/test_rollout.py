@@ -35,6 +35,7 @@ from fogofwar.games.stratego.agents.rollout import (
     flag_threats,
     futile_mask,
     futile_moves,
+    hold_mask,
     movable_enemies,
     play_out,
     scores,
@@ -720,6 +721,46 @@ def test_reveal_2_looks_ahead_at_a_sure_capture_that_would_show_a_hidden_officer
     assert not shows_officer(Knowledge.from_observation(shown_data), state.string_to_action("E5xE6"))
     wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
     assert [_sure_move_played(state, wish, reveal=level) for level in (1, 2)] == [("E5xE6", False), ("E5xE6", True)]
+
+
+def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None:
+    """Red's marshal, unseen by blue, could take blue's shown general. With `held`, red's roll-out plies leave the
+    capture out (`hold_mask`: only that attack of the legal moves, not once the tracker says blue saw the marshal,
+    not for another rank held, not on blue's turn), and the net's own ply, which takes the general without it,
+    plays another move; `rollout:hold=1` looks ahead at the net's sure capture that would show the marshal."""
+    hidden = [("E5", 0, Rank.MARSHAL, True, False) if sq == "E5" else (sq, o, r, m, v) for sq, o, r, m, v in FIGHT]
+    state, data = crafted(hidden)
+    know = Knowledge.from_observation(data)
+    ours = frozenset(sq for sq, c in enumerate(know.cells) if c is not None and c.owner == 0)
+    legal = np.zeros(len(MOVE_OF_COMPACT), np.bool_)
+    legal[[COMPACT_OF_MOVE[a] for a in state.legal_actions() if a < 10000]] = True
+    capture = COMPACT_OF_MOVE[state.string_to_action("E5xE6")]
+    net = shipped_net("selfplay_barrage_net.npz")
+    assert net is not None
+    marshal, general = int(Rank.MARSHAL), int(Rank.GENERAL)
+    after = []
+    for held in ((), (marshal,)):
+        sim = BatchSim("barrage", n_envs=1, max_moves=0)
+        sim.reset(setups=world_codes(know, TRUTH, ours)[None])  # every piece of ours shown to blue, as `exposed`
+        sim.captured[:] = captured_counts(data)[None]
+        track = ShownTracker(1, 0, ())
+        if held:
+            assert list(np.flatnonzero(hold_mask(sim, track, held)[0] & legal)) == [capture]
+            assert not (hold_mask(sim, track, (general,))[0] & legal).any()
+            shown = ShownTracker(1, 0, [parse_square("E5")])
+            assert not (hold_mask(sim, shown, held)[0] & legal).any()
+        play_out(net, sim, 1, track=track, held=held)
+        after.append(int(sim.board[0, parse_square("E6")]) & RANK_MASK)
+    assert after == [marshal, general]
+    blue = BatchSim("barrage", n_envs=1, max_moves=0)
+    blue.reset(setups=world_codes(know, TRUTH, ours)[None], to_move=1)
+    assert not hold_mask(blue, ShownTracker(1, 0, ()), (marshal,)).any()
+    wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
+    assert [_sure_move_played(state, wish, hold=h) for h in (0, 1)] == [("E5xE6", False), ("E5xE6", True)]
+    made = make_agent("rollout:hold=2,reveal=1", "stratego")
+    assert isinstance(made, RolloutAgent) and made.hold == 2 and RolloutAgent().hold == 0
+    record = play_match(StrategoGame("barrage"), [made, make_agent("random")], seed=4, max_actions=60)
+    assert len(record.actions) > 0
 
 
 def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, bool]:

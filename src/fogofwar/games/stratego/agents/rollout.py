@@ -173,6 +173,7 @@ OPTIONS = {
     "runs": NumberOption(0, 15, 0, "K", whole=True),
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
+    "hold": NumberOption(0, 3, 0, "N", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -554,6 +555,34 @@ def siege_target(know: Knowledge, marginals: dict[int, dict[int, float]]) -> tup
     return min(reached, key=lambda sq: (way[sq], sq)), way
 
 
+HELD_RANKS = (Rank.MARSHAL, Rank.GENERAL, Rank.COLONEL)
+"""`rollout:hold=N` holds back the first N of these while the enemy has not seen them."""
+
+
+def hold_mask(sim: BatchSim, track: ShownTracker, held: Iterable[int]) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the attacks in each game by a piece of `track`'s seat of a rank in `held` that the real
+    enemy would not have seen yet (`ShownTracker`), when that seat is to move.
+
+    Why: Demon plays to find our marshal, and once it knows it, its general takes our unknown movers with impunity
+    (its README); our marshal was shown by its own capture in 47 of 59 games (docs/strength.md, session 41). The
+    roll-outs' net makes that capture a ply after any quiet move, so a root move that keeps the marshal hidden could
+    not be told from one that shows it; held back in the roll-outs, the capture that shows it is weighed at the
+    root alone, by the fit of what each side has shown (`reveal`)."""
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
+
+    ranks = np.zeros(16, np.bool_)
+    ranks[list(held)] = True
+    board = sim.board.astype(np.int64)
+    src_sq, dst_sq = MOVE_OF_COMPACT // 100, MOVE_OF_COMPACT % 100
+    src, dst = board[:, src_sq], board[:, dst_sq]
+    mover = sim.to_move[:, None]
+    ours = (mover == track.seat) & (((src & OWNER_BIT) >> 4) == track.seat) & ((src & PRESENT_BIT) != 0)
+    hidden = ours & ranks[src & RANK_MASK] & ~track.shown[:, src_sq]
+    enemy = ((dst & PRESENT_BIT) != 0) & (((dst & OWNER_BIT) >> 4) != mover)
+    out: npt.NDArray[np.bool_] = hidden & enemy
+    return out
+
+
 def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     """(n, compact ids): the moves of the seat to move in each game that attack a piece of the other seat whose
     shown rank beats the attacker and survives (as `futile_moves`, for the simulator's boards)."""
@@ -657,14 +686,16 @@ def play_out(
     seize: bool = False,
     deadline: float = math.inf,
     runners: Sequence[Runner] = (),
+    held: Sequence[int] = (),
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
     `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
     with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
     another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
-    move played. Each of `runners` keeps its piece running at the flag it runs at (`Runner.press`). No ply
-    starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
+    move played. Each of `runners` keeps its piece running at the flag it runs at (`Runner.press`). With `track`,
+    `track`'s seat does not attack with a piece of a rank in `held` the enemy has not seen (`hold_mask`) while it has
+    another move. No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
@@ -677,6 +708,8 @@ def play_out(
             masks = _without(futile_mask(sim), movers, masks)
         if probe:
             masks = _without(probe_mask(sim), movers, masks)
+        if held and track is not None:
+            masks = _without(hold_mask(sim, track, held), movers, masks)
         mover, mask = movers[live], masks[live]
         blue = mover == 1
         logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
@@ -903,6 +936,7 @@ class RolloutAgent(SelfPlayAgent):
         runs: int = 0,
         press: float = 0.0,
         siege: int = 0,
+        hold: int = 0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -941,6 +975,7 @@ class RolloutAgent(SelfPlayAgent):
         self._runner: int | None = None  # this move's runner, with `press`
         self.siege = siege  # > 0: with this many movable enemy pieces or fewer, our miner runs at their flag
         self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
+        self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -955,7 +990,7 @@ class RolloutAgent(SelfPlayAgent):
             bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
             v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
             int(v["setup"]), v["budget"], v["reach"], bool(v["defenders"]), v["hide"], int(v["runs"]), v["press"],
-            int(v["siege"]),
+            int(v["siege"]), int(v["hold"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -997,6 +1032,7 @@ class RolloutAgent(SelfPlayAgent):
             if self.futile
             or self.watch > 0
             or self.reveal > 1
+            or self.hold > 0
             or self.spyrisk
             or self.target
             or self.probe > 0
@@ -1047,7 +1083,7 @@ class RolloutAgent(SelfPlayAgent):
             probes = sorted((a for a in informed if a not in candidates), key=lambda a: (-informed[a], a))
             candidates += probes[: self.top]
         sure = probs[candidates[0]] >= self.sure
-        if sure and self.reveal > 1 and know is not None and shows_officer(know, candidates[0]):
+        if sure and (self.reveal > 1 or self.hold > 0) and know is not None and shows_officer(know, candidates[0]):
             sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
         factors: dict[int, list[Factor]] = {}  # the hidden facts each candidate turns on (`strata`)
         if know is not None and (self.spyrisk or self.target):
@@ -1122,7 +1158,7 @@ class RolloutAgent(SelfPlayAgent):
         belongs = np.repeat(np.arange(k), [len(more) for more in added])  # the candidate each added world is for
         first = np.concatenate([np.repeat(np.asarray(candidates, np.int64), s), np.asarray(candidates)[belongs]])
         track = None
-        if self.reveal:
+        if self.reveal or self.hold:
             seen = (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.revealed)
             track = ShownTracker(sim.n_envs, know.player, seen)
             track.step(sim, first, np.arange(sim.n_envs))
@@ -1147,8 +1183,9 @@ class RolloutAgent(SelfPlayAgent):
             self.seize,
             self._deadline,
             runners=runners,
+            held=[int(r) for r in HELD_RANKS[: self.hold]],
         )
-        raw = scores(sim, know.player, variant, self.marshal, self.guard, track)
+        raw = scores(sim, know.player, variant, self.marshal, self.guard, track if self.reveal else None)
         means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
         for i, found in enumerate(factors):
             if found:  # the drawn worlds and those added, each class of each factor weighed by its chance
