@@ -275,16 +275,23 @@ def spy_exposing_moves(
     return {move for move in moves if move // 100 == at and spy_chance(spy_threats(know, marginals, move)) >= limit}
 
 
-def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
-    """(n, compact ids): the moves of the seat to move in each game by which a captain or better attacks a piece of
-    the other seat that has never moved nor been shown (as `probe_moves` with any chance of a bomb, for the
-    simulator's boards: the roll-outs' players leave such attacks to low pieces, as Demon does)."""
+def _attack_codes(sim: BatchSim) -> tuple[I64, I64, npt.NDArray[np.bool_]]:
+    """(n, compact ids) each: the piece codes on every move's from-square and to-square in each game of `sim`, and
+    whether the to-square holds a piece of the seat not to move (the board's orientation, legal or not): what the
+    roll-outs' move masks are built from."""
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
 
     board = sim.board.astype(np.int64)
     src, dst = board[:, MOVE_OF_COMPACT // 100], board[:, MOVE_OF_COMPACT % 100]
-    mover = sim.to_move[:, None]
-    enemy = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover)
+    enemy = ((dst & PRESENT_BIT) != 0) & (((dst & OWNER_BIT) >> 4) != sim.to_move[:, None])
+    return src, dst, enemy
+
+
+def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the moves of the seat to move in each game by which a captain or better attacks a piece of
+    the other seat that has never moved nor been shown (as `probe_moves` with any chance of a bomb, for the
+    simulator's boards: the roll-outs' players leave such attacks to low pieces, as Demon does)."""
+    src, dst, enemy = _attack_codes(sim)
     unseen = (dst & (REVEALED_BIT | MOVED_BIT)) == 0
     out: npt.NDArray[np.bool_] = enemy & unseen & _OFFICER[src & RANK_MASK]
     return out
@@ -295,11 +302,7 @@ def flag_takes(sim: BatchSim) -> npt.NDArray[np.bool_]:
     mover sees it (shown). Why: the net never saw a shown flag (people's and self-play games show a flag only as it
     falls), so in the roll-outs an enemy shown our flag took it in about half the plies it could (Barrage records,
     session 48), and the roll-outs missed most of the danger to our flag."""
-    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
-
-    dst = sim.board.astype(np.int64)[:, MOVE_OF_COMPACT % 100]
-    mover = sim.to_move[:, None]
-    theirs = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover)
+    _, dst, theirs = _attack_codes(sim)
     shown_flag = ((dst & REVEALED_BIT) != 0) & ((dst & RANK_MASK) == FLAG)
     out: npt.NDArray[np.bool_] = theirs & shown_flag & sim.legal_mask(compact=True)
     return out
@@ -572,13 +575,9 @@ def hold_mask(sim: BatchSim, track: ShownTracker, held: Iterable[int]) -> npt.ND
 
     ranks = np.zeros(16, np.bool_)
     ranks[list(held)] = True
-    board = sim.board.astype(np.int64)
-    src_sq, dst_sq = MOVE_OF_COMPACT // 100, MOVE_OF_COMPACT % 100
-    src, dst = board[:, src_sq], board[:, dst_sq]
-    mover = sim.to_move[:, None]
-    ours = (mover == track.seat) & (((src & OWNER_BIT) >> 4) == track.seat) & ((src & PRESENT_BIT) != 0)
-    hidden = ours & ranks[src & RANK_MASK] & ~track.shown[:, src_sq]
-    enemy = ((dst & PRESENT_BIT) != 0) & (((dst & OWNER_BIT) >> 4) != mover)
+    src, _, enemy = _attack_codes(sim)
+    ours = (sim.to_move[:, None] == track.seat) & (((src & OWNER_BIT) >> 4) == track.seat) & ((src & PRESENT_BIT) != 0)
+    hidden = ours & ranks[src & RANK_MASK] & ~track.shown[:, MOVE_OF_COMPACT // 100]
     out: npt.NDArray[np.bool_] = hidden & enemy
     return out
 
@@ -586,13 +585,9 @@ def hold_mask(sim: BatchSim, track: ShownTracker, held: Iterable[int]) -> npt.ND
 def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     """(n, compact ids): the moves of the seat to move in each game that attack a piece of the other seat whose
     shown rank beats the attacker and survives (as `futile_moves`, for the simulator's boards)."""
-    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
-
-    board = sim.board.astype(np.int64)
-    src, dst = board[:, MOVE_OF_COMPACT // 100], board[:, MOVE_OF_COMPACT % 100]
-    mover = sim.to_move[:, None]
-    enemy = (dst & PRESENT_BIT).astype(bool) & (((dst & OWNER_BIT) >> 4) != mover) & (dst & REVEALED_BIT).astype(bool)
-    out: npt.NDArray[np.bool_] = enemy & _FUTILE[src & RANK_MASK, dst & RANK_MASK]
+    src, dst, enemy = _attack_codes(sim)
+    shown = (dst & REVEALED_BIT) != 0
+    out: npt.NDArray[np.bool_] = enemy & shown & _FUTILE[src & RANK_MASK, dst & RANK_MASK]
     return out
 
 
