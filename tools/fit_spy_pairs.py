@@ -1,5 +1,6 @@
-"""Fit the belief's `SPY_PAIR_FACTORS` from the Gravon archives: how much likelier the spy is set up beside a
-general, a colonel or a major than its square's own frequency says.
+"""Fit the spy-pair factors from the Gravon archives: how much likelier the spy is set up beside a general, a
+colonel or a major than its square's own frequency says. (They were the belief's `SPY_PAIR_FACTORS`, which
+`rollout:pairs` used until it was removed in session 54; the figures of docs/strength.md, session 42, come from here.)
 
 Model: for one side's setup, P(spy on square s) is proportional to the spy's count on s in the setup statistics
 times f_r for each piece of rank r (general, colonel, major) set up beside s; the squares of those pieces are out.

@@ -15,22 +15,20 @@ from tests.games.stratego.agents.random_games import random_game
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
-from fogofwar.core.protocol import GameError, Observation
+from fogofwar.core.protocol import GameError
 from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents import rollout
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
-from fogofwar.games.stratego.agents.knowledge import SPY, Knowledge
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.knowledge import BOMB, SPY, Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     Runner,
     ShownTracker,
-    _fields,
     _without,
     captured_counts,
     fall_back_values,
-    flag_danger,
     flag_takes,
     flag_threats,
     futile_mask,
@@ -42,10 +40,10 @@ from fogofwar.games.stratego.agents.rollout import (
     shows_officer,
     siege_target,
     watch_values,
+    with_rank,
     world_codes,
 )
-from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup, safest_book_setup
-from fogofwar.games.stratego.agents.strata import spy_chance, spy_threats
+from fogofwar.games.stratego.agents.search import guarded_setup, safest_book_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -57,10 +55,10 @@ from fogofwar.games.stratego.rules import (
     StrategoState,
     piece_code,
 )
-from fogofwar.games.stratego.sim.batch import BatchSim, piece_codes
+from fogofwar.games.stratego.sim.batch import BatchSim
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
-from fogofwar.grid.board import NEIGHBOURS, parse_square, square_name
+from fogofwar.grid.board import parse_square, square_name
 
 NOT_LAST_MOVES = [p for p in range(45) if not LAST_FROM <= p <= PREV_TO]
 """The planes a world rebuilt from a position has as the game has them (it has no moves behind it)."""
@@ -109,12 +107,6 @@ Piece = tuple[str, int, Rank, bool, bool]
 def crafted(pieces: list[Piece]) -> tuple[StrategoState, StrategoView]:
     """A Barrage position from (square, owner, rank, moved, revealed), red to move, and red's view of it with every
     piece not on the board counted as captured."""
-    state, observation = crafted_observation(pieces)
-    return state, stratego_view(observation.data)
-
-
-def crafted_observation(pieces: list[Piece]) -> tuple[StrategoState, Observation]:
-    """As `crafted`, with red's observation (every piece not on the board counted as captured)."""
     game = StrategoGame("barrage")
     start = [(parse_square(sq), owner, int(rank), moved, revealed) for sq, owner, rank, moved, revealed in pieces]
     state = StrategoState(game, start=start, to_move=0)
@@ -125,7 +117,7 @@ def crafted_observation(pieces: list[Piece]) -> tuple[StrategoState, Observation
             if o == owner:
                 left.remove(rank)
         observation.data["captured"][owner] = sorted(r.name.lower() for r in left)
-    return state, observation
+    return state, stratego_view(observation.data)
 
 
 FIGHT: list[Piece] = [
@@ -173,49 +165,6 @@ def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
     ]
     values = look_ahead(pieces, ["E7xE8", "A4xB4"], 1)
     assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
-
-
-def test_halving_gives_the_moves_still_running_twice_the_worlds_each_round_and_keeps_the_capture(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Four moves meet two worlds, the better two meet four more, the better one is played: the free capture."""
-    state, data = crafted(FIGHT)
-    agent = RolloutAgent(top=4, guesses=2, depth=2, halving=True)
-    agent.start(state.game, 0, random.Random(1))
-    agent._belief.update(data)
-    rounds: list[tuple[int, int]] = []
-    look_ahead = agent.look_ahead
-
-    def counted(data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> npt.NDArray[np.float64]:
-        rounds.append((len(candidates), guesses or 0))
-        return look_ahead(data, candidates, guesses)
-
-    monkeypatch.setattr(agent, "look_ahead", counted)
-    moves = ["H1-H2", "E5-E4", "E5xE6", "H1-G1"]
-    chosen = agent.halve(data, [state.string_to_action(m) for m in moves], np.log(np.full(4, 0.25)))
-    assert state.action_to_string(chosen) == "E5xE6"
-    assert rounds == [(4, 2), (2, 4)]
-
-
-def test_halving_out_of_time_plays_the_best_move_of_the_rounds_it_finished(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the move's deadline already past, one round is played (two worlds, no roll-out ply) and its best move
-    is the one chosen: the free capture."""
-    state, data = crafted(FIGHT)
-    agent = RolloutAgent(top=4, guesses=2, depth=2, halving=True)
-    agent.start(state.game, 0, random.Random(1))
-    agent._belief.update(data)
-    agent._deadline = 0.0
-    rounds: list[int] = []
-    look_ahead = agent.look_ahead
-
-    def counted(data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> npt.NDArray[np.float64]:
-        rounds.append(len(candidates))
-        return look_ahead(data, candidates, guesses)
-
-    monkeypatch.setattr(agent, "look_ahead", counted)
-    moves = ["H1-H2", "E5-E4", "E5xE6", "H1-G1"]
-    chosen = agent.halve(data, [state.string_to_action(m) for m in moves], np.log(np.full(4, 0.25)))
-    assert state.action_to_string(chosen) == "E5xE6" and rounds == [4]
 
 
 def test_no_roll_out_ply_starts_after_the_deadline() -> None:
@@ -324,33 +273,11 @@ def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_go
     assert over.done[0] and scores(over, 0, "barrage")[0] == 1.0 and scores(over, 1, "barrage")[0] == -1.0
 
 
-def test_roll_out_moves_are_the_likeliest_or_drawn_for_the_seat_asked() -> None:
-    """Sixteen copies of one position, one ply: the likeliest move is one move; drawn moves (seeded) are legal, vary,
-    and repeat with the seed."""
-    state, _ = random_game(5, 60)
-    net = shipped_net("selfplay_net.npz")
-    assert net is not None
-    seat = state.current_player()
-    truth = {sq: int(p[1]) for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] != seat}
-
-    def first_moves(temperature: float, seed: int) -> list[tuple[int, ...]]:
-        one = world(state, seat, truth)
-        sim = BatchSim("classic", n_envs=16, max_moves=0)
-        sim.reset(setups=np.tile(one.board[0], (16, 1)), to_move=seat)
-        before = sim.board.copy()
-        play_out(net, sim, 1, seat, temperature, np.random.default_rng(seed))
-        return [tuple(np.flatnonzero(before[e] != sim.board[e]).tolist()) for e in range(16)]  # the squares it changed
-
-    assert len(set(first_moves(0.0, 1))) == 1
-    drawn = first_moves(1.0, 1)
-    assert len(set(drawn)) > 1 and drawn == first_moves(1.0, 1)
-
-
 def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
-    agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,reply=1,halving=1,exposed=0.25", "stratego")
+    agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,exposed=0.25", "stratego")
     assert isinstance(agent, RolloutAgent)
-    assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure, agent.reply) == (3, 5, 6, 0.1, 0.9, 1)
-    assert agent.halving and not RolloutAgent().halving and agent.exposed == 0.25 and RolloutAgent().exposed == 1
+    assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure) == (3, 5, 6, 0.1, 0.9)
+    assert agent.exposed == 0.25 and RolloutAgent().exposed == 1
     stepped = RolloutAgent()  # the marshal's step and the spy's reading are on by default (session 39)
     assert stepped.marshal and stepped.spy and stepped.futile
     stepped.start(StrategoGame("classic"), 0, random.Random(1))
@@ -373,7 +300,6 @@ def test_a_seeded_game_of_the_roll_out_player_repeats_move_for_move() -> None:
         return play_match(StrategoGame("barrage"), seats, seed=5, max_actions=120).actions
 
     assert moves("rollout:guesses=2,depth=2") == moves("rollout:guesses=2,depth=2")
-    assert moves("rollout:guesses=2,depth=2,halving=1") == moves("rollout:guesses=2,depth=2,halving=1")
 
 
 FUTILE: list[Piece] = [
@@ -462,37 +388,6 @@ def test_the_roll_out_player_makes_no_futile_attack_unless_told_to() -> None:
     assert masks[0].sum() - _without(futile_mask(sim), movers, masks)[0].sum() == 3
 
 
-def danger(pieces: list[tuple[str, int, Rank]]) -> float:
-    """`flag_danger` for red in a simulator position of (square, owner, rank)."""
-    sim = BatchSim("classic", n_envs=1, max_moves=0)
-    sim.reset(setups=piece_codes([(parse_square(sq), o, int(r)) for sq, o, r in pieces])[None], to_move=0)
-    return float(flag_danger(sim, 0)[0])
-
-
-def test_flag_danger_is_the_nearest_enemy_that_could_take_the_flag() -> None:
-    """A miner beside the flag is the most danger, less the further it stands; bombs all round keep out every
-    piece but a miner; no flag, or no enemy piece that could reach it, is no danger."""
-    home = [("A1", 0, Rank.FLAG), ("A2", 0, Rank.BOMB), ("B1", 0, Rank.BOMB), ("K10", 1, Rank.FLAG)]
-    assert danger([*home, ("B2", 1, Rank.MINER)]) == pytest.approx(np.exp(-1 / 2))
-    assert danger([*home, ("A3", 1, Rank.MINER)]) == pytest.approx(np.exp(-1 / 2))
-    assert danger([*home, ("A6", 1, Rank.MINER)]) == pytest.approx(np.exp(-4 / 2))
-    assert danger([*home, ("B2", 1, Rank.MARSHAL)]) == 0.0  # bombs all round: only a miner gets through
-    opened = [*home[:2], ("B1", 0, Rank.SCOUT), ("K10", 1, Rank.FLAG)]  # a side of the flag without a bomb
-    assert danger([*opened, ("C1", 1, Rank.SCOUT)]) == pytest.approx(np.exp(-1 / 2))
-    assert danger([("B1", 0, Rank.SCOUT), ("K10", 1, Rank.FLAG), ("C1", 1, Rank.MINER)]) == 0.0  # no red flag
-    sim = BatchSim("classic", n_envs=2, max_moves=0)
-    rows = [
-        [*home, ("K1", 0, Rank.SCOUT), ("B2", 1, Rank.MINER)],
-        [*home, ("K1", 0, Rank.SCOUT), ("B2", 1, Rank.SERGEANT)],
-    ]
-    sim.reset(setups=np.stack([piece_codes([(parse_square(s), o, int(r)) for s, o, r in row]) for row in rows]))
-    plain, guarded = scores(sim, 0, "classic"), scores(sim, 0, "classic", guard=0.5)
-    assert not sim.done.any() and guarded[1] == plain[1]
-    assert guarded[0] == pytest.approx(plain[0] - 0.5 * np.exp(-1 / 2))
-    assert make_agent("rollout:guard=0.3", "stratego").guard == 0.3  # type: ignore[attr-defined]
-    assert RolloutAgent().guard == 0.0
-
-
 HOME: list[Piece] = [
     ("A1", 0, Rank.FLAG, False, False),
     ("A2", 0, Rank.BOMB, False, False),
@@ -548,7 +443,7 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
     seen: list[list[str]] = []
 
-    def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
+    def flat(d: StrategoView, c: Sequence[int]) -> npt.NDArray[np.float64]:
         seen.append([state.action_to_string(a) for a in c])
         return np.zeros(len(c))
 
@@ -563,42 +458,6 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
     assert RolloutAgent().watch == 0.2 and make_agent("rollout", "stratego").watch == 0.2  # type: ignore[attr-defined]
 
 
-def test_with_any_defender_every_piece_that_beats_or_trades_a_shown_threat_defends_and_the_reach_widens_the_watch() -> (
-    None
-):
-    """`defenders=1`: against blue's shown spy walking at red's flag, red's scout (it beats the spy) defends too,
-    and red's miner against a shown miner (a trade); a hidden threat is still met only by what beats a miner.
-    `reach` sets how fast a threat's weight falls with its distance: a far miner counts more with a longer reach."""
-    spy = [*HOME, ("B9", 1, Rank.SPY, True, True)]
-    state, data = crafted(spy)
-    know, legal = Knowledge.from_observation(data), state.legal_actions()
-    found = flag_threats(know, {}, reach=8.0)
-    assert set(found) == {parse_square("B9")}
-    plain = {state.action_to_string(a) for a in watch_values(know, legal, found)}
-    anyone = {state.action_to_string(a) for a in watch_values(know, legal, found, any_defender=True)}
-    assert "B5xB9" not in plain and {"B5xB9", "B1-B2", "D1-D2"} <= anyone  # the scout takes it, the miner steps nearer
-    state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, True)])
-    know, legal = Knowledge.from_observation(data), state.legal_actions()
-    found = flag_threats(know, {})
-    traded = {state.action_to_string(a) for a in watch_values(know, legal, found, any_defender=True)}
-    assert "B1-C1" in traded and "B1-C1" not in {state.action_to_string(a) for a in watch_values(know, legal, found)}
-    state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, False)])
-    know, legal = Knowledge.from_observation(data), state.legal_actions()
-    hidden = flag_threats(know, {parse_square("C2"): {int(Rank.MINER): 1.0}})
-    assert {state.action_to_string(a) for a in watch_values(know, legal, hidden, any_defender=True)} == {
-        "D1-C1",
-        "D1-D2",
-    }
-    far = [*HOME, ("C9", 1, Rank.MINER, True, True)]
-    c9 = parse_square("C9")
-    _, data = crafted(far)
-    know = Knowledge.from_observation(data)
-    assert flag_threats(know, {}, reach=8.0)[c9] > 5 * flag_threats(know, {})[c9]
-    agent = make_agent("rollout:defenders=1,reach=8", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.defenders and agent.reach == 8.0
-    assert not RolloutAgent().defenders and RolloutAgent().reach == 3.0
-
-
 def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
     """The army the agent of `spec` sets up as red in `game`, its generator seeded with `seed`."""
     agent = make_agent(spec, "stratego")
@@ -607,18 +466,6 @@ def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
     while state.current_player() == 0 and state.phase == "setup":
         state.apply(agent.act(state.observation(0), state.legal_actions()))
     return {sq: p[1] for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] == 0}
-
-
-def test_decoy_sets_the_army_up_with_the_flag_away_from_the_bombs() -> None:
-    """`rollout:decoy=1` places its army as `search.decoy_setup` does (the flag next to no bomb of ours), the
-    default as `search.guarded_setup` does (the flag behind a bomb), both legal and seeded."""
-    game = StrategoGame("classic")
-    for decoy, expected in ((True, decoy_setup), (False, guarded_setup)):
-        placed = red_army(game, f"rollout:decoy={int(decoy)}", 3)
-        assert placed == expected(game.variant, 0, random.Random(3))
-        flag = next(sq for sq, r in placed.items() if r == Rank.FLAG)
-        bombs = [n for n in NEIGHBOURS[flag] if placed.get(n) == Rank.BOMB]
-        assert (not bombs) if decoy else bombs
 
 
 @pytest.mark.parametrize(
@@ -766,328 +613,17 @@ def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None
 def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, bool]:
     """(the move red plays, whether it looked ahead) with a net of these wishes (`_Keen`) and the look-ahead scoring
     every move alike."""
-    move, calls = _look_aheads(state, wish, **options)
-    return move, bool(calls)
-
-
-def _look_aheads(
-    state: StrategoState, wish: dict[str, float], seen: Observation | None = None, **options: Any
-) -> tuple[str, list[int | None]]:
-    """(the move red plays from `seen`, by default its observation of `state`; the worlds asked of each look-ahead:
-    None for the agent's `guesses`) with a net of these wishes (`_Keen`) and the look-ahead scoring every move
-    alike."""
     agent = RolloutAgent(guesses=2, depth=2, **options)
     agent.start(state.game, 0, random.Random(1))
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
-    calls: list[int | None] = []
+    looked: list[int] = []
 
-    def flat(d: StrategoView, c: Sequence[int], g: int | None = None) -> npt.NDArray[np.float64]:
-        calls.append(g)
+    def flat(d: StrategoView, c: Sequence[int]) -> npt.NDArray[np.float64]:
+        looked.append(len(c))
         return np.zeros(len(c))
 
     agent.look_ahead = flat  # type: ignore[method-assign,assignment]
-    observation = state.observation(0) if seen is None else seen
-    return state.action_to_string(agent.act(observation, state.legal_actions())), calls
-
-
-SPIED: list[Piece] = [
-    ("A1", 0, Rank.FLAG, False, False),
-    ("E5", 0, Rank.MARSHAL, True, True),
-    ("H1", 0, Rank.SCOUT, False, False),
-    ("E6", 1, Rank.GENERAL, True, True),  # shown: our marshal takes it
-    ("E7", 1, Rank.SPY, False, False),  # hidden, beside the general: takes our marshal where it took the general
-    ("F6", 1, Rank.MINER, False, False),
-    ("A10", 1, Rank.SCOUT, True, False),
-    ("B10", 1, Rank.BOMB, False, False),
-    ("K10", 1, Rank.FLAG, False, False),
-]
-"""Red's shown marshal can take blue's shown general; two hidden blue pieces stand beside the general."""
-
-
-def _spied(pieces: list[Piece]) -> tuple[StrategoState, StrategoView, Knowledge, dict[int, dict[int, float]]]:
-    state, data = crafted(pieces)
-    tracker = BeliefTracker()
-    tracker.update(data)
-    know = Knowledge.from_observation(data)
-    return state, data, know, tracker.marginals(know)
-
-
-@pytest.mark.parametrize("spyrisk", [False, True])
-def test_spyrisk_weighs_the_worlds_with_the_spy_beside_our_marshal_by_the_belief_s_chance(
-    spyrisk: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A roll-out world scores 1 when the spy stands beside the square our marshal took, else 0: with `spyrisk` the
-    capture's score is the belief's chance of it (the worlds drawn, and as many more with the spy there); without,
-    the share of the worlds drawn that had it."""
-    state, data, know, _ = _spied(SPIED)
-    take = state.string_to_action("E5xE6")
-    beside = [parse_square("E7"), parse_square("F6")]
-
-    def spied(sim: BatchSim, *args: object) -> npt.NDArray[np.float64]:
-        present, owner, rank = (a[:, beside] for a in _fields(sim.board))
-        return (present & (owner == 1) & (rank == SPY)).any(axis=1).astype(np.float64)
-
-    monkeypatch.setattr(rollout, "scores", spied)
-    agent = RolloutAgent(guesses=8, depth=0, spyrisk=spyrisk)
-    agent.start(state.game, 0, random.Random(3))
-    agent._belief.update(data)
-    score, quiet = agent.look_ahead(data, [take, state.string_to_action("H1-H2")])
-    q = spy_chance(spy_threats(know, agent._belief.marginals(know), take))
-    assert 0 < q < 1
-    if spyrisk:
-        assert score == pytest.approx(q)
-    else:
-        assert score * 8 == round(score * 8)  # a share of the eight worlds
-    assert quiet * 8 == round(quiet * 8)  # our marshal stays at E5: no hidden piece beside it
-
-
-def test_spyrisk_looks_ahead_at_a_sure_move_after_which_the_spy_may_take_our_marshal() -> None:
-    state, _ = crafted(SPIED)
-    wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
-    assert [_sure_move_played(state, wish, spyrisk=on) for on in (False, True)] == [("E5xE6", False), ("E5xE6", True)]
-
-
-def test_worlds_multiplies_the_worlds_of_a_move_whose_candidates_turn_on_a_hidden_fact() -> None:
-    """The capture beside the hidden spy is a candidate: `worlds=4` looks ahead in 4 x 2 worlds; on a board where
-    no candidate's fate turns on a hidden fact (the spy shown and gone), in the agent's own 2."""
-    state, _ = crafted(SPIED)
-    wish = {"E5xE6": 0.5, "H1-H2": 0.3, "E5-E4": 0.2}
-    assert _look_aheads(state, wish, spyrisk=True, worlds=4)[1] == [8]
-    assert _look_aheads(state, wish, spyrisk=True)[1] == [2]
-    assert _look_aheads(state, wish, worlds=4)[1] == [None]  # nothing weighed: nothing to look at harder
-    calm, _ = crafted([piece for piece in SPIED if piece[0] not in ("E7", "F6")])
-    assert _look_aheads(calm, wish, spyrisk=True, target=True, worlds=4)[1] == [None]
-    agent = make_agent("rollout:worlds=4", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.worlds == 4
-
-
-def test_spyrisk_pairs_and_target_are_options_and_the_agent_plays_with_them() -> None:
-    agent = make_agent("rollout:spyrisk=1,pairs=1,target=1", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.spyrisk and agent.pairs and agent.target
-    agent.start(StrategoGame("classic"), 0, random.Random(1))
-    assert agent._belief.pair_factors == SPY_PAIR_FACTORS
-    plain = RolloutAgent()
-    plain.start(StrategoGame("classic"), 0, random.Random(1))
-    assert not (plain.spyrisk or plain.target) and plain._belief.pair_factors == {}
-    record = play_match(StrategoGame("barrage"), [agent, make_agent("random")], seed=4, max_actions=60)
-    assert len(record.actions) > 0
-
-
-PROBED: list[Piece] = [
-    ("A1", 0, Rank.FLAG, False, False),
-    ("E3", 0, Rank.GENERAL, True, False),  # hidden: may attack the unmoved E4 or the moved F3
-    ("H3", 0, Rank.MINER, True, False),  # no officer: probes H4 freely
-    ("C4", 0, Rank.MARSHAL, True, True),
-    ("E4", 1, Rank.BOMB, False, False),
-    ("H4", 1, Rank.SCOUT, False, False),
-    ("F3", 1, Rank.SCOUT, True, False),  # has moved: no bomb
-    ("D4", 1, Rank.MINER, True, False),
-    ("B4", 1, Rank.SPY, False, True),  # shown: no guess
-    ("K10", 1, Rank.FLAG, False, False),
-]
-"""Red's general and marshal beside blue pieces unmoved and hidden, moved, and shown; red's miner beside one."""
-
-
-def test_probe_moves_are_an_officer_s_attacks_on_unmoved_hidden_pieces_likely_bombs() -> None:
-    """The general's attack on the unmoved hidden piece, not those on moved or shown pieces nor the miner's; none
-    where the flag is likelier than a bomb, or when no piece below a captain is left to probe with."""
-    state, data, know, marginals = _spied(PROBED)
-    legal = [a for a in state.legal_actions() if a < 10000]
-    bomb = marginals[parse_square("E4")][int(Rank.BOMB)]
-    assert 0.1 < bomb < 0.9
-    assert {state.action_to_string(a) for a in rollout.probe_moves(know, marginals, legal, bomb)} == {"E3xE4"}
-    assert rollout.probe_moves(know, marginals, legal, bomb + 0.01) == set()
-    assert {"H3xH4", "E3xF3", "C4xD4", "C4xB4"} <= {state.action_to_string(a) for a in legal}
-    flag_likely = {**marginals, parse_square("E4"): {int(Rank.BOMB): 0.3, int(Rank.FLAG): 0.6, int(Rank.SCOUT): 0.1}}
-    assert rollout.probe_moves(know, flag_likely, legal, 0.1) == set()  # the endgame's flag hunt goes on
-    state, _, know, marginals = _spied([piece for piece in PROBED if piece[0] != "H3"])
-    legal = [a for a in state.legal_actions() if a < 10000]
-    assert rollout.probe_moves(know, marginals, legal, 0.0) == set()  # no low piece left to probe with
-
-
-@pytest.mark.parametrize("seed", [3, 8])
-def test_the_simulator_finds_the_same_probes_as_the_board(seed: int) -> None:
-    """Random games: at every position the simulator rebuilt with the true ranks marks the moves `probe_moves`
-    finds from the seat's own view when every hidden piece would be a bomb, and no others (`probe_moves` finds none
-    once the seat has no piece below a captain to probe with)."""
-    found, bombs = 0, {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
-    for seat, legal, know, sim in true_positions(seed):
-        mask = rollout.probe_mask(sim)[0]
-        probes = rollout.probe_moves(know, bombs, legal, 1.0)
-        probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
-        assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
-        found += len(probes)
-    assert found > 0
-
-
-def test_the_roll_out_player_leaves_probes_to_low_pieces_when_told_to() -> None:
-    """A net all but sure of the general's attack on the unmoved piece: `rollout:probe=0.1` plays its next move,
-    the default the attack; in the roll-outs the probes are left out of both seats' moves."""
-    state, data = crafted(PROBED)
-    legal = state.legal_actions()
-    played = []
-    for probe in (0.1, 0.0):
-        agent = RolloutAgent(guesses=2, depth=2, watch=0, probe=probe)
-        agent.start(state.game, 0, random.Random(1))
-        agent._net = _Keen(state, {"E3xE4": 0.97, "H3xH4": 0.029, "C4-C3": 0.001})  # type: ignore[assignment]
-        played.append(state.action_to_string(agent.act(state.observation(0), legal)))
-    assert played == ["H3xH4", "E3xE4"]
-    guess = {"E4": Rank.BOMB, "H4": Rank.SCOUT, "F3": Rank.SCOUT, "D4": Rank.MINER, "K10": Rank.FLAG}
-    sim = world(state, 0, {parse_square(sq): int(r) for sq, r in guess.items()})
-    movers, _, masks = movers_view(sim)
-    assert masks[0].sum() - _without(rollout.probe_mask(sim), movers, masks)[0].sum() == 1
-    made = make_agent("rollout:probe=0.2", "stratego")
-    assert isinstance(made, RolloutAgent) and made.probe == 0.2
-
-
-def test_spy_exposing_moves_are_our_shown_marshal_s_steps_beside_a_likely_spy() -> None:
-    """The capture of the general puts our shown marshal beside two hidden pieces, one of them the spy by the
-    belief's chance q: left out at `spyfree` up to q, kept above; the marshal's step away and the scout's move never."""
-    state, _, know, marginals = _spied(SPIED)
-    legal = [a for a in state.legal_actions() if a < 10000]
-    take = state.string_to_action("E5xE6")
-    q = spy_chance(spy_threats(know, marginals, take))
-    assert 0 < q < 1
-    assert rollout.spy_exposing_moves(know, marginals, legal, q) == {take}
-    assert rollout.spy_exposing_moves(know, marginals, legal, q + 0.01) == set()
-    assert {"E5-E4", "H1-H2"} <= {state.action_to_string(a) for a in legal}
-    played = []
-    for spyfree in (0.01, 0.0):
-        agent = RolloutAgent(guesses=2, depth=2, watch=0, spyfree=spyfree)
-        agent.start(state.game, 0, random.Random(1))
-        agent._net = _Keen(state, {"E5xE6": 0.97, "H1-H2": 0.029, "E5-E4": 0.001})  # type: ignore[assignment]
-        played.append(state.action_to_string(agent.act(state.observation(0), state.legal_actions())))
-    assert played == ["H1-H2", "E5xE6"]
-    made = make_agent("rollout:spyfree=0.1", "stratego")
-    assert isinstance(made, RolloutAgent) and made.spyfree == 0.1
-
-
-INFORMED: list[Piece] = [
-    ("A1", 0, Rank.FLAG, False, False),
-    ("E3", 0, Rank.GENERAL, True, False),  # an officer: its attacks on E4 and F3 tell nothing we value
-    ("H3", 0, Rank.SCOUT, True, False),  # attacks the unmoved H4 beside it, or the moved F3 along the row
-    ("A3", 0, Rank.SCOUT, True, False),  # attacks the unmoved A7 from afar
-    ("C4", 0, Rank.MARSHAL, True, True),
-    ("E4", 1, Rank.BOMB, False, False),
-    ("H4", 1, Rank.SCOUT, False, False),
-    ("F3", 1, Rank.SCOUT, True, False),  # has moved: a scout or the miner, a low piece either way
-    ("A7", 1, Rank.MINER, False, False),
-    ("B4", 1, Rank.SPY, False, True),  # shown: nothing to find out
-    ("K10", 1, Rank.FLAG, False, False),
-]
-"""Red's scouts and general beside or in line with blue pieces unmoved, moved and shown."""
-
-
-def test_inform_values_are_a_low_piece_s_attacks_by_what_the_battle_would_show() -> None:
-    """The scouts' attacks on the unmoved hidden pieces, valued by the entropy of what the belief says they are (a
-    bomb, the flag, the spy, an officer or a low piece); not the general's, not an attack on a shown piece, nor on
-    a moved one that can only be a low piece; a piece the belief is sure of is worth no attack."""
-    state, _, know, marginals = _spied(INFORMED)
-    legal = [a for a in state.legal_actions() if a < 10000]
-    assert {"E3xE4", "E3xF3", "C4xB4", "H3xF3"} <= {state.action_to_string(a) for a in legal}
-    values = {state.action_to_string(a): v for a, v in rollout.inform_values(know, marginals, legal).items()}
-    assert set(values) == {"H3xH4", "A3xA7"}
-    assert all(0 < v <= math.log(5) for v in values.values())
-    sure = {**marginals, parse_square("H4"): {int(Rank.SCOUT): 1.0}}
-    even = {**marginals, parse_square("A7"): {int(Rank.BOMB): 0.5, int(Rank.FLAG): 0.5}}
-    assert [state.action_to_string(a) for a in rollout.inform_values(know, sure, legal)] == ["A3xA7"]
-    assert rollout.inform_values(know, even, legal)[state.string_to_action("A3xA7")] == pytest.approx(math.log(2))
-
-
-def test_the_roll_out_player_weighs_what_an_attack_would_show_when_told_to() -> None:
-    """A net all but sure of the general's quiet step: with `inform` the scouts' attacks are compared too and, the
-    look-ahead scoring every move alike, the one that shows the most is played; without it, the step."""
-    state, _ = crafted(INFORMED)
-    wish = {"E3-E2": 0.97, "H3-G3": 0.02, "C4-C3": 0.01}
-    assert _sure_move_played(state, wish, watch=0) == ("E3-E2", False)
-    move, looked = _sure_move_played(state, wish, watch=0, inform=1.0)
-    assert looked and move in ("H3xH4", "A3xA7")
-    _, _, know, marginals = _spied(INFORMED)
-    values = rollout.inform_values(know, marginals, [state.string_to_action(m) for m in ("H3xH4", "A3xA7")])
-    assert state.string_to_action(move) == max(values, key=lambda a: values[a])
-    made = make_agent("rollout:inform=0.05", "stratego")
-    assert isinstance(made, RolloutAgent) and made.inform == 0.05
-
-
-def test_book_is_an_option_that_gives_the_belief_the_setup_book_in_classic_and_barrage() -> None:
-    agent = make_agent("rollout:book=0.1,guesses=2,depth=2", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.book == 0.1 and RolloutAgent().book == 0.0
-    for variant in ("classic", "barrage"):
-        record = play_match(StrategoGame(variant), [agent, make_agent("random")], seed=4, max_actions=120)
-        assert record.actions and agent._belief._seen >= 0  # it played, from a belief
-        assert agent._belief.book_weight == 0.1 and agent._belief._book is not None
-    plain = RolloutAgent()
-    plain.start(StrategoGame("classic"), 0, random.Random(1))
-    assert plain._belief.book_weight == 0.0
-
-
-KNOWN_MARSHAL: list[Piece] = [
-    ("A1", 0, Rank.FLAG, False, False),
-    ("E3", 0, Rank.GENERAL, True, False),
-    ("H3", 0, Rank.SCOUT, True, False),
-    ("E5", 1, Rank.MARSHAL, True, False),  # hidden, but it has moved and blue has only it and the flag left
-    ("K10", 1, Rank.FLAG, False, False),
-]
-"""Red's general below a hidden blue piece the belief knows is the marshal."""
-
-
-def test_taken_chance_is_the_belief_s_chance_of_losing_the_moved_piece() -> None:
-    state, data = crafted(KNOWN_MARSHAL)
-    know = Knowledge.from_observation(data)
-    e5, k10 = parse_square("E5"), parse_square("K10")
-    chance = {e5: {int(Rank.MARSHAL): 0.8, int(Rank.SCOUT): 0.2}, k10: {int(Rank.FLAG): 1.0}}
-    taken = {state.action_to_string(a): rollout.taken_chance(know, chance, a) for a in state.legal_actions()}
-    assert taken["E3-E4"] == pytest.approx(0.8)  # beside the piece that is the marshal with chance 0.8
-    assert taken["E3-D3"] == 0.0 and taken["H3-H4"] == 0.0
-    bomb_or_scout = {e5: {int(Rank.BOMB): 0.5, int(Rank.SCOUT): 0.5}, k10: {int(Rank.FLAG): 1.0}}
-    attack = next(a for a in state.legal_actions() if state.action_to_string(a) == "E3-E4")
-    assert rollout.taken_chance(know, bomb_or_scout, attack) == 0.0  # a bomb or a scout beside takes no general
-    wide = [("E4", 1, Rank.SCOUT, True, False), *KNOWN_MARSHAL]  # now E3-E4 attacks a hidden piece
-    state, data = crafted(wide)
-    know = Knowledge.from_observation(data)
-    e4 = parse_square("E4")
-    hit = next(a for a in state.legal_actions() if state.action_to_string(a) == "E3xE4")
-    bombed = {**chance, e4: {int(Rank.BOMB): 0.5, int(Rank.SCOUT): 0.5}}
-    assert rollout.taken_chance(know, bombed, hit) == pytest.approx(1.0 - 0.5 * 0.2)  # the bomb, or the marshal
-
-
-def test_wary_looks_ahead_at_a_sure_move_the_belief_says_loses_the_piece() -> None:
-    state, seen = crafted_observation(KNOWN_MARSHAL)
-    wish = {"E3-E4": 0.97, "E3-D3": 0.02, "H3-H4": 0.01}
-    assert _look_aheads(state, wish, seen) == ("E3-E4", [])
-    assert _look_aheads(state, wish, seen, wary=0.3)[1] == [None]
-    assert _look_aheads(state, {"E3-D3": 0.97, "E3-E4": 0.02, "H3-H4": 0.01}, seen, wary=0.3) == ("E3-D3", [])
-    made = make_agent("rollout:wary=0.3,tell=0.9", "stratego")
-    assert isinstance(made, RolloutAgent) and (made.wary, made.tell) == (0.3, 0.9)
-
-
-class _Reader:
-    """A stand-in for the net that keeps the views it is given and is sure of the first legal move."""
-
-    def __init__(self) -> None:
-        self.seen: list[StrategoView] = []
-
-    def move_probabilities(self, data: StrategoView, legal: Sequence[int]) -> dict[int, float]:
-        self.seen.append(data)
-        moves = [a for a in legal if a < 10000]
-        return {a: 0.97 if a == moves[0] else 0.03 / (len(moves) - 1) for a in moves}
-
-
-def test_tell_shows_the_net_the_pieces_the_belief_is_sure_of() -> None:
-    state, seen = crafted_observation(KNOWN_MARSHAL)
-    data = stratego_view(seen.data)
-    e5 = parse_square("E5")
-    marginals = {e5: {int(Rank.MARSHAL): 0.9, int(Rank.SCOUT): 0.1}, parse_square("K10"): {int(Rank.FLAG): 0.6}}
-    told = rollout.told_view(data, marginals, 0.85)
-    assert told["board"][e5]["rank"] == "marshal" and data["board"][e5]["rank"] is None  # type: ignore[index]
-    assert told["board"][parse_square("K10")]["rank"] is None  # type: ignore[index]
-    assert rollout.told_view(data, marginals, 0.95) is data
-    for tell, shown in ((0.9, "marshal"), (0.0, None)):
-        agent = RolloutAgent(guesses=2, depth=2, tell=tell)
-        agent.start(state.game, 0, random.Random(1))
-        agent._net = reader = _Reader()  # type: ignore[assignment]
-        agent.act(seen, state.legal_actions())
-        assert reader.seen[0]["board"][e5]["rank"] == shown  # type: ignore[index]
+    return state.action_to_string(agent.act(state.observation(0), state.legal_actions())), bool(looked)
 
 
 LANE: list[Piece] = [
@@ -1287,6 +823,34 @@ def test_press_has_the_roll_outs_see_the_run_end_and_value_the_move_that_stops_i
     assert values[0.0][1] > -1.0
     agent = make_agent("rollout:runs=3,press=0.5", "stratego")
     assert isinstance(agent, RolloutAgent) and agent.press == 0.5 and RolloutAgent().press == 0.0
+
+
+TARGETED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E5", 0, Rank.MARSHAL, True, True),
+    ("H1", 0, Rank.SCOUT, False, False),
+    ("F5", 1, Rank.BOMB, False, False),  # hidden, never moved
+    ("E7", 1, Rank.SPY, False, False),
+    ("A10", 1, Rank.SCOUT, True, False),
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's shown marshal beside a hidden blue piece that has never moved; blue's other hidden pieces, one moved."""
+
+
+def test_with_rank_swaps_a_rank_in_and_keeps_bombs_and_the_flag_off_moved_pieces() -> None:
+    """`with_rank` (how `press` makes the runner a miner): the rank swapped in from a piece that holds it, never a
+    bomb or the flag onto a piece that has moved."""
+    _, data = crafted(TARGETED)
+    know = Knowledge.from_observation(data)
+    f5, e7, a10, k10 = (parse_square(s) for s in ("F5", "E7", "A10", "K10"))
+    guess = {f5: SPY, e7: BOMB, a10: int(Rank.SCOUT), k10: int(Rank.FLAG)}
+    rng = random.Random(1)
+    assert with_rank(know, guess, f5, SPY, rng) == guess
+    assert with_rank(know, guess, e7, int(Rank.SCOUT), rng) is None  # the bomb would go onto the moved scout
+    assert with_rank(know, guess, a10, BOMB, rng) is None  # A10 has moved: no bomb
+    assert with_rank(know, {**guess, a10: SPY, f5: int(Rank.SCOUT)}, f5, SPY, rng) is not None
+    assert with_rank(know, guess, f5, int(Rank.SCOUT), rng) == {**guess, f5: int(Rank.SCOUT), a10: SPY}
+    assert with_rank(know, {**guess, f5: BOMB, e7: SPY}, a10, int(Rank.FLAG), rng) is None
 
 
 def test_fall_back_values_are_the_steps_back_into_a_runner_s_way_and_its_capture() -> None:

@@ -17,11 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from fogofwar.games.stratego.agents.belief_model import BeliefWeights, PieceHistory, row_from_owner
-from fogofwar.games.stratego.agents.book_prior import SetupBookPrior, setup_book_prior
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MARSHAL, MINER, RANK_OF_NAME, SPY, Knowledge
 from fogofwar.games.stratego.agents.setups import prior_by_square
 from fogofwar.games.stratego.observation import MoveView, StrategoView
-from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import StrategoState, battle
 from fogofwar.grid.board import NEIGHBOURS, parse_square
 
@@ -39,40 +37,6 @@ said: 57 times where it said 43 (unmoved) and 78 where it said 28 (moved); with 
 
 RUN_KEPT = 16
 """Squares of the enemy's latest run that the tracker keeps (`BeliefTracker.run`)."""
-
-SPY_PAIR_FACTORS = {int(Rank.GENERAL): 5.8, int(Rank.COLONEL): 2.8, int(Rank.MAJOR): 1.5}
-"""The spy likelihood of a hidden piece that was set up beside a known enemy piece of this rank (one factor for
-each such neighbour at setup): players set their spy up beside the general it guards. In Gravon setups the spy
-stood beside the general in 42% of them where the squares' own frequencies say 13%. Fitted by likelihood of the
-spy's square given each setup's generals, colonels and majors (every 4th game held out: -2.78 -> -2.38 nats a
-setup; docs/strength.md, session 42)."""
-
-
-def swap_chain(
-    rows: Mapping[int, Mapping[int, float]], guess: dict[int, int], rng: random.Random, steps: int
-) -> dict[int, int]:
-    """`guess` moved `steps` Metropolis steps towards the joint that weighs each assignment of its ranks to its
-    pieces by the product of `rows` (each piece's weight of each rank): two pieces of different ranks swap them
-    with the chance min(1, the product after / before), never to a rank a row rules out. The counts stay those of
-    `guess`; from any start the chain's draws approach the joint's as `steps` grows.
-
-    >>> swap_chain({1: {5: 1.0, 6: 0.0}, 2: {5: 1.0, 6: 1.0}}, {1: 6, 2: 5}, random.Random(1), 10)
-    {1: 5, 2: 6}
-    """
-    out = dict(guess)
-    squares = list(out)
-    if len(squares) < 2:
-        return out
-    for _ in range(steps):
-        a, b = rng.sample(squares, 2)
-        ra, rb = out[a], out[b]
-        if ra == rb:
-            continue
-        before = rows[a].get(ra, 0.0) * rows[b].get(rb, 0.0)
-        after = rows[a].get(rb, 0.0) * rows[b].get(ra, 0.0)
-        if after > 0 and (after >= before or rng.random() * before < after):
-            out[a], out[b] = rb, ra
-    return out
 
 
 def balance(rows: dict[int, dict[int, float]], pool: Mapping[int, int], iterations: int = 12) -> None:
@@ -116,26 +80,12 @@ class BeliefTracker:
         self.guard_factors = (1.0, 1.0)
         """Spy likelihood of a hidden piece (unmoved, moved) beside an enemy piece that our revealed marshal could
         take: players keep their spy by what they leave to our marshal ((1, 1): off; `GUARD_FACTORS`)."""
-        self.pair_factors: dict[int, float] = {}
-        """Spy likelihood by the rank of a known enemy piece whose setup square was beside this piece's ({}: off;
-        `SPY_PAIR_FACTORS`)."""
         self.moves: dict[int, int] = {}  # current square of an enemy piece -> how many moves it has made
         self.first_moved: dict[int, int] = {}  # current square -> the enemy's turn number of its first move
         self.enemy_turns = 0  # enemy moves seen so far
-        self.book_weight = 0.0
-        """The setup book's share of the prior before anything was shown (`book_prior`; 0: off)."""
-        self.book_noise = 0.1
-        """The chance that a square of a book setup holds another rank than the book's (`SetupBookPrior.prior`)."""
-        self._book: SetupBookPrior | None = None
-        self.fallen: dict[int, int] = {}  # setup square -> rank of an enemy piece that was taken (shown in battle)
         self.run: list[int] = []
         """The squares of the enemy piece that made the enemy's latest moves in a row, from where the run began to
         where it stands (at most `RUN_KEPT` squares; empty after an attack of the enemy's that failed)."""
-        self.chain = 0
-        """Swap steps a hidden piece (`swap_chain`) each guess is moved by towards the joint the marginals balance
-        (0: off, the guesses drawn a piece at a time as they are)."""
-        self._rows: tuple[dict[int, dict[int, float]], dict[int, dict[int, float]]] | None = None
-        """The last marginals and the likelihood rows they were balanced from, for `chain`."""
         self.weights: BeliefWeights | None = None
         """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
         None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
@@ -152,7 +102,6 @@ class BeliefTracker:
             from fogofwar.games.stratego.variants import get_variant
 
             self._prior = prior_by_square(get_variant(str(data["variant"])), enemy)
-            self._book = setup_book_prior(str(data["variant"]), enemy) if self.book_weight > 0 else None
             unseen = recent[-count:] if count else []
             for ev in unseen:
                 if ev["player"] == enemy:
@@ -239,8 +188,6 @@ class BeliefTracker:
             seen = self.evidence.pop(src, None)
             moves = self.moves.pop(src, 0) + 1
             first = self.first_moved.pop(src, self.enemy_turns)
-            if result in ("defender_won", "both_lost") and "attacker" in ev:
-                self.fallen[start] = RANK_OF_NAME[ev["attacker"]]
             if result in (None, "attacker_won"):
                 self.origin[dst] = start
                 self.moves[dst] = moves
@@ -251,9 +198,7 @@ class BeliefTracker:
             if ev.get("defender") == "bomb":
                 self.bomb_squares.add(dst)
             if result in ("attacker_won", "both_lost"):
-                start = self.origin.pop(dst, dst)
-                if "defender" in ev:
-                    self.fallen[start] = RANK_OF_NAME[ev["defender"]]
+                self.origin.pop(dst, None)
                 self.evidence.pop(dst, None)
                 self.moves.pop(dst, None)
                 self.first_moved.pop(dst, None)
@@ -271,16 +216,6 @@ class BeliefTracker:
 
     def marginals(self, know: Knowledge, iterations: int = 12) -> dict[int, dict[int, float]]:
         """P(rank) for every unknown enemy piece by square, consistent with everything observed."""
-        rows = self.likelihoods(know)
-        raw = {sq: dict(row) for sq, row in rows.items()} if self.chain else {}
-        balance(rows, know.unknown_pool, iterations)
-        if self.chain:
-            self._rows = (rows, raw)
-        return rows
-
-    def likelihoods(self, know: Knowledge) -> dict[int, dict[int, float]]:
-        """Each unknown enemy piece's weight of each rank left (its square's prior times what was seen of it),
-        before the ranks' counts are balanced: the rows whose product weighs an army (`swap_chain`)."""
         squares = know.unknown_enemy_squares()
         pool = know.unknown_pool
         ranks = [r for r, n in pool.items() if n > 0]
@@ -288,14 +223,12 @@ class BeliefTracker:
             sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.enemy and c.rank == BOMB
         }
         guards = self._guards(know) if self.guard_factors != (1.0, 1.0) else set()
-        paired = self._paired(know) if self.pair_factors else {}
-        book = self._book_prior(know) if self._book is not None and self._prior else {}
         rows: dict[int, dict[int, float]] = {}
         for sq in squares:
             cell = know.cells[sq]
             assert cell is not None
             start = self.origin.get(sq, sq)
-            prior = book.get(start) or (self._prior.get(start) if self._prior else None)
+            prior = self._prior.get(start) if self._prior else None
             row = {}
             for r in ranks:
                 if cell.moved and r in (BOMB, FLAG):
@@ -312,45 +245,13 @@ class BeliefTracker:
                     row[r] *= factors[r]
             if sq in guards and SPY in row:
                 row[SPY] *= self.guard_factors[cell.moved]
-            if sq in paired and SPY in row:
-                row[SPY] *= paired[sq]
             if FLAG in row and bombs:
                 # Players wall their flag in with bombs: a bomb next door makes a flag likelier.
                 near = sum(1 for n in NEIGHBOURS[sq] if n in bombs)
                 row[FLAG] *= self.bomb_neighbour_factor**near
             rows[sq] = row
+        balance(rows, pool, iterations)
         return rows
-
-    def _book_prior(self, know: Knowledge) -> dict[int, dict[int, float]]:
-        """The prior of each hidden enemy piece by its setup square, mixed with the setup book's given what the
-        game has shown of the enemy's setup squares (`SetupBookPrior.prior`)."""
-        assert self._book is not None and self._prior is not None
-        shown = {start: rank for start, rank in self.fallen.items() if start in self._prior}
-        moved, hidden = [], []
-        for sq, c in enumerate(know.cells):
-            if c is None or c.owner != know.enemy or (start := self.origin.get(sq, sq)) not in self._prior:
-                continue
-            if c.rank is not None:
-                shown[start] = c.rank
-            else:
-                hidden.append(start)
-                if c.moved:
-                    moved.append(start)
-        return self._book.prior(self._prior, shown, moved, hidden, self.book_weight, self.book_noise)
-
-    def _paired(self, know: Knowledge) -> dict[int, float]:
-        """The spy factor (`pair_factors`) of each hidden enemy piece set up beside known enemy pieces of those
-        ranks, by its current square."""
-        beside: dict[int, float] = {}
-        for sq, c in enumerate(know.cells):
-            if c is None or c.owner != know.enemy or c.rank is None:
-                continue
-            factor = self.pair_factors.get(c.rank, 1.0)
-            if factor != 1.0:
-                for n in NEIGHBOURS[self.origin.get(sq, sq)]:
-                    beside[n] = beside.get(n, 1.0) * factor
-        hidden = know.unknown_enemy_squares()
-        return {sq: beside[start] for sq in hidden if (start := self.origin.get(sq, sq)) in beside}
 
     @staticmethod
     def _guards(know: Knowledge) -> set[int]:
@@ -374,16 +275,7 @@ class BeliefTracker:
     def sample(self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
         """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left), drawn a
         piece at a time (the pieces with the fewest ranks first, which gives them the common ranks more often than
-        the belief does) and, with `chain` and `marginals` from this tracker, moved by swap steps towards the joint
-        they balance (`swap_chain`)."""
-        out = self._draw(know, marginals, rng)
-        if self.chain and self._rows is not None and self._rows[0] is marginals:
-            return swap_chain(self._rows[1], out, rng, self.chain * len(out))
-        return out
-
-    @staticmethod
-    def _draw(know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
-        """A guess drawn a piece at a time, the pieces with the fewest ranks first."""
+        the belief does)."""
         left = dict(know.unknown_pool)
         squares = list(marginals)
         rng.shuffle(squares)
@@ -410,7 +302,7 @@ class BeliefTracker:
         return out
 
 
-__all__ = ["RANK_OF_NAME", "SPY_PAIR_FACTORS", "BeliefTracker", "balance", "swap_chain"]
+__all__ = ["RANK_OF_NAME", "BeliefTracker", "balance"]
 
 
 def oracle_marginals(state: StrategoState, know: Knowledge) -> dict[int, dict[int, float]]:

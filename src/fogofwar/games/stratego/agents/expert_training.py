@@ -121,8 +121,8 @@ def _empty(k: int) -> Row:
 
 class LabellingAgent(RolloutAgent):
     """`rollout` that keeps, at each move where it looked ahead, what `Labels` holds (in `sink`), playing `net`
-    instead of the shipped net when one is given (with `halving`, a row for each round of the halving). A move's
-    score is what the agent compared: its roll-outs' mean plus the watch's bonus (`rollout:watch`)."""
+    instead of the shipped net when one is given. A move's score is what the agent compared: its roll-outs' mean
+    plus the watch's bonus (`rollout:watch`)."""
 
     _sink: list[Row]
     _own_net: PolicyNet | None = None
@@ -145,8 +145,8 @@ class LabellingAgent(RolloutAgent):
         self._legal = legal_actions
         return super().act(observation, legal_actions)
 
-    def look_ahead(self, data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> F64:
-        means = super().look_ahead(data, candidates, guesses)
+    def look_ahead(self, data: StrategoView, candidates: Sequence[int]) -> F64:
+        means = super().look_ahead(data, candidates)
         compared = means + self.watch * np.array([self._watched.get(a, 0.0) for a in candidates])
         player = int(data["player"])
         planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"]))), player)

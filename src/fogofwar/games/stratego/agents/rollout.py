@@ -12,73 +12,44 @@ goes on, by the material win chance (`material_chance.Potential`, what self-play
 mean score plus `prior` x log P(move) is played. Every candidate meets the same worlds, so their means differ by
 the move and not by the draw. When the net is sure (P >= `sure`) its move is played at once.
 
-Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `reply` (> 0:
-the enemy's roll-out moves are drawn from P(move) ** (1 / reply), an opponent less like ourselves), `halving` (1:
-sequential halving, below), `exposed` (the chance that the roll-outs' enemy knows each of our hidden pieces, 1 by
-default: an opponent that reads our army better than the game showed it, docs/strength.md, session 37), `marshal` (1
-by default: the roll-outs score material with the fit that gives the marshal that outlives the other's a step of its
-own, `material_training`), `spy` (1 by default: the belief reads the spy from what stands beside our revealed
-marshal, `belief.SPARED_FACTOR` and `GUARD_FACTORS`), `futile` (1 by default: no attack on a shown piece that
-beats the attacker, neither the move played nor in the roll-outs, while another move is left: the net threw a piece
-away so about once a game, Demon never), `guard` (W > 0, off: a roll-out's score less W x `flag_danger`, how near
-the nearest enemy piece that could take our flag stands), `watch` (W, 0.2 by default: the moves of our sergeants and
-better against a piece that threatens our flag, `flag_threats` and `watch_values`, are compared too and W x their
-value is added to their score; a hidden piece that walks in counts by the belief's chance that it is a miner) and
-`decoy` (1: set up with `search.decoy_setup`, a low piece in the bombed ring and the flag elsewhere on the back row).
-All three lost fewer flags to Demon's miners; `watch` alone scored no worse for it (54.7% against level 5 over 64
-games, the default before it 47.5% over 80), `guard` and `decoy` lost the games otherwise (docs/strength.md,
-sessions 39 and 40). `reveal` (1, off: the roll-outs score with the material fit that also counts what each side
-has shown, a known marshal, general, colonel, spy or bomb against its side, `material_training`; our pieces the real
-game would have shown are followed through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2:
-that, and the net's sure move is compared too when it is a capture that would show a hidden officer, `shows_officer`).
-`spyrisk` (1, off: a move after which the enemy spy may stand beside our shown marshal is scored with worlds added
-where it does and each case weighed by the belief's chance of it, `strata.spy_factor`; the net's sure move too),
-`target` (1, off: so for an attack on a hidden piece, by the chances of winning, losing and trading,
-`strata.target_factor`) and `pairs` (1, off: the belief looks for the spy beside where a known general, colonel or
-major set up, `belief.SPY_PAIR_FACTORS`; session 42). `worlds` (N, 1: with `spyrisk` or `target`, a move where one
-of the candidates turns on such a fact is looked ahead in N times `guesses` worlds: the captures that showed our
-marshal beside a spy were scored 0.03 to 0.15 below the best other move and played anyway, the draw's noise in the
-rest of the army; session 43). `probe` (P > 0, off: our captain or better does not attack an enemy piece that has
-never moved nor been shown while the belief gives it a bomb with chance P or more, and in the roll-outs neither seat's
-officers attack such pieces while another move is left, `probe_moves` and `probe_mask`: our officers hit a bomb in
-such attacks 311 times in 160 games against Demon level 5, Demon's attacked unmoved pieces 27 times; session 44).
-`spyfree` (P > 0, off: our marshal, shown or shown by its attack, does not end a move beside hidden enemy pieces that
-hold the spy with chance P or more while another move is left, `spy_exposing_moves`; session 44).
-`inform` (W > 0, off: the attacks of our scouts, sergeants and lieutenants on hidden enemy pieces are compared too,
-and W x the entropy of what the belief says the target is, `inform_values`, is added to their score: what the
-battle would show, which the roll-outs cannot value since each of their worlds knows it; with `probe` it scored 43.8%
-against Demon level 5 where `probe` alone scored 56.3% on the same seeds: the probes cost more than they showed;
-session 46).
-`book` (W > 0, off: the belief's prior is mixed with the setup book's, the book's share W before anything is shown
-and growing as whole book setups explain what the game shows, `book_prior`), `tell` (P > 0, off: the net reads each
-hidden enemy piece the belief gives one rank with chance P or more as shown, `told_view`) and `wary` (P > 0, off: the
-net's sure move is looked ahead when the belief gives the moved piece a chance P or more to be taken, `taken_chance`):
-with the book the belief reads most of an army Demon set up from a published setup, and the net, which sees no
-belief, proposed at 0.87 to walk our general beside a marshal the belief gave 0.90, and none of its likeliest
-moves was a retreat (session 47).
+Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `exposed` (the
+chance that the roll-outs' enemy knows each of our hidden pieces, 1 by default: an opponent that reads our army
+better than the game showed it, docs/strength.md, session 37), `marshal` (1 by default: the roll-outs score material
+with the fit that gives the marshal that outlives the other's a step of its own, `material_training`), `spy` (1 by
+default: the belief reads the spy from what stands beside our revealed marshal, `belief.SPARED_FACTOR` and
+`GUARD_FACTORS`), `futile` (1 by default: no attack on a shown piece that beats the attacker, neither the move played
+nor in the roll-outs, while another move is left: the net threw a piece away so about once a game, Demon never) and
+`watch` (W, 0.2 by default: the moves of our sergeants and better against a piece that threatens our flag,
+`flag_threats` and `watch_values`, are compared too and W x their value is added to their score; a hidden piece that
+walks in counts by the belief's chance that it is a miner). `watch` lost fewer flags to Demon's miners and scored
+54.7% against level 5 over 64 games, the default before it 47.5% over 80 (docs/strength.md, session 40). `reveal` (1,
+off: the roll-outs score with the material fit that also counts what each side has shown, a known marshal, general,
+colonel, spy or bomb against its side, `material_training`; our pieces the real game would have shown are followed
+through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2: that, and the net's sure move is
+compared too when it is a capture that would show a hidden officer, `shows_officer`).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
-evaluations of the net (about 0.4 ms each on one core); with halving, guesses x depth x top x log2(top).
-`reach` (moves, 3 by default: a threat to our flag `d` moves away weighs exp(-(d - 1) / reach) in `watch`) and
-`defenders` (1, off: any piece of ours that beats or trades with a shown threat's rank defends against it, not only
-the sergeants and better; session 51). `hide` (W > 0, off: the book setup chosen by its safety less W x
-`search.flag_exposure`, the chance a reader of where our pieces stand finds our flag; session 51). `runs` (K > 0,
-off: the enemy piece whose last K or more moves in a row each came nearer our flag is a threat of full weight in
-`watch` wherever it stands, `flag_runner`; session 51). `press` (P > 0, off: that piece, found over `runs` moves or
-three, runs on at our flag in the roll-outs, `Runner`, and is a miner in a share P of the worlds where the belief
-drew it otherwise: the roll-outs' enemy, the net, does not go on with such a run; and with `watch`, the moves that get
-back in its way, `fall_back_values`, are compared too; session 52). `siege` (N > 0, off: with N or fewer movable
-enemy pieces left, our miner with the shortest way to the flag the belief holds likeliest, `siege_target`, runs at it
-in the roll-outs, `Runner`, and its steps along that way are compared too, valued as a defending step is: the net
-has no plan to dig a flag out of its bombs; session 52).
-`budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long, and halving
-stops after the round it is in; the games are scored where they stand. It keeps a move within a second on a slow or
-busy machine (the issue's bound for the strongest level); a move that stays within it depends on nothing but the
-seed, so on a quiet machine (a move takes about 0.2 s) the seeded series repeat.
+evaluations of the net (about 0.4 ms each on one core).
+`seize` (1, off: in the roll-outs a seat that can take a flag it sees takes it, `flag_takes`; session 48). `setup`
+(K > 0: set up with the safest of K book setups, `search.safest_book_setup`; 0: the guarded setup; -1, the default:
+the variant's own, `variant_setups`). `runs` (K > 0, off: the enemy piece whose last K or more moves in a row each
+came nearer our flag is a threat of full weight in `watch` wherever it stands, `flag_runner`; session 51). `press`
+(P > 0, off: that piece, found over `runs` moves or three, runs on at our flag in the roll-outs, `Runner`, and is a
+miner in a share P of the worlds where the belief drew it otherwise: the roll-outs' enemy, the net, does not go on
+with such a run; and with `watch`, the moves that get back in its way, `fall_back_values`, are compared too; session
+52). `siege` (N > 0, off: with N or fewer movable enemy pieces left, our miner with the shortest way to the flag the
+belief holds likeliest, `siege_target`, runs at it in the roll-outs, `Runner`, and its steps along that way are
+compared too, valued as a defending step is: the net has no plan to dig a flag out of its bombs; session 52). `hold`
+(N, off: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has not seen
+them, `hold_mask`, so a capture that would show one is weighed at the root; session 53).
+`budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long; the games are
+scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
+strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
+about 0.2 s) the seeded series repeat.
 
-Sequential halving (Karnin, Koren and Somekh 2013; Gumbel MuZero chooses its move so): every move still in the
-running meets `guesses` new worlds, the better half by mean so far goes on, and each round doubles the worlds, so
-the budget goes to telling apart the moves that are close rather than confirming that a poor one is poor.
+The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
+`worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
+in session 54: docs/strength.md gives their figures, and their code is in the history of this file.
 """
 
 from __future__ import annotations
@@ -86,7 +57,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Sequence
-from functools import cache, partial
+from functools import cache
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
@@ -95,28 +66,16 @@ import numpy.typing as npt
 
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import NumberOption, number_options
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, SPY_PAIR_FACTORS, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge, is_land
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
-from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways, safest_book_setup
-from fogofwar.games.stratego.agents.strata import (
-    Factor,
-    doubtful,
-    forced_worlds,
-    spy_chance,
-    spy_factor,
-    spy_threats,
-    stratified_weights,
-    target_factor,
-    with_rank,
-)
+from fogofwar.games.stratego.agents.search import PATH_LENGTHS, flag_ways, safest_book_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
     BOMB,
     FLAG,
     MINER,
-    MOVED_BIT,
     OWNER_BIT,
     PRESENT_BIT,
     RANK_MASK,
@@ -143,33 +102,15 @@ OPTIONS = {
     "depth": NumberOption(0, 100, 8, "PLIES", whole=True),
     "prior": NumberOption(0, 10, 0.01, "W"),
     "sure": NumberOption(0, 1, 0.95, "P"),
-    "reply": NumberOption(0, 10, 0.0, "T"),
-    "halving": NumberOption(0, 1, 0, "0|1", whole=True),
     "exposed": NumberOption(0, 1, 1, "P"),
     "marshal": NumberOption(0, 1, 1, "0|1", whole=True),
     "spy": NumberOption(0, 1, 1, "0|1", whole=True),
     "futile": NumberOption(0, 1, 1, "0|1", whole=True),
-    "guard": NumberOption(0, 2, 0, "W"),
     "watch": NumberOption(0, 2, 0.2, "W"),
-    "decoy": NumberOption(0, 1, 0, "0|1", whole=True),
     "reveal": NumberOption(0, 2, 0, "0|1|2", whole=True),
-    "spyrisk": NumberOption(0, 1, 0, "0|1", whole=True),
-    "pairs": NumberOption(0, 1, 0, "0|1", whole=True),
-    "target": NumberOption(0, 1, 0, "0|1", whole=True),
-    "worlds": NumberOption(1, 16, 1, "N", whole=True),
-    "probe": NumberOption(0, 1, 0, "P"),
-    "spyfree": NumberOption(0, 1, 0, "P"),
-    "inform": NumberOption(0, 1, 0, "W"),
-    "book": NumberOption(0, 1, 0, "W"),
-    "wary": NumberOption(0, 1, 0, "P"),
-    "tell": NumberOption(0, 1, 0, "P"),
-    "chain": NumberOption(0, 100, 0, "N", whole=True),
     "seize": NumberOption(0, 1, 0, "0|1", whole=True),
     "setup": NumberOption(-1, 1000, -1, "K", whole=True),
     "budget": NumberOption(0, 60, 0.9, "SECONDS"),
-    "reach": NumberOption(0.5, 20, 3.0, "MOVES"),
-    "defenders": NumberOption(0, 1, 0, "0|1", whole=True),
-    "hide": NumberOption(0, 100, 0, "W"),
     "runs": NumberOption(0, 15, 0, "K", whole=True),
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
@@ -198,83 +139,6 @@ def futile_moves(know: Knowledge, moves: Sequence[int]) -> set[int]:
     return out
 
 
-OFFICERS = frozenset({Rank.CAPTAIN, Rank.MAJOR, Rank.COLONEL, Rank.GENERAL, Rank.MARSHAL})
-PROBERS = frozenset({Rank.SCOUT, Rank.MINER, Rank.SERGEANT, Rank.LIEUTENANT})
-"""The pieces that attack unmoved pieces in our stead: movable and below a captain (the spy is kept for the marshal)."""
-_OFFICER = np.zeros(16, np.bool_)
-_OFFICER[list(OFFICERS)] = True
-
-
-def probe_moves(
-    know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int], limit: float
-) -> set[int]:
-    """The moves (reference ids) by which our captain or better attacks an enemy piece that has never moved nor been
-    shown while the belief gives it a bomb with chance `limit` or more, and no more chance of the flag; none while
-    we have no movable piece below a captain left to probe with.
-
-    Why: against Demon level 5 our officers attacked such pieces 1,212 times in 160 games and hit a bomb 311 times,
-    where Demon's did so 27 times (docs/strength.md, session 44); it probes unmoved pieces with low ones."""
-    cells = [c for c in know.cells if c is not None and c.owner == know.player]
-    if not any(c.rank in PROBERS for c in cells):
-        return set()
-    out = set()
-    for move in moves:
-        src, dst = divmod(move, 100)
-        mine, theirs = know.cells[src], know.cells[dst]
-        if mine is None or theirs is None or theirs.owner == know.player or mine.rank not in OFFICERS:
-            continue
-        chances = marginals.get(dst, {})
-        bomb = chances.get(int(Rank.BOMB), 0.0)
-        if not theirs.revealed and not theirs.moved and bomb >= limit and bomb > chances.get(int(Rank.FLAG), 0.0):
-            out.add(move)
-    return out
-
-
-INFORMERS = frozenset({Rank.SCOUT, Rank.SERGEANT, Rank.LIEUTENANT})
-"""The pieces whose attacks on hidden pieces are valued for what the battle shows (Demon probes with these)."""
-_KIND = {int(Rank.BOMB): 0, int(Rank.FLAG): 1, int(Rank.SPY): 2, **{int(r): 3 for r in OFFICERS}}
-
-
-def inform_values(know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int]) -> dict[int, float]:
-    """Of `moves`, the attacks by our scouts, sergeants and lieutenants on hidden enemy pieces, each with the
-    entropy (nats) of what the belief says the target is: a bomb, the flag, the spy, an officer or a low piece. A
-    battle shows both pieces, so that is what the attack would tell.
-
-    Why: told where Demon's bombs and flag stand, `rollout` won all but one of the games Demon finished, where it won
-    a third untold (docs/strength.md, session 45); the roll-outs cannot value finding it out, since each of their
-    worlds already knows."""
-    out = {}
-    for move in moves:
-        src, dst = divmod(move, 100)
-        mine, theirs = know.cells[src], know.cells[dst]
-        if mine is None or theirs is None or theirs.owner == know.player or theirs.rank is not None:
-            continue
-        if mine.rank not in INFORMERS:
-            continue
-        kinds = [0.0] * 5
-        for rank, p in marginals.get(dst, {}).items():
-            kinds[_KIND.get(rank, 4)] += p
-        total = sum(kinds)
-        entropy = -sum(k / total * math.log(k / total) for k in kinds if k > 0) if total > 0 else 0.0
-        if entropy > 0:
-            out[move] = entropy
-    return out
-
-
-def spy_exposing_moves(
-    know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int], limit: float
-) -> set[int]:
-    """The moves (reference ids) of our marshal after which it stands shown beside hidden enemy pieces that hold
-    the spy with chance `limit` or more (`strata.spy_threats`: shown before, or by this move's attack).
-
-    Why: in 160 games against Demon level 5 its spy took our marshal in 60 before any other marshal fell, each time
-    right after our shown marshal stepped or took a piece beside it, and those games scored 36% where those whose
-    marshals first fell in a trade scored 55%; weighing the chance in the roll-outs (`spyrisk`) left it to the draw of
-    the rest of the army (docs/strength.md, sessions 42 to 44)."""
-    at = know.own_piece(int(Rank.MARSHAL))
-    return {move for move in moves if move // 100 == at and spy_chance(spy_threats(know, marginals, move)) >= limit}
-
-
 def _attack_codes(sim: BatchSim) -> tuple[I64, I64, npt.NDArray[np.bool_]]:
     """(n, compact ids) each: the piece codes on every move's from-square and to-square in each game of `sim`, and
     whether the to-square holds a piece of the seat not to move (the board's orientation, legal or not): what the
@@ -285,16 +149,6 @@ def _attack_codes(sim: BatchSim) -> tuple[I64, I64, npt.NDArray[np.bool_]]:
     src, dst = board[:, MOVE_OF_COMPACT // 100], board[:, MOVE_OF_COMPACT % 100]
     enemy = ((dst & PRESENT_BIT) != 0) & (((dst & OWNER_BIT) >> 4) != sim.to_move[:, None])
     return src, dst, enemy
-
-
-def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
-    """(n, compact ids): the moves of the seat to move in each game by which a captain or better attacks a piece of
-    the other seat that has never moved nor been shown (as `probe_moves` with any chance of a bomb, for the
-    simulator's boards: the roll-outs' players leave such attacks to low pieces, as Demon does)."""
-    src, dst, enemy = _attack_codes(sim)
-    unseen = (dst & (REVEALED_BIT | MOVED_BIT)) == 0
-    out: npt.NDArray[np.bool_] = enemy & unseen & _OFFICER[src & RANK_MASK]
-    return out
 
 
 def flag_takes(sim: BatchSim) -> npt.NDArray[np.bool_]:
@@ -370,58 +224,6 @@ def shows_officer(know: Knowledge, move: int) -> bool:
 _OFFICERS = frozenset({int(Rank.COLONEL), int(Rank.GENERAL), int(Rank.MARSHAL)})
 
 
-def told_view(data: StrategoView, marginals: dict[int, dict[int, float]], sure: float) -> StrategoView:
-    """`data` with every hidden enemy piece the belief gives one rank with chance `sure` or more shown as that rank:
-    what the net reads when `rollout:tell` is on.
-
-    Why: the net sees only what the game showed; with the setup book (or by elimination) the belief may be all but
-    certain of a piece, and the net's candidates and its sure moves should not walk into it (docs/strength.md,
-    session 47)."""
-    board = list(data["board"])
-    changed = False
-    for sq, row in marginals.items():
-        rank, p = max(row.items(), key=lambda item: item[1])
-        cell = board[sq]
-        if p >= sure and isinstance(cell, dict) and cell["rank"] is None:
-            board[sq] = {**cell, "rank": Rank(rank).name.lower()}
-            changed = True
-    if not changed:
-        return data
-    told: StrategoView = {**data, "board": board}
-    return told
-
-
-def taken_chance(know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> float:
-    """The belief's chance that the piece `move` moves is lost to a hidden enemy piece: in its attack, when it
-    attacks one, or else on the enemy's next move, to a hidden piece beside where it stands.
-
-    Why: the net sees no belief, and its sure moves are played without a look-ahead; with the setup book the
-    belief may know that the hidden piece the net walks our general up to is the marshal (docs/strength.md,
-    session 47)."""
-    src, dst = divmod(move, 100)
-    mine, target = know.cells[src], know.cells[dst]
-    if mine is None or mine.rank is None:
-        return 0.0
-    ours = mine.rank
-    if target is not None and target.owner != know.player:
-        if target.rank is not None:
-            return 0.0 if battle(ours, target.rank)[0] else 1.0
-        row = marginals.get(dst, {})
-        lost = sum(p for r, p in row.items() if not battle(ours, r)[0])
-        if lost >= 1.0:
-            return 1.0
-    else:
-        lost = 0.0
-    safe = 1.0 - lost
-    for n in NEIGHBOURS[dst]:
-        cell = know.cells[n]
-        if cell is None or cell.owner == know.player or cell.rank is not None:
-            continue
-        row = marginals.get(n, {})
-        safe *= 1.0 - sum(p for r, p in row.items() if r not in (BOMB, FLAG) and battle(r, ours) == (True, False))
-    return 1.0 - safe
-
-
 def flag_runner(know: Knowledge, run: Sequence[int], others: list[int], miners: list[int], runs: int) -> int | None:
     """The square of the enemy piece that ran at our flag: its last `runs` or more moves in a row (`run`, the
     squares of its run) each brought it nearer (by the miners' way for a piece not shown or a shown miner, by the
@@ -443,30 +245,21 @@ def flag_runner(know: Knowledge, run: Sequence[int], others: list[int], miners: 
     return None
 
 
-def watch_values(
-    know: Knowledge, moves: Sequence[int], threats: dict[int, float], any_defender: bool = False
-) -> dict[int, float]:
+def watch_values(know: Knowledge, moves: Sequence[int], threats: dict[int, float]) -> dict[int, float]:
     """Of `moves`, those against a threat to our flag (`flag_threats`), each with the threat's weight: a move that
     takes it, or (half the weight) one that steps nearer to it round the lakes, by a piece of ours that beats a
-    miner (a sergeant or better) and, for a shown piece, beats or trades with its rank. With `any_defender`, any
-    piece of ours that beats or trades with a shown threat's rank defends against it (a scout against a shown spy,
-    our miner against a shown miner): in Barrage the sergeants and better are two pieces. `rollout:watch` compares
+    miner (a sergeant or better) and, for a shown piece, beats or trades with its rank. `rollout:watch` compares
     them and adds W x this value to their score: the net alone seldom proposes them and eight plies of roll-out do
     not see a walk to the flag."""
     out: dict[int, float] = {}
     for move in moves:
         src, dst = divmod(move, 100)
         mine = know.cells[src]
-        if mine is None or mine.rank is None:
-            continue
-        beats_miner = battle(mine.rank, MINER) == (True, False)
-        if not (beats_miner or any_defender):
+        if mine is None or mine.rank is None or battle(mine.rank, MINER) != (True, False):
             continue
         best = 0.0
         for t, weight in threats.items():
             rank = know.cells[t].rank  # type: ignore[union-attr]
-            if rank is None and not beats_miner:
-                continue
             if rank is not None and battle(mine.rank, rank) not in ((True, False), (False, False)):
                 continue
             if dst == t:
@@ -603,6 +396,29 @@ def world_codes(know: Knowledge, guess: dict[int, int], shown: frozenset[int] = 
     return row
 
 
+def with_rank(
+    know: Knowledge, guess: dict[int, int], square: int, rank: int, rng: random.Random
+) -> dict[int, int] | None:
+    """`guess` with `rank` on the unknown piece on `square`, swapped with a piece of that rank elsewhere: a world
+    as likely in every other respect (`press` makes the runner a miner so). None when no swap keeps bombs and the
+    flag off pieces that have moved."""
+    if guess.get(square) == rank:
+        return dict(guess)
+    cell = know.cells[square]
+    if square not in guess or cell is None or (cell.moved and rank in (BOMB, FLAG)):
+        return None
+    sources = [sq for sq, r in guess.items() if r == rank]
+    rng.shuffle(sources)
+    for sq in sources:
+        other = know.cells[sq]
+        if other is not None and other.moved and guess[square] in (BOMB, FLAG):
+            continue
+        out = dict(guess)
+        out[sq], out[square] = guess[square], rank
+        return out
+    return None
+
+
 def captured_counts(data: StrategoView) -> I64:
     """(2, ranks): how many pieces of each rank each seat has lost, from the observation."""
     out = np.zeros((2, len(RANK_OF_NAME)), np.int64)
@@ -672,22 +488,16 @@ def play_out(
     net: PolicyNet,
     sim: BatchSim,
     plies: int,
-    drawn: int = -1,
-    temperature: float = 0.0,
-    rng: np.random.Generator | None = None,
     futile: bool = False,
     track: ShownTracker | None = None,
-    probe: bool = False,
     seize: bool = False,
     deadline: float = math.inf,
     runners: Sequence[Runner] = (),
     held: Sequence[int] = (),
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
-    its own view; seat `drawn` (-1: neither) draws its moves from P(move) ** (1 / `temperature`) instead. With
-    `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it has another move;
-    with `probe`, neither attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
-    another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
+    its own view. With `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it
+    has another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
     move played. Each of `runners` keeps its piece running at the flag it runs at (`Runner.press`). With `track`,
     `track`'s seat does not attack with a piece of a rank in `held` the enemy has not seen (`hold_mask`) while it has
     another move. No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
@@ -701,22 +511,11 @@ def play_out(
         movers, planes, masks = movers_view(sim)
         if futile:
             masks = _without(futile_mask(sim), movers, masks)
-        if probe:
-            masks = _without(probe_mask(sim), movers, masks)
         if held and track is not None:
             masks = _without(hold_mask(sim, track, held), movers, masks)
-        mover, mask = movers[live], masks[live]
-        blue = mover == 1
+        blue = movers[live] == 1
         logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
-        masked = np.where(mask, logits, -np.inf)
-        best = masked.argmax(axis=1)
-        draw = mover == drawn
-        if temperature > 0 and rng is not None and draw.any():
-            z = masked[draw] / temperature
-            p = np.exp(z - z.max(axis=1, keepdims=True))
-            cum = np.cumsum(p, axis=1)
-            u = rng.random(len(cum))[:, None] * cum[:, -1:]
-            best[draw] = (cum <= u).sum(axis=1)  # the first move whose share reaches past u: a legal one
+        best = np.where(masks[live], logits, -np.inf).argmax(axis=1)
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
         if seize:
@@ -803,54 +602,21 @@ def _without(bad: npt.NDArray[np.bool_], movers: I64, masks: npt.NDArray[np.bool
 _ROW, _COL = np.divmod(np.arange(100), 10)
 
 
-def flag_danger(sim: BatchSim, seat: int, reach: float = 2.0) -> F64:
-    """How near the other side's nearest piece that could take `seat`'s flag stands to it in each game:
-    exp(-(d - 1) / reach) for the smallest distance d (rows plus columns) of an enemy miner, or of any movable
-    enemy piece when a square beside the flag is not a bomb of `seat`'s; 1 beside the flag, 0 with no such piece.
-
-    Why: most flags Demon took from `rollout` fell to a miner that had walked in, most of the way unseen, while
-    sergeants and better stood elsewhere (docs/strength.md, sessions 39 and 40); the roll-outs' eight plies and
-    their material score do not see the walk coming."""
-    present, owner, rank = _fields(sim.board)
-    ours = present & (owner == seat)
-    flag = ours & (rank == FLAG)
-    has_flag = flag.any(axis=1)
-    fsq = flag.argmax(axis=1)
-    fr, fc = _ROW[fsq], _COL[fsq]
-    open_side = np.zeros(sim.n_envs, np.bool_)
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        r, c = fr + dr, fc + dc
-        inside = (r >= 0) & (r < 10) & (c >= 0) & (c < 10)
-        sq = np.clip(r, 0, 9) * 10 + np.clip(c, 0, 9)
-        bomb = ours[np.arange(sim.n_envs), sq] & (rank[np.arange(sim.n_envs), sq] == BOMB)
-        open_side |= inside & ~bomb
-    enemy = present & (owner != seat) & (rank != BOMB) & (rank != FLAG)
-    reaches = enemy & ((rank == MINER) | open_side[:, None])
-    dist = np.abs(_ROW[None, :] - fr[:, None]) + np.abs(_COL[None, :] - fc[:, None])
-    near = np.where(reaches, dist, 99).min(axis=1)
-    out: F64 = np.where(has_flag & (near < 99), np.exp(-(near - 1) / reach), 0.0)
-    return out
-
-
 def scores(
     sim: BatchSim,
     seat: int,
     variant: str,
     marshal_step: bool = False,
-    guard: float = 0.0,
     shown: ShownTracker | None = None,
 ) -> F64:
     """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on (with
     `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own; given `shown`,
-    by the fit with that step and one for each piece a seat has shown, ours as `shown` followed them), less `guard`
-    x `flag_danger`."""
+    by the fit with that step and one for each piece a seat has shown, ours as `shown` followed them)."""
     seats = np.full(sim.n_envs, seat, np.int64)
     if shown is not None:
         chance = _potential(variant, True, True)(sim.captured, seats, shown.counts(sim)).astype(np.float64)
     else:
         chance = _potential(variant, marshal_step)(sim.captured, seats).astype(np.float64)
-    if guard > 0:
-        chance = chance - guard * flag_danger(sim, seat)
     winner = sim.winner
     result = np.where(winner == seat, 1.0, np.where(winner == 1 - seat, -1.0, 0.0))
     out: F64 = np.where(sim.done, result, chance)
@@ -871,8 +637,8 @@ def warm_look_ahead(net: PolicyNet, variant: str) -> bool:
     sim = BatchSim(variant, n_envs=2, max_moves=0)
     sim.reset(seed=0)
     sim.step(sim.sample_actions(seed=0))
-    play_out(net, sim, 2, futile=True, probe=True, seize=True)
-    scores(sim, 0, variant, marshal_step=True, guard=0.5)
+    play_out(net, sim, 2, futile=True, seize=True)
+    scores(sim, 0, variant, marshal_step=True)
     _WARMED.add(variant)
     return True
 
@@ -901,33 +667,15 @@ class RolloutAgent(SelfPlayAgent):
         depth: int = 8,
         prior: float = 0.01,
         sure: float = 0.95,
-        reply: float = 0.0,
-        halving: bool = False,
         exposed: float = 1.0,
         marshal: bool = True,
         spy: bool = True,
         futile: bool = True,
-        guard: float = 0.0,
         watch: float = 0.2,
-        decoy: bool = False,
         reveal: int = 0,
-        spyrisk: bool = False,
-        pairs: bool = False,
-        target: bool = False,
-        worlds: int = 1,
-        probe: float = 0.0,
-        spyfree: float = 0.0,
-        inform: float = 0.0,
-        book: float = 0.0,
-        wary: float = 0.0,
-        tell: float = 0.0,
-        chain: int = 0,
         seize: bool = False,
         setup: int = -1,
         budget: float = 0.9,
-        reach: float = 3.0,
-        defenders: bool = False,
-        hide: float = 0.0,
         runs: int = 0,
         press: float = 0.0,
         siege: int = 0,
@@ -935,36 +683,18 @@ class RolloutAgent(SelfPlayAgent):
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
-        self.reply = reply  # > 0: the enemy's roll-out moves drawn from P(move) ** (1 / reply), not its likeliest
-        self.halving = halving
         self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance
         self.marshal = marshal  # score the roll-outs with the material fit that has the marshal's step
         self.spy = spy  # the belief reads the spy from what stands beside our revealed marshal
         self.futile = futile  # no attack on a shown piece that beats the attacker, here or in the roll-outs
-        self.guard = guard  # weight of `flag_danger` in a roll-out's score
         self.watch = watch  # weight of `watch_values` in a move's score, and its moves compared
-        self.decoy = decoy  # set up with `search.decoy_setup`: the bombed ring holds a low piece, not the flag
         self.reveal = reveal  # 1: score the roll-outs by the fit of what each side has shown; 2: and compare the
         # net's sure move when it would show a hidden officer (`shows_officer`)
-        self.spyrisk = spyrisk  # weigh the enemy spy beside our shown marshal by the belief's chance of it
-        self.pairs = pairs  # the belief looks for the spy beside where a known general, colonel or major set up
-        self.target = target  # weigh an attack on a hidden piece's outcome by the belief's chances (`strata`)
-        self.worlds = worlds  # a move whose candidates have such a fact is looked ahead in this many times the worlds
-        self.probe = probe  # > 0: no attack by a captain or better on an unmoved hidden piece this likely a bomb
-        self.spyfree = spyfree  # > 0: our shown marshal does not go beside hidden pieces this likely to hold the spy
-        self.inform = inform  # > 0: weight of `inform_values` in a move's score, and those moves compared
-        self.book = book  # > 0: the setup book's share of the belief's prior before anything is shown (`book_prior`)
-        self.wary = wary  # > 0: no sure move after which the belief gives the moved piece this chance to be taken
-        self.tell = tell  # > 0: the net reads as shown each hidden enemy piece the belief is this sure of
-        self.chain = chain  # > 0: each guessed world moved this many swap steps a piece towards the belief's joint
         self.seize = seize  # in the roll-outs, a seat that sees a flag it can take takes it (`flag_takes`)
         self.setup = setup  # > 0: set up with the safest of this many book setups (`safest_book_setup`); 0: the
         # guarded setup; -1: the variant's own (`variant_setups`)
         self.budget = budget  # > 0: no roll-out ply starts once the move has taken this many seconds
         self._deadline = math.inf  # this move's: `perf_counter()` at its start plus `budget`
-        self.reach = reach  # `flag_threats`' moves by which a threat's weight falls by a factor e
-        self.defenders = defenders  # any piece that beats or trades a shown threat defends (`watch_values`)
-        self.hide = hide  # > 0: the book setup's safety less this x `search.flag_exposure`
         self.runs = runs  # > 0: a piece whose last this many moves ran at our flag is a full threat (`flag_runner`)
         self.press = press  # > 0: that piece runs on in the roll-outs (`Runner`), a miner in this share of worlds more
         self._runner: int | None = None  # this move's runner, with `press`
@@ -978,13 +708,10 @@ class RolloutAgent(SelfPlayAgent):
     def from_spec(cls, arg: str) -> RolloutAgent:
         v = number_options(cls.name, arg, OPTIONS)
         top, guesses, depth = int(v["top"]), int(v["guesses"]), int(v["depth"])
-        halving, marshal, spy, futile = bool(v["halving"]), bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
+        marshal, spy, futile = bool(v["marshal"]), bool(v["spy"]), bool(v["futile"])
         return cls(
-            top, guesses, depth, v["prior"], v["sure"], v["reply"], halving, v["exposed"], marshal, spy, futile,
-            v["guard"], v["watch"], bool(v["decoy"]), int(v["reveal"]), bool(v["spyrisk"]),
-            bool(v["pairs"]), bool(v["target"]), int(v["worlds"]), v["probe"], v["spyfree"],
-            v["inform"], v["book"], v["wary"], v["tell"], int(v["chain"]), bool(v["seize"]),
-            int(v["setup"]), v["budget"], v["reach"], bool(v["defenders"]), v["hide"], int(v["runs"]), v["press"],
+            top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
+            int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]),
         )  # fmt: skip
 
@@ -994,19 +721,13 @@ class RolloutAgent(SelfPlayAgent):
         self._belief.behaviour_factor = 2.0  # as the search reads the enemy's moves
         if self.spy:
             self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
-        if self.pairs:
-            self._belief.pair_factors = dict(SPY_PAIR_FACTORS)
-        self._belief.book_weight = self.book
-        self._belief.chain = self.chain
         if self._net is not None and isinstance(game, StrategoGame):
             warm_look_ahead(self._net, game.variant.name)
 
     def _placement(self, variant: Variant) -> dict[int, Rank]:
-        if self.decoy:
-            return decoy_setup(variant, self._player, self._rng)
         drawn = self.setup if self.setup >= 0 else self.variant_setups.get(variant.name, 0)
         if drawn > 0:
-            return safest_book_setup(variant, self._player, self._rng, drawn, self.hide)
+            return safest_book_setup(variant, self._player, self._rng, drawn)
         return super()._placement(variant)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
@@ -1022,33 +743,14 @@ class RolloutAgent(SelfPlayAgent):
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
         self._belief.update(data)
-        know = (
-            Knowledge.from_observation(data)
-            if self.futile
-            or self.watch > 0
-            or self.reveal > 1
-            or self.hold > 0
-            or self.spyrisk
-            or self.target
-            or self.probe > 0
-            or self.spyfree > 0
-            or self.inform > 0
-            or self.wary > 0
-            or self.tell > 0
-            else None
-        )
+        needed = self.futile or self.watch > 0 or self.reveal > 1 or self.hold > 0
+        know = Knowledge.from_observation(data) if needed else None
         marginals = self._belief.marginals(know) if know is not None else {}
-        probs = self._net.move_probabilities(
-            told_view(data, marginals, self.tell) if self.tell > 0 else data, legal_actions
-        )
+        probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
             return super().act(observation, legal_actions)
         if know is not None and self.futile:
             probs = _without_moves(probs, futile_moves(know, list(probs)))
-        if know is not None and self.probe > 0:
-            probs = _without_moves(probs, probe_moves(know, marginals, list(probs), self.probe))
-        if know is not None and self.spyfree > 0:
-            probs = _without_moves(probs, spy_exposing_moves(know, marginals, list(probs), self.spyfree))
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
         watched = self._watched = {}
@@ -1056,8 +758,8 @@ class RolloutAgent(SelfPlayAgent):
         if know is not None and self.press > 0:
             self._runner = self._find_runner(know)
         if know is not None and self.watch > 0:  # moves against a threat to our flag, seldom the net's own
-            threats = flag_threats(know, marginals, reach=self.reach, run=self._belief.run, runs=self.runs)
-            watched = self._watched = watch_values(know, ranked, threats, self.defenders)
+            threats = flag_threats(know, marginals, run=self._belief.run, runs=self.runs)
+            watched = self._watched = watch_values(know, ranked, threats)
             if self._runner is not None:  # and those that get back in its way, which chasing it does not
                 for move, value in fall_back_values(know, ranked, self._runner).items():
                     watched[move] = max(watched.get(move, 0.0), value)
@@ -1072,48 +774,16 @@ class RolloutAgent(SelfPlayAgent):
             for move in steps:
                 watched[move] = max(watched.get(move, 0.0), 0.5)
             candidates += [a for a in steps if a not in candidates]
-        informed: dict[int, float] = {}
-        if know is not None and self.inform > 0:  # attacks that show what a hidden piece is (`inform_values`)
-            informed = inform_values(know, marginals, ranked)
-            probes = sorted((a for a in informed if a not in candidates), key=lambda a: (-informed[a], a))
-            candidates += probes[: self.top]
         sure = probs[candidates[0]] >= self.sure
         if sure and (self.reveal > 1 or self.hold > 0) and know is not None and shows_officer(know, candidates[0]):
             sure = False  # the net's captures are what shows our marshal (session 41): the curve must see them
-        factors: dict[int, list[Factor]] = {}  # the hidden facts each candidate turns on (`strata`)
-        if know is not None and (self.spyrisk or self.target):
-            factors = {a: self._factors(know, marginals, a) for a in candidates}
-        if sure and doubtful(factors.get(candidates[0], [])):
-            sure = False  # the net was sure of half the attacks after which a spy took our marshal (session 42)
-        if sure and know is not None and self.wary > 0 and taken_chance(know, marginals, candidates[0]) >= self.wary:
-            sure = False  # the belief sees what the net cannot (session 47)
         if len(candidates) == 1 or (sure and len(candidates) <= self.top):
             return candidates[0]
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
         bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
-        bonus += self.inform * np.array([informed.get(a, 0.0) for a in candidates])
-        if self.halving:
-            return self.halve(data, candidates, bonus)
-        guesses = self.guesses * self.worlds if any(factors.values()) else None  # a few moves, and close ones
-        score = self.look_ahead(data, candidates, guesses) + bonus
+        score = self.look_ahead(data, candidates) + bonus
         return candidates[int(np.argmax(score))]
-
-    def halve(self, data: StrategoView, candidates: Sequence[int], bonus: F64) -> int:
-        """Sequential halving: each round every move still in the running meets the same new worlds (`guesses`,
-        doubling each round), and the better half by mean score so far plus `bonus` (the prior's and the watch's)
-        goes on; past the move's deadline (`budget`) no new round starts."""
-        running = list(range(len(candidates)))
-        total, seen = np.zeros(len(candidates)), np.zeros(len(candidates))
-        worlds = self.guesses
-        while len(running) > 1 and (not seen.any() or perf_counter() < self._deadline):
-            total[running] += worlds * self.look_ahead(data, [candidates[i] for i in running], worlds)
-            seen[running] += worlds
-            score = total[running] / seen[running] + bonus[running]
-            order = np.argsort(-score, kind="stable")  # ties keep the net's order
-            running = [running[i] for i in order[: (len(running) + 1) // 2]]
-            worlds *= 2
-        return candidates[running[0]]  # the one left or, out of time, the last round's best (`running` is in its order)
 
     def _shown(self, know: Knowledge) -> frozenset[int]:
         """Our hidden pieces the enemy of one roll-out world knows, each with the chance `exposed`: an opponent that
@@ -1124,41 +794,32 @@ class RolloutAgent(SelfPlayAgent):
         hidden = [sq for sq, c in cells if c is not None and c.owner == know.player and not c.revealed]
         return frozenset(sq for sq in hidden if self._rng.random() < self.exposed)
 
-    def look_ahead(self, data: StrategoView, candidates: Sequence[int], guesses: int | None = None) -> F64:
-        """The mean score of each candidate over the same guessed worlds (`guesses`, default the agent's), `depth`
-        plies after it; for a candidate whose fate turns on a hidden fact this player weighs (`spyrisk`, `target`),
-        with worlds added where the draw left a class of it thin and each class weighed by its chance (`strata`)."""
+    def look_ahead(self, data: StrategoView, candidates: Sequence[int]) -> F64:
+        """The mean score of each candidate over the same `guesses` guessed worlds, `depth` plies after it."""
         from fogofwar.games.stratego.sim.batch import BatchSim
 
         assert self._net is not None
         know = Knowledge.from_observation(data)
         marginals = self._belief.marginals(know)
-        n = self.guesses if guesses is None else guesses
-        guessed, worlds = [], []
+        worlds = []
         runner = self._runner if self.press > 0 else None
-        for _ in range(n):
-            guessed.append(self._belief.sample(know, marginals, self._rng))
-            if runner is not None and runner in guessed[-1] and self._rng.random() < self.press:
-                guessed[-1] = with_rank(know, guessed[-1], runner, MINER, self._rng) or guessed[-1]
-            worlds.append(world_codes(know, guessed[-1], self._shown(know)))
+        for _ in range(self.guesses):
+            guess = self._belief.sample(know, marginals, self._rng)
+            if runner is not None and runner in guess and self._rng.random() < self.press:
+                guess = with_rank(know, guess, runner, MINER, self._rng) or guess
+            worlds.append(world_codes(know, guess, self._shown(know)))
         k, s = len(candidates), len(worlds)
-        factors = [self._factors(know, marginals, a) for a in candidates]
-        draw = partial(self._belief.sample, know, marginals, self._rng)
-        added = [forced_worlds(found, guessed, draw, max(2, n // 2), self._rng) for found in factors]
-        rows = [world_codes(know, g, self._shown(know)) for more in added for g in more]
         variant = str(data["variant"])
-        sim = BatchSim(variant, n_envs=k * s + len(rows), max_moves=0)
-        sim.reset(setups=np.vstack([np.tile(np.stack(worlds), (k, 1)), *rows]), to_move=know.player)
+        sim = BatchSim(variant, n_envs=k * s, max_moves=0)
+        sim.reset(setups=np.tile(np.stack(worlds), (k, 1)), to_move=know.player)
         sim.captured[:] = captured_counts(data)[None]
-        belongs = np.repeat(np.arange(k), [len(more) for more in added])  # the candidate each added world is for
-        first = np.concatenate([np.repeat(np.asarray(candidates, np.int64), s), np.asarray(candidates)[belongs]])
+        first = np.repeat(np.asarray(candidates, np.int64), s)
         track = None
         if self.reveal or self.hold:
             seen = (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.revealed)
             track = ShownTracker(sim.n_envs, know.player, seen)
             track.step(sim, first, np.arange(sim.n_envs))
         sim.step(first)
-        rng = np.random.default_rng(self._rng.getrandbits(64)) if self.reply > 0 else None
         flag = know.own_flag()
         runners = [Runner(sim.n_envs, runner, know.enemy, flag)] if runner is not None and flag is not None else []
         if self._siege is not None:  # after a step of our miner at their flag, it runs on; not after other moves
@@ -1169,23 +830,15 @@ class RolloutAgent(SelfPlayAgent):
             self._net,
             sim,
             self.depth,
-            know.enemy,
-            self.reply,
-            rng,
             self.futile,
             track,
-            self.probe > 0,
             self.seize,
             self._deadline,
             runners=runners,
             held=[int(r) for r in HELD_RANKS[: self.hold]],
         )
-        raw = scores(sim, know.player, variant, self.marshal, self.guard, track if self.reveal else None)
-        means: F64 = raw[: k * s].reshape(k, s).mean(axis=1)
-        for i, found in enumerate(factors):
-            if found:  # the drawn worlds and those added, each class of each factor weighed by its chance
-                pooled = np.concatenate([raw[i * s : (i + 1) * s], raw[k * s :][belongs == i]])
-                means[i] = float(stratified_weights(found, [*guessed, *added[i]]) @ pooled)
+        raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
+        means: F64 = raw.reshape(k, s).mean(axis=1)
         return means
 
     def _find_runner(self, know: Knowledge) -> int | None:
@@ -1197,14 +850,6 @@ class RolloutAgent(SelfPlayAgent):
         others, miners = flag_ways(know, flag)
         return flag_runner(know, self._belief.run, others, miners, self.runs or PRESS_RUNS)
 
-    def _factors(self, know: Knowledge, marginals: dict[int, dict[int, float]], move: int) -> list[Factor]:
-        """The hidden facts `move`'s fate turns on that this player weighs by their chances (`strata`)."""
-        found = [
-            spy_factor(know, marginals, move) if self.spyrisk else None,
-            target_factor(know, marginals, move) if self.target else None,
-        ]
-        return [f for f in found if f is not None]
-
 
 __all__ = [
     "RolloutAgent",
@@ -1212,23 +857,17 @@ __all__ = [
     "ShownTracker",
     "captured_counts",
     "fall_back_values",
-    "flag_danger",
     "movable_enemies",
     "siege_target",
     "flag_takes",
     "flag_threats",
     "futile_mask",
     "futile_moves",
-    "inform_values",
     "play_out",
-    "probe_mask",
-    "probe_moves",
     "scores",
     "shows_officer",
-    "spy_exposing_moves",
-    "taken_chance",
-    "told_view",
     "warm_look_ahead",
     "watch_values",
+    "with_rank",
     "world_codes",
 ]

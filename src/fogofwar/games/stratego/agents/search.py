@@ -61,7 +61,7 @@ from fogofwar.games.stratego.agents.knowledge import (
     VALUE,
     Knowledge,
 )
-from fogofwar.games.stratego.agents.setups import book_setup, human_like_setup, prior_by_square
+from fogofwar.games.stratego.agents.setups import book_setup, human_like_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import PLACE_BASE, StrategoGame, battle
@@ -1016,35 +1016,14 @@ def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates:
     return best
 
 
-def safest_book_setup(
-    variant: Variant, player: int, rng: random.Random, candidates: int, hide: float = 0.0
-) -> dict[int, Rank]:
+def safest_book_setup(variant: Variant, player: int, rng: random.Random, candidates: int) -> dict[int, Rank]:
     """The safest (as `guarded_setup` judges) of `candidates` setups drawn from the setup book (setups that won
-    Gravon games, whole); the guarded setup when the book has none for the variant. `hide` > 0 takes from each
-    setup's safety `hide` x `flag_exposure`: a flag where the squares' statistics put it is a flag found."""
+    Gravon games, whole); the guarded setup when the book has none for the variant."""
     drawn = [book_setup(variant, player, rng) for _ in range(max(1, candidates))]
     book = [p for p in drawn if p is not None]
     if not book:
         return guarded_setup(variant, player, rng)
-    prior = prior_by_square(variant, player) if hide > 0 else None
-    return max(
-        book, key=lambda p: _setup_safety(p, player) - (hide * flag_exposure(p, prior) if prior is not None else 0.0)
-    )
-
-
-def flag_exposure(placement: dict[int, Rank], prior: dict[int, dict[int, float]]) -> float:
-    """The chance that a reader who knows only where this setup's pieces stand (and the squares' statistics,
-    `prior_by_square`) puts the flag on its square: each occupied square's P(flag) shared out to one.
-
-    Why: in Barrage eight pieces stand on forty squares, and the piece in a back corner is the flag 59% of the time
-    in people's setups; the safest book setup put its flag where that reading finds it (0.57 on average,
-    a book setup at random 0.35), and `search` walked its miner there (docs/strength.md, sessions 48 and 51)."""
-    weights = {sq: prior.get(sq, {}).get(int(Rank.FLAG), 0.0) for sq in placement}
-    total = sum(weights.values())
-    flags = [sq for sq, r in placement.items() if r == Rank.FLAG]
-    if total <= 0 or len(flags) != 1:
-        return 0.0
-    return weights[flags[0]] / total
+    return max(book, key=lambda p: _setup_safety(p, player))
 
 
 _DECOY_COST = {Rank.SERGEANT: 0.0, Rank.LIEUTENANT: 0.0, Rank.SCOUT: 0.0, Rank.CAPTAIN: 0.5, Rank.MINER: 2.0}
