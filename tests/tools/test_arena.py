@@ -214,6 +214,24 @@ def test_elo_fit() -> None:
     assert all(lo <= hi for lo, hi in first)
 
 
+def test_elo_fit_with_players_held() -> None:
+    # Player 2 scored 75% against 0 (held at 1500) and 50% against 1 (held at 1700): without the prior its rating is
+    # the one that best explains both, between 1500 + 191 and 1700, and the held players do not move.
+    results = [(2, 0, 1.0)] * 3 + [(2, 0, 0.0)] + [(2, 1, 1.0), (2, 1, 0.0)] * 2
+    ratings = fit_elo(3, results, prior_draws=0, fixed={0: 1500.0, 1: 1700.0})
+    assert ratings[:2] == pytest.approx([1500.0, 1700.0], abs=1e-9)
+    assert 1500 + 400 * math.log10(3) < ratings[2] < 1700
+    # Against one held player alone, the score says the gap exactly.
+    alone = fit_elo(2, [(1, 0, 1.0)] * 3 + [(1, 0, 0.0)], prior_draws=0, fixed={0: 1500.0})
+    assert alone[1] == pytest.approx(1500 + 400 * math.log10(3), abs=1e-3)
+    # The intervals keep the held players where they are and bracket the fitted one.
+    by_pairing = {(2, 0): [1.0, 1.0, 1.0, 0.0], (2, 1): [1.0, 0.0, 1.0, 0.0]}
+    intervals = bootstrap_elo(3, by_pairing, resamples=50, fixed={0: 1500.0, 1: 1700.0})
+    assert intervals[0] == (1500.0, 1500.0) and intervals[1] == (1700.0, 1700.0)
+    held = fit_elo(3, [(i, j, s) for (i, j), ss in by_pairing.items() for s in ss], fixed={0: 1500.0, 1: 1700.0})
+    assert intervals[2][0] <= held[2] <= intervals[2][1]
+
+
 def test_outputs(serial: ArenaResult, tmp_path: Path) -> None:
     paths = write_outputs(serial, tmp_path / "out")
     data = json.loads(paths["json"].read_text(encoding="utf-8"))

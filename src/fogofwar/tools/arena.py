@@ -66,6 +66,9 @@ BOOTSTRAP_RESAMPLES = 200
 BOOTSTRAP_SEED = 20240601
 PRIOR_DRAWS = 1.0
 """Virtual drawn games added to every pairing that was played (see `fit_elo`)."""
+MAX_NEWTON_STEP = 2.0
+"""The longest step of `fit_elo`'s Newton iterations, in natural units (about 350 Elo): far from the optimum the
+likelihood is all but flat and a full Newton step would overshoot by orders of magnitude."""
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
 """Elo points per unit of the logistic (natural) scale: P(win) = 1 / (1 + 10 ** (-diff / 400))."""
 ANCHOR_SPEC = "random"
@@ -495,7 +498,10 @@ def make_tasks(settings: ArenaSettings, players: Sequence[Player], options: dict
 
 
 def fit_elo(
-    num_players: int, results: Iterable[tuple[int, int, float]], prior_draws: float = PRIOR_DRAWS
+    num_players: int,
+    results: Iterable[tuple[int, int, float]],
+    prior_draws: float = PRIOR_DRAWS,
+    fixed: Mapping[int, float] | None = None,
 ) -> list[float]:
     """Elo ratings by maximum likelihood under the Bradley-Terry (logistic Elo) model.
 
@@ -510,6 +516,13 @@ def fit_elo(
     pull towards equal ratings, which keeps a player who won or lost everything finite.
     A tiny ridge term fixes the free constant; the ratings returned have mean 0
     (see `anchor` to move them). A player without games gets 0.
+
+    `fixed` (player index -> Elo) holds those players at the ratings given and fits only the others, returned on
+    the same scale: how a changed player is rated against players whose ratings a larger fit already measured,
+    without the games of that fit.
+
+    >>> [round(r) for r in fit_elo(2, [(0, 1, 1.0), (0, 1, 0.0)] * 3, fixed={1: 1500.0})]
+    [1500, 1500]
     """
     n = num_players
     games = [[0.0] * n for _ in range(n)]
@@ -535,7 +548,9 @@ def fit_elo(
             total += score[i][j] * _log_sigmoid(d) + score[j][i] * _log_sigmoid(-d)
         return total
 
-    theta = [0.0] * n
+    held = {i: r / ELO_PER_NATURAL_UNIT for i, r in (fixed or {}).items()}
+    start = sum(held.values()) / len(held) if held else 0.0  # the free players start among the held ones
+    theta = [held.get(i, start) for i in range(n)]
     value = objective(theta)
     for _ in range(200):
         grad = [-ridge * t for t in theta]
@@ -552,18 +567,26 @@ def fit_elo(
             hess[j][j] += w
             hess[i][j] -= w
             hess[j][i] -= w
+        for i in held:  # a held rating does not move
+            grad[i] = 0.0
+            for k in range(n):
+                hess[i][k] = hess[k][i] = 0.0
+            hess[i][i] = 1.0
         step = _solve(hess, grad)
-        t = 1.0
+        longest = max((abs(b) for b in step), default=0.0)
+        t = min(1.0, MAX_NEWTON_STEP / longest) if longest else 1.0  # where the curve is flat, Newton leaps
         while True:
             candidate = [a + t * b for a, b in zip(theta, step, strict=True)]
             new_value = objective(candidate)
             if new_value >= value - 1e-12 or t < 1e-6:
                 break
             t /= 2
+        if new_value < value - 1e-12:
+            break
         theta, value = candidate, new_value
         if max((abs(t * b) for b in step), default=0.0) < 1e-10:
             break
-    mean = sum(theta) / n if n else 0.0
+    mean = 0.0 if held else (sum(theta) / n if n else 0.0)
     return [(t - mean) * ELO_PER_NATURAL_UNIT for t in theta]
 
 
@@ -583,6 +606,7 @@ def bootstrap_elo(
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
     level: float = 0.95,
+    fixed: Mapping[int, float] | None = None,
 ) -> list[tuple[float, float]]:
     """Confidence intervals of the ratings by a nonparametric bootstrap, stratified by pairing.
 
@@ -592,7 +616,8 @@ def bootstrap_elo(
     anchored; a player's interval runs between the (1 - level) / 2 and (1 + level) / 2
     percentiles of its replicates. The random stream is seeded with `seed`, so the same
     games always give the same intervals. An anchor player's interval is [0, 0] when it
-    is the only anchor: the ratings are measured relative to it.
+    is the only anchor: the ratings are measured relative to it. With `fixed` (see `fit_elo`) the held players
+    keep their ratings in every replicate and nothing is anchored.
     """
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in range(num_players)]
@@ -603,7 +628,8 @@ def bootstrap_elo(
             scores = results_by_pairing[(i, j)]
             if scores:
                 triples += [(i, j, s) for s in rng.choices(scores, k=len(scores))]
-        ratings = anchor(fit_elo(num_players, triples), anchors)
+        fitted = fit_elo(num_players, triples, fixed=fixed)
+        ratings = fitted if fixed else anchor(fitted, anchors)
         for k, r in enumerate(ratings):
             samples[k].append(r)
     low, high = (1 - level) / 2, (1 + level) / 2
