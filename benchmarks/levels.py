@@ -140,7 +140,7 @@ def main() -> int:
         shift = float(anchor_value or 0)
         ratings = [r + shift for r in anchor(fit_elo(len(names), triples), [k])]
         intervals = [(lo + shift, hi + shift) for lo, hi in bootstrap_elo(len(names), scores, anchors=[k])]
-    games = defaultdict(int)
+    games: dict[int, int] = defaultdict(int)
     for (i, j), ss in scores.items():
         games[i] += len(ss)
         games[j] += len(ss)
@@ -152,7 +152,7 @@ def main() -> int:
         lo, hi = intervals[n]
         print(f"{names[n]:{width}} {games[n]:5d} {ratings[n]:6.0f}   {lo:5.0f} to {hi:5.0f}   {per:.3f}")
     if args.write:
-        path = Path(levels_module.__file__).resolve().parent / LEVELS_FILE
+        path = Path(str(levels_module.__file__)).resolve().parent / LEVELS_FILE
         text = path.read_text(encoding="utf-8")
         for level in levels():
             if level.name in names:
