@@ -22,11 +22,11 @@ nor in the roll-outs, while another move is left: the net threw a piece away so 
 `watch` (W, 0.2 by default: the moves of our sergeants and better against a piece that threatens our flag,
 `flag_threats` and `watch_values`, are compared too and W x their value is added to their score; a hidden piece that
 walks in counts by the belief's chance that it is a miner). `watch` lost fewer flags to Demon's miners and scored
-54.7% against level 5 over 64 games, the default before it 47.5% over 80 (docs/strength.md, session 40). `reveal` (1,
-off: the roll-outs score with the material fit that also counts what each side has shown, a known marshal, general,
-colonel, spy or bomb against its side, `material_training`; our pieces the real game would have shown are followed
-through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2: that, and the net's sure move is
-compared too when it is a capture that would show a hidden officer, `shows_officer`).
+54.7% against level 5 over 64 games, the default before it 47.5% over 80 (docs/strength.md, session 40). `reveal` (1 by
+default: the roll-outs score with the material fit that also counts what each side has shown, a known marshal,
+general, colonel, spy or bomb against its side, `material_training`; our pieces the real game would have shown are
+followed through the roll-out by `ShownTracker`, since `exposed` shows the enemy more; 2: that, and the net's sure
+move is compared too when it is a capture that would show a hidden officer, `shows_officer`; 0: off).
 `marshal` and `spy` lost fewer marshals to Demon's spy and scored 59.9% against Demon level 5 over 96 games where the
 plain roll-outs scored 56.3% over 112 (docs/strength.md, sessions 38 and 39). The cost is top x guesses x depth
 evaluations of the net (about 0.4 ms each on one core).
@@ -40,8 +40,10 @@ with such a run; and with `watch`, the moves that get back in its way, `fall_bac
 52). `siege` (N > 0, off: with N or fewer movable enemy pieces left, our miner with the shortest way to the flag the
 belief holds likeliest, `siege_target`, runs at it in the roll-outs, `Runner`, and its steps along that way are
 compared too, valued as a defending step is: the net has no plan to dig a flag out of its bombs; session 52). `hold`
-(N, off: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has not seen
-them, `hold_mask`, so a capture that would show one is weighed at the root; session 53).
+(N, 1 by default: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has
+not seen them, `hold_mask`, so a capture that would show one is weighed at the root; session 53; 0: off). `hold=1`
+with `reveal=1` scored 60.4% against Demon level 5 over 48 games where the default before them scored 40.6% on the
+same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long; the games are
 scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
 strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
@@ -107,14 +109,14 @@ OPTIONS = {
     "spy": NumberOption(0, 1, 1, "0|1", whole=True),
     "futile": NumberOption(0, 1, 1, "0|1", whole=True),
     "watch": NumberOption(0, 2, 0.2, "W"),
-    "reveal": NumberOption(0, 2, 0, "0|1|2", whole=True),
+    "reveal": NumberOption(0, 2, 1, "0|1|2", whole=True),
     "seize": NumberOption(0, 1, 0, "0|1", whole=True),
     "setup": NumberOption(-1, 1000, -1, "K", whole=True),
     "budget": NumberOption(0, 60, 0.9, "SECONDS"),
     "runs": NumberOption(0, 15, 0, "K", whole=True),
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
-    "hold": NumberOption(0, 3, 0, "N", whole=True),
+    "hold": NumberOption(0, 3, 1, "N", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -672,14 +674,14 @@ class RolloutAgent(SelfPlayAgent):
         spy: bool = True,
         futile: bool = True,
         watch: float = 0.2,
-        reveal: int = 0,
+        reveal: int = 1,
         seize: bool = False,
         setup: int = -1,
         budget: float = 0.9,
         runs: int = 0,
         press: float = 0.0,
         siege: int = 0,
-        hold: int = 0,
+        hold: int = 1,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
