@@ -13,7 +13,8 @@ played under another name still counts; any other player by its name in the run 
 `--write` puts each level's rating and mean seconds a move into levels.toml (the lobby and `fogofwar levels`
 show them). Players with too few games get wide intervals: the table says so; read them before writing.
 `--fixed` holds the players named at the ratings given (an earlier, larger fit's) and fits only the others: how a
-level whose agent changed is rated again from its own new series, without the runs of the whole scale.
+level whose agent changed is rated again from its own new series, without the runs of the whole scale (`--write`
+then leaves the held levels' lines as they are).
 
 A spec is read with the options its agent has now (`rollout:hold=1` is the level `rollout` once `hold=1` is
 `rollout`'s default): so pass only runs whose specs still mean what they meant when they were played.
@@ -155,7 +156,7 @@ def main() -> int:
         path = Path(str(levels_module.__file__)).resolve().parent / LEVELS_FILE
         text = path.read_text(encoding="utf-8")
         for level in levels():
-            if level.name in names:
+            if level.name in names and level.name not in fixed:  # a held level keeps the larger fit's figures
                 n = names.index(level.name)
                 secs, moves = think[level.name]
                 text = _set_fields(text, level.name, round(ratings[n]), round(secs / moves, 3) if moves else None)

@@ -71,6 +71,10 @@ def test_a_level_is_rated_against_a_held_player_and_written(
     elo = int(block.split("elo = ")[1].split("\n")[0])
     assert 1581 + 100 < elo < 1581 + 191  # 75% with the prior's one drawn game: under 191 points above
     assert "seconds = 0.01" in block
+    assert text.split('name = "search"')[0] == shipped.read_text(encoding="utf-8").split('name = "search"')[0]
+    monkeypatch.setattr("sys.argv", ["levels.py", str(run), "--fixed", "search=1400", "--write"])
+    assert fit.main() == 0  # search held: its line is left as it was
+    assert levels_file.read_text(encoding="utf-8") == text
     monkeypatch.setattr("sys.argv", ["levels.py", str(run), "--fixed", "nobody=1500"])
     assert fit.main() == 2
     assert "no games of nobody" in capsys.readouterr().err
