@@ -547,8 +547,8 @@ def test_the_roll_outs_score_with_the_fit_of_what_each_side_has_shown() -> None:
 
 
 def test_reveal_is_an_option_and_the_agent_plays_with_it() -> None:
-    agent = make_agent("rollout:reveal=1,guesses=2,depth=2")
-    assert isinstance(agent, RolloutAgent) and agent.reveal == 1 and RolloutAgent().reveal == 1  # the default (session 55)
+    agent = make_agent("rollout:reveal=0,guesses=2,depth=2")
+    assert isinstance(agent, RolloutAgent) and agent.reveal == 0 and RolloutAgent().reveal == 1  # on since session 55
     game = StrategoGame("barrage")
     record = play_match(game, [agent, make_agent("random")], seed=4, max_actions=60)
     assert len(record.actions) > 0
@@ -567,7 +567,8 @@ def test_reveal_2_looks_ahead_at_a_sure_capture_that_would_show_a_hidden_officer
     _, shown_data = crafted(FIGHT)
     assert not shows_officer(Knowledge.from_observation(shown_data), state.string_to_action("E5xE6"))
     wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
-    assert [_sure_move_played(state, wish, reveal=level, hold=0) for level in (1, 2)] == [("E5xE6", False), ("E5xE6", True)]
+    played = [_sure_move_played(state, wish, reveal=level, hold=0) for level in (1, 2)]
+    assert played == [("E5xE6", False), ("E5xE6", True)]
 
 
 def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None:
@@ -605,7 +606,7 @@ def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None
     wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
     assert [_sure_move_played(state, wish, hold=h) for h in (0, 1)] == [("E5xE6", False), ("E5xE6", True)]
     made = make_agent("rollout:hold=2,reveal=1", "stratego")
-    assert isinstance(made, RolloutAgent) and made.hold == 2 and RolloutAgent().hold == 1  # the default (session 55)
+    assert isinstance(made, RolloutAgent) and made.hold == 2 and RolloutAgent().hold == 1  # on since session 55
     record = play_match(StrategoGame("barrage"), [made, make_agent("random")], seed=4, max_actions=60)
     assert len(record.actions) > 0
 
