@@ -30,7 +30,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from fogofwar.core.spec_options import NumberOption
+from fogofwar.core.protocol import GameError
+from fogofwar.core.spec_options import NumberOption, number_options
 from fogofwar.games.stratego.agents.levels import LEVELS_FILE, levels
 from fogofwar.games.stratego.agents.rollout import OPTIONS as ROLLOUT_OPTIONS
 from fogofwar.tools.arena import anchor, bootstrap_elo, fit_elo
@@ -49,15 +50,10 @@ def canonical_spec(spec: str) -> str:
     table = OPTION_TABLES.get(base)
     if table is None or not arg:
         return spec
-    values: dict[str, float] = {}
-    for part in filter(None, arg.split(",")):
-        key, _, text = part.partition("=")
-        if key not in table:
-            return spec
-        try:
-            values[key] = float(text)
-        except ValueError:
-            return spec
+    try:
+        values = number_options(base, arg, table)
+    except GameError:
+        return spec
     kept = [f"{k}={values[k]:g}" for k in sorted(values) if values[k] != table[k].default]
     return base + (":" + ",".join(kept) if kept else "")
 
