@@ -39,7 +39,6 @@ from fogofwar.games.stratego.agents.rollout import (
     scores,
     shows_officer,
     siege_target,
-    stratified_guesses,
     watch_values,
     with_rank,
     world_codes,
@@ -853,71 +852,6 @@ def test_with_rank_swaps_a_rank_in_and_keeps_bombs_and_the_flag_off_moved_pieces
     assert with_rank(know, {**guess, a10: SPY, f5: int(Rank.SCOUT)}, f5, SPY, rng) is not None
     assert with_rank(know, guess, f5, int(Rank.SCOUT), rng) == {**guess, f5: int(Rank.SCOUT), a10: SPY}
     assert with_rank(know, {**guess, f5: BOMB, e7: SPY}, a10, int(Rank.FLAG), rng) is None
-
-
-def test_stratified_guesses_give_the_target_its_ranks_in_the_belief_s_proportions() -> None:
-    """Eight worlds that all drew a bomb on F5, where the belief says bomb 1/4, spy 1/4, flag 1/2: two bomb worlds
-    (left as drawn), two spy and four flag worlds (by swaps), each world still the same army and no bomb or flag on
-    the moved A10; a belief sure of the bomb leaves the worlds alone; a rank no swap can bring comes from a world
-    drawn afresh."""
-    _, data = crafted(TARGETED)
-    know = Knowledge.from_observation(data)
-    f5, e7, a10, k10 = (parse_square(s) for s in ("F5", "E7", "A10", "K10"))
-    guess = {f5: BOMB, e7: SPY, a10: int(Rank.SCOUT), k10: int(Rank.FLAG)}
-    row = {BOMB: 0.25, SPY: 0.25, int(Rank.FLAG): 0.5}
-    for seed in range(20):
-        out = stratified_guesses(know, [guess] * 8, f5, row, random.Random(seed))
-        assert sorted(g[f5] for g in out) == sorted([BOMB] * 2 + [SPY] * 2 + [int(Rank.FLAG)] * 4)
-        assert sum(g == guess for g in out) == 2
-        for g in out:
-            assert sorted(g.values()) == sorted(guess.values()) and g[a10] == int(Rank.SCOUT)
-    assert stratified_guesses(know, [guess] * 8, f5, {BOMB: 1.0}, random.Random(1)) == [guess] * 8
-    mixed = [{**guess, f5: SPY, e7: BOMB}] * 3 + [guess] * 5  # three spies drawn, two wanted: one is swapped
-    out = stratified_guesses(know, mixed, f5, row, random.Random(3))
-    assert [g[f5] for g in out[:3]].count(SPY) == 2 and sum(g == guess for g in out[3:]) == 2
-    spy_moved = {**guess, a10: SPY, e7: int(Rank.SCOUT)}  # the spy only on the moved A10: no swap brings it to F5
-    fresh = {f5: SPY, e7: BOMB, a10: int(Rank.SCOUT), k10: int(Rank.FLAG)}
-    out = stratified_guesses(know, [spy_moved] * 4, f5, {BOMB: 0.75, SPY: 0.25}, random.Random(1), lambda r: fresh)
-    assert out.count(fresh) == 1 and out.count(spy_moved) == 3
-    out = stratified_guesses(know, [spy_moved] * 4, f5, {BOMB: 0.75, SPY: 0.25}, random.Random(1))
-    assert out == [spy_moved] * 4  # nothing to draw with: left as drawn
-
-
-def test_strata_looks_at_an_attack_on_a_hidden_piece_in_the_belief_s_proportions(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """With `strata` the worlds of the marshal's attack on the hidden F5 hold each rank of F5 in proportion to the
-    belief's chances (within one world of them), and the quiet move's worlds are the worlds as drawn; without it
-    both moves meet the same worlds."""
-    state, data = crafted(TARGETED)
-    f5 = parse_square("F5")
-    moves = [state.string_to_action(m) for m in ("E5xF5", "H1-H2")]
-    setups: list[npt.NDArray[np.uint8]] = []
-    reset = BatchSim.reset
-
-    def keep(sim: BatchSim, *args: Any, **kwargs: Any) -> Any:
-        setups.append(np.array(kwargs["setups"]))
-        return reset(sim, *args, **kwargs)
-
-    monkeypatch.setattr(BatchSim, "reset", keep)
-    for strata in (True, False):
-        agent = RolloutAgent(guesses=8, depth=1, strata=strata)
-        agent.start(state.game, 0, random.Random(2))
-        agent._belief.update(data)
-        row = agent._belief.marginals(Knowledge.from_observation(data))[f5]
-        setups.clear()
-        agent.look_ahead(data, moves)
-        attack, quiet = setups[-1][:8], setups[-1][8:]
-        ranks = (attack[:, f5] & RANK_MASK).tolist()
-        total = sum(row.values())
-        if strata:
-            for rank, p in row.items():
-                assert abs(ranks.count(rank) - 8 * p / total) < 1, (rank, ranks, row)
-        else:
-            assert (attack == quiet).all()
-    assert "strata" in rollout.OPTIONS and not RolloutAgent().strata
-    agent = make_agent("rollout:strata=1", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.strata
 
 
 def test_fall_back_values_are_the_steps_back_into_a_runner_s_way_and_its_capture() -> None:

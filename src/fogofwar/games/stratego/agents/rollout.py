@@ -43,9 +43,7 @@ compared too, valued as a defending step is: the net has no plan to dig a flag o
 (N, 1 by default: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has
 not seen them, `hold_mask`, so a capture that would show one is weighed at the root; session 53; 0: off). `hold=1`
 with `reveal=1` scored 60.4% against Demon level 5 over 48 games where the default before them scored 40.6% on the
-same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55). `strata` (1, off: a candidate that
-attacks a hidden piece meets that piece's ranks in the belief's proportions over its worlds, `stratified_guesses`,
-where a mean over eight free draws let the attack win on worlds that drew too few bombs under it; session 56).
+same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long; the games are
 scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
 strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
@@ -53,14 +51,15 @@ about 0.2 s) the seeded series repeat.
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
-in session 54: docs/strength.md gives their figures, and their code is in the history of this file.
+in session 54, and `strata` in session 56: docs/strength.md gives their figures, and their code is in the history of
+this file.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
@@ -119,7 +118,6 @@ OPTIONS = {
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
     "hold": NumberOption(0, 3, 1, "N", whole=True),
-    "strata": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -424,58 +422,6 @@ def with_rank(
     return None
 
 
-def stratified_guesses(
-    know: Knowledge,
-    guesses: Sequence[dict[int, int]],
-    square: int,
-    row: dict[int, float],
-    rng: random.Random,
-    draw: Callable[[int], dict[int, int]] | None = None,
-) -> list[dict[int, int]]:
-    """`guesses` with the unknown piece on `square` given its ranks in proportion to the belief's chances `row`
-    (systematic sampling: with eight worlds and a bomb at one in four, two bomb worlds exactly), each world changed
-    as little as it can be: a world that drew a rank still wanted keeps it, the others take one by a swap
-    (`with_rank`); a rank no world can take by a swap goes to a world `draw`n afresh with it on `square` (as drawn
-    without `draw`).
-
-    Why: an attack on a hidden piece is judged by the ranks the worlds drew for it, and a mean over eight draws that
-    put too few bombs under it wins the comparison with the other moves; our officers found a third more bombs than
-    the belief said where the look-ahead chose such an attack against the net (docs/strength.md, session 55)."""
-    n = len(guesses)
-    ranks = sorted(r for r, p in row.items() if p > 0)
-    total = sum(row[r] for r in ranks)
-    if n == 0 or total <= 0:
-        return [dict(g) for g in guesses]
-    start = rng.random()
-    wanted: list[int] = []
-    at, below = 0, 0.0
-    for i in range(n):
-        x = (i + start) / n * total
-        while at < len(ranks) - 1 and below + row[ranks[at]] < x:
-            below += row[ranks[at]]
-            at += 1
-        wanted.append(ranks[at])
-    need = {r: wanted.count(r) for r in set(wanted)}
-    out: list[dict[int, int] | None] = [None] * n
-    for i, guess in enumerate(guesses):
-        drawn = guess.get(square, -1)
-        if need.get(drawn, 0) > 0:
-            need[drawn] -= 1
-            out[i] = dict(guess)
-    free = [i for i in range(n) if out[i] is None]
-    for rank in [r for r in sorted(need) for _ in range(need[r])]:
-        for i in free:
-            swapped = with_rank(know, guesses[i], square, rank, rng)
-            if swapped is not None:
-                out[i] = swapped
-                free.remove(i)
-                break
-        else:
-            if draw is not None and free:  # no swap gives it: a world drawn afresh with the rank on `square`
-                out[free.pop(0)] = draw(rank)
-    return [dict(guesses[i]) if g is None else g for i, g in enumerate(out)]
-
-
 def captured_counts(data: StrategoView) -> I64:
     """(2, ranks): how many pieces of each rank each seat has lost, from the observation."""
     out = np.zeros((2, len(RANK_OF_NAME)), np.int64)
@@ -737,7 +683,6 @@ class RolloutAgent(SelfPlayAgent):
         press: float = 0.0,
         siege: int = 0,
         hold: int = 1,
-        strata: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -759,7 +704,6 @@ class RolloutAgent(SelfPlayAgent):
         self.siege = siege  # > 0: with this many movable enemy pieces or fewer, our miner runs at their flag
         self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
-        self.strata = strata  # an attack on a hidden piece meets its ranks in the belief's proportions
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -771,7 +715,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
-            int(v["siege"]), int(v["hold"]), bool(v["strata"]),
+            int(v["siege"]), int(v["hold"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -860,32 +804,17 @@ class RolloutAgent(SelfPlayAgent):
         assert self._net is not None
         know = Knowledge.from_observation(data)
         marginals = self._belief.marginals(know)
-        guesses, shown = [], []
+        worlds = []
         runner = self._runner if self.press > 0 else None
         for _ in range(self.guesses):
             guess = self._belief.sample(know, marginals, self._rng)
             if runner is not None and runner in guess and self._rng.random() < self.press:
                 guess = with_rank(know, guess, runner, MINER, self._rng) or guess
-            guesses.append(guess)
-            shown.append(self._shown(know))
-        worlds = np.stack([world_codes(know, g, seen) for g, seen in zip(guesses, shown, strict=True)])
-        blocks = []
-        for move in candidates:
-            target = move % 100
-            if self.strata and target in marginals:  # an attack on a hidden piece: its ranks in proportion
-                row = marginals[target]
-
-                def draw(rank: int, target: int = target) -> dict[int, int]:
-                    return self._belief.sample(know, {**marginals, target: {rank: 1.0}}, self._rng)
-
-                drawn = stratified_guesses(know, guesses, target, row, self._rng, draw)
-                blocks.append(np.stack([world_codes(know, g, seen) for g, seen in zip(drawn, shown, strict=True)]))
-            else:
-                blocks.append(worlds)
-        k, s = len(candidates), len(guesses)
+            worlds.append(world_codes(know, guess, self._shown(know)))
+        k, s = len(candidates), len(worlds)
         variant = str(data["variant"])
         sim = BatchSim(variant, n_envs=k * s, max_moves=0)
-        sim.reset(setups=np.concatenate(blocks), to_move=know.player)
+        sim.reset(setups=np.tile(np.stack(worlds), (k, 1)), to_move=know.player)
         sim.captured[:] = captured_counts(data)[None]
         first = np.repeat(np.asarray(candidates, np.int64), s)
         track = None
@@ -940,7 +869,6 @@ __all__ = [
     "play_out",
     "scores",
     "shows_officer",
-    "stratified_guesses",
     "warm_look_ahead",
     "watch_values",
     "with_rank",
