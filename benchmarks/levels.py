@@ -44,8 +44,8 @@ OPTION_TABLES: dict[str, dict[str, NumberOption]] = {"rollout": ROLLOUT_OPTIONS}
 
 
 def canonical_spec(spec: str) -> str:
-    """`spec` without the options its agent takes by default, the rest in order: `rollout:hold=1,top=4` is
-    `rollout:hold=1` while `top=4` is the default. Other agents' specs are kept as they are."""
+    """`spec` without the options its agent takes by default, the rest in order: `rollout:top=4,hold=2` is
+    `rollout:hold=2` while `top=4` is the default. Other agents' specs are kept as they are."""
     base, _, arg = spec.partition(":")
     table = OPTION_TABLES.get(base)
     if table is None or not arg:
