@@ -167,51 +167,6 @@ def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
     assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
 
 
-def test_risk_marks_a_gamble_down_by_its_spread_over_the_worlds() -> None:
-    """Red's known general beside blue's unmoved hidden pieces (the bomb among them): its attack wins a scout in some
-    worlds and dies on the bomb in others, a quiet step far off scores alike in every world. With `risk=1` the
-    attack loses its standard deviation over the worlds and the quiet move nothing."""
-    pieces: list[Piece] = [
-        ("A1", 0, Rank.FLAG, False, False),
-        ("B1", 0, Rank.BOMB, False, False),
-        ("E6", 0, Rank.GENERAL, True, True),
-        ("K1", 0, Rank.SCOUT, False, False),
-        ("E7", 1, Rank.BOMB, False, False),
-        ("F7", 1, Rank.SCOUT, False, False),
-        ("K10", 1, Rank.FLAG, False, False),
-        ("A10", 1, Rank.MINER, True, False),
-    ]
-    state, data = crafted(pieces)
-    moves = ["E6xE7", "K1-K2"]
-    ids = [state.string_to_action(m) for m in moves]
-
-    def values(risk: float) -> tuple[list[float], npt.NDArray[np.float64]]:
-        agent = RolloutAgent(guesses=16, depth=0, risk=risk)
-        agent.start(state.game, 0, random.Random(3))
-        agent._belief.update(data)
-        captured: list[npt.NDArray[np.float64]] = []
-        real = rollout.scores
-
-        def keep(*args: Any, **kwargs: Any) -> npt.NDArray[np.float64]:
-            out = real(*args, **kwargs)
-            captured.append(out)
-            return out
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(rollout, "scores", keep)
-            got = agent.look_ahead(data, ids).tolist()
-        return got, captured[0].reshape(len(ids), -1)
-
-    plain, worlds = values(0.0)
-    wary, same = values(1.0)
-    assert np.array_equal(worlds, same)  # the same worlds: only the score differs
-    spread = worlds.std(axis=1)
-    assert spread[0] > 0.05 and spread[1] == 0.0
-    assert wary[0] == pytest.approx(plain[0] - spread[0]) and wary[1] == plain[1]
-    spec = make_agent("rollout:risk=0.5", "stratego")
-    assert isinstance(spec, RolloutAgent) and spec.risk == 0.5 and RolloutAgent().risk == 0
-
-
 def test_no_roll_out_ply_starts_after_the_deadline() -> None:
     """`play_out` with its deadline past leaves every game as it stands; without one it plays."""
     state, _ = random_game(5, 60)

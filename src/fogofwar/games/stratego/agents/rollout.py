@@ -44,10 +44,6 @@ compared too, valued as a defending step is: the net has no plan to dig a flag o
 not seen them, `hold_mask`, so a capture that would show one is weighed at the root; session 53; 0: off). `hold=1`
 with `reveal=1` scored 60.4% against Demon level 5 over 48 games where the default before them scored 40.6% on the
 same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55).
-`risk` (W, off): a candidate's score is its mean over the worlds less W standard deviations of its worlds' scores,
-so a gamble on what the worlds disagree about (an attack on an unmoved piece that is a bomb in some) must win more
-than a fair price: each world knows what the real game hides, so the roll-outs see no worth in waiting to learn it
-(session 57).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long; the games are
 scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
 strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
@@ -55,8 +51,8 @@ about 0.2 s) the seeded series repeat.
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
-in session 54, and `strata` in session 56: docs/strength.md gives their figures, and their code is in the history of
-this file.
+in session 54, `strata` in session 56 and `risk` in session 57: docs/strength.md gives their figures, and their code
+is in the history of this file.
 """
 
 from __future__ import annotations
@@ -122,7 +118,6 @@ OPTIONS = {
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
     "hold": NumberOption(0, 3, 1, "N", whole=True),
-    "risk": NumberOption(0, 5, 0, "W"),
 }
 
 PRESS_RUNS = 3
@@ -688,7 +683,6 @@ class RolloutAgent(SelfPlayAgent):
         press: float = 0.0,
         siege: int = 0,
         hold: int = 1,
-        risk: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -710,7 +704,6 @@ class RolloutAgent(SelfPlayAgent):
         self.siege = siege  # > 0: with this many movable enemy pieces or fewer, our miner runs at their flag
         self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
-        self.risk = risk  # > 0: a candidate's score is its mean over the worlds less this many standard deviations
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -722,7 +715,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
-            int(v["siege"]), int(v["hold"]), v["risk"],
+            int(v["siege"]), int(v["hold"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -848,10 +841,7 @@ class RolloutAgent(SelfPlayAgent):
             held=[int(r) for r in HELD_RANKS[: self.hold]],
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
-        per_world = raw.reshape(k, s)
-        means: F64 = per_world.mean(axis=1)
-        if self.risk > 0:  # a gamble on what the worlds disagree about, marked down (`risk`)
-            means = means - self.risk * per_world.std(axis=1)
+        means: F64 = raw.reshape(k, s).mean(axis=1)
         return means
 
     def _find_runner(self, know: Knowledge) -> int | None:
