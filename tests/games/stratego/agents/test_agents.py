@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError, Observation
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, NEIGHBOUR_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, RANK_OF_NAME, SCOUT, SPY, Knowledge
 from fogofwar.games.stratego.agents.search import (
@@ -497,6 +497,34 @@ def test_belief_expects_the_flag_next_to_known_bombs() -> None:
     a10, i10 = parse_square("A10"), parse_square("I10")
     assert tracker.marginals(know)[a10][FLAG] > plain.marginals(know)[a10][FLAG]
     assert tracker.marginals(know)[a10][FLAG] > tracker.marginals(know)[i10][FLAG]
+
+
+def test_belief_reads_bombs_in_pieces_left_alone_and_the_flag_in_pieces_walled_in() -> None:
+    """With `NEIGHBOUR_FACTORS` a never-moved piece with no never-moved piece beside it (a moved one does not count)
+    is the likelier bomb, and one with three beside it the likelier flag; a moved piece is no bomb either way."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("E4", 0, Rank.GENERAL, True, False),
+        ("A10", 1, Rank.BOMB, False, False),
+        ("B10", 1, Rank.FLAG, False, False),
+        ("C10", 1, Rank.SCOUT, False, False),
+        ("B9", 1, Rank.MINER, False, False),
+        ("K10", 1, Rank.SPY, False, False),
+        ("K9", 1, Rank.MARSHAL, True, False),
+    ]
+    _, state = _crafted("barrage", pieces)
+    data = _rest_captured(state.game, state, pieces).data
+    know = Knowledge.from_observation(data)
+    plain, reader = BeliefTracker(), BeliefTracker()
+    reader.neighbour_factors = NEIGHBOUR_FACTORS
+    for t in (plain, reader):
+        t.update(data)
+    before, after = plain.marginals(know), reader.marginals(know)
+    k10, b10, k9 = parse_square("K10"), parse_square("B10"), parse_square("K9")
+    assert after[k10][BOMB] > before[k10][BOMB] + 0.02
+    assert after[b10][FLAG] > before[b10][FLAG] + 0.02
+    assert BOMB not in after[k9] and FLAG not in after[k9]
+    assert sum(row.get(BOMB, 0.0) for row in after.values()) == pytest.approx(1.0, abs=1e-3)
 
 
 def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marshal() -> None:

@@ -18,7 +18,7 @@ from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError
 from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents import rollout
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, NEIGHBOUR_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import BOMB, SPY, Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
@@ -925,3 +925,12 @@ def test_siege_sends_the_miner_with_a_way_at_the_likeliest_flag_and_the_roll_out
     assert values[2][0] == 1.0 and values[2][1] == values[0][1] < 1.0  # the same roll-outs after the quiet move
     made = make_agent("rollout:siege=2", "stratego")
     assert isinstance(made, RolloutAgent) and made.siege == 2 and RolloutAgent().siege == 0
+
+
+def test_neighbours_gives_the_belief_its_factors_and_the_default_does_not() -> None:
+    game = StrategoGame("classic")
+    for spec, factors in (("rollout", None), ("rollout:neighbours=1", NEIGHBOUR_FACTORS)):
+        agent = make_agent(spec, "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(game, 0, random.Random(1))
+        assert agent._belief.neighbour_factors == factors

@@ -48,6 +48,10 @@ same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55).
 scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
 strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
 about 0.2 s) the seeded series repeat.
+`neighbours` (1, off: the belief weighs each never-moved piece's bomb and flag by how many never-moved enemy pieces
+stand beside it, `belief.NEIGHBOUR_FACTORS`, fitted to people's games: 0.005 nats a piece better on held-out people
+and on Demon alike; 36-1-27 against Demon level 5 over four seeds where Master scored 35-1-28 on the same setups,
+11 games better and 10 worse; docs/strength.md, session 58).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -69,7 +73,7 @@ import numpy.typing as npt
 
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.spec_options import NumberOption, number_options
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, NEIGHBOUR_FACTORS, SPARED_FACTOR, BeliefTracker
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge, is_land
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
 from fogofwar.games.stratego.agents.search import PATH_LENGTHS, flag_ways, safest_book_setup
@@ -118,6 +122,7 @@ OPTIONS = {
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
     "hold": NumberOption(0, 3, 1, "N", whole=True),
+    "neighbours": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -683,6 +688,7 @@ class RolloutAgent(SelfPlayAgent):
         press: float = 0.0,
         siege: int = 0,
         hold: int = 1,
+        neighbours: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -704,6 +710,7 @@ class RolloutAgent(SelfPlayAgent):
         self.siege = siege  # > 0: with this many movable enemy pieces or fewer, our miner runs at their flag
         self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
+        self.neighbours = neighbours  # the belief weighs bomb and flag by the unmoved pieces beside a piece
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -715,7 +722,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
-            int(v["siege"]), int(v["hold"]),
+            int(v["siege"]), int(v["hold"]), bool(v["neighbours"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -724,6 +731,8 @@ class RolloutAgent(SelfPlayAgent):
         self._belief.behaviour_factor = 2.0  # as the search reads the enemy's moves
         if self.spy:
             self._belief.spared_factor, self._belief.guard_factors = SPARED_FACTOR, GUARD_FACTORS
+        if self.neighbours:
+            self._belief.neighbour_factors = NEIGHBOUR_FACTORS
         if self._net is not None and isinstance(game, StrategoGame):
             warm_look_ahead(self._net, game.variant.name)
 
