@@ -525,6 +525,10 @@ def test_belief_reads_bombs_in_pieces_left_alone_and_the_flag_in_pieces_walled_i
     assert after[b10][FLAG] > before[b10][FLAG] + 0.02
     assert BOMB not in after[k9] and FLAG not in after[k9]
     assert sum(row.get(BOMB, 0.0) for row in after.values()) == pytest.approx(1.0, abs=1e-3)
+    alone = BeliefTracker()  # a factor for pieces with nothing unmoved beside them only: K9's move leaves K10 alone
+    alone.neighbour_factors = ((3.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0))
+    alone.update(data)
+    assert alone.marginals(know)[k10][BOMB] > before[k10][BOMB] + 0.05
 
 
 def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marshal() -> None:
