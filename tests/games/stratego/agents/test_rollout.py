@@ -605,8 +605,8 @@ def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None
     assert not hold_mask(blue, ShownTracker(1, 0, ()), (marshal,)).any()
     wish = {"E5xE6": 0.97, "H1-H2": 0.02, "E5-E4": 0.01}
     assert [_sure_move_played(state, wish, hold=h) for h in (0, 1)] == [("E5xE6", False), ("E5xE6", True)]
-    made = make_agent("rollout:hold=2,reveal=1", "stratego")
-    assert isinstance(made, RolloutAgent) and made.hold == 2 and RolloutAgent().hold == 1  # on since session 55
+    made = make_agent("rollout:hold=1,reveal=1", "stratego")
+    assert isinstance(made, RolloutAgent) and made.hold == 1 and RolloutAgent().hold == 2  # 1 in session 55, 2 in 60
     record = play_match(StrategoGame("barrage"), [made, make_agent("random")], seed=4, max_actions=60)
     assert len(record.actions) > 0
 
@@ -927,9 +927,9 @@ def test_siege_sends_the_miner_with_a_way_at_the_likeliest_flag_and_the_roll_out
     assert isinstance(made, RolloutAgent) and made.siege == 2 and RolloutAgent().siege == 0
 
 
-def test_neighbours_gives_the_belief_its_factors_and_the_default_does_not() -> None:
+def test_neighbours_gives_the_belief_its_factors_by_default_and_neighbours_0_does_not() -> None:
     game = StrategoGame("classic")
-    for spec, factors in (("rollout", None), ("rollout:neighbours=1", NEIGHBOUR_FACTORS)):
+    for spec, factors in (("rollout:neighbours=0", None), ("rollout", NEIGHBOUR_FACTORS)):
         agent = make_agent(spec, "stratego")
         assert isinstance(agent, RolloutAgent)
         agent.start(game, 0, random.Random(1))

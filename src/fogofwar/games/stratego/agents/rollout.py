@@ -40,18 +40,20 @@ with such a run; and with `watch`, the moves that get back in its way, `fall_bac
 52). `siege` (N > 0, off: with N or fewer movable enemy pieces left, our miner with the shortest way to the flag the
 belief holds likeliest, `siege_target`, runs at it in the roll-outs, `Runner`, and its steps along that way are
 compared too, valued as a defending step is: the net has no plan to dig a flag out of its bombs; session 52). `hold`
-(N, 1 by default: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has
+(N, 2 by default: the first N of our marshal, general and colonel do not attack in the roll-outs while the enemy has
 not seen them, `hold_mask`, so a capture that would show one is weighed at the root; session 53; 0: off). `hold=1`
 with `reveal=1` scored 60.4% against Demon level 5 over 48 games where the default before them scored 40.6% on the
-same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55).
+same setups (15 games better, 5 worse; docs/strength.md, sessions 53-55); `hold=2` with `neighbours=1`, the default
+since session 60, scored 61-1-34 (64.1%) over six seeds where the default before (`hold=1`) scored 53-2-41 (56.2%)
+on the same setups (24 games better, 16 worse; docs/strength.md, session 60).
 `budget` (seconds, 0.9 by default; 0: none): no roll-out ply starts once the move has taken that long; the games are
 scored where they stand. It keeps a move within a second on a slow or busy machine (the issue's bound for the
 strongest level); a move that stays within it depends on nothing but the seed, so on a quiet machine (a move takes
 about 0.2 s) the seeded series repeat.
-`neighbours` (1, off: the belief weighs each never-moved piece's bomb and flag by how many never-moved enemy pieces
-stand beside it, `belief.NEIGHBOUR_FACTORS`, fitted to people's games: 0.005 nats a piece better on held-out people
-and on Demon alike; 36-1-27 against Demon level 5 over four seeds where Master scored 35-1-28 on the same setups,
-11 games better and 10 worse; docs/strength.md, session 58).
+`neighbours` (1 by default since session 60, with `hold=2`; 0: off): the belief weighs each never-moved piece's bomb
+and flag by how many never-moved enemy pieces stand beside it, `belief.NEIGHBOUR_FACTORS`, fitted to people's games:
+0.005 nats a piece better on held-out people and on Demon alike; alone, 36-1-27 against Demon level 5 over four seeds
+where the default then scored 35-1-28 on the same setups, 11 games better and 10 worse; docs/strength.md, session 58.
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -121,8 +123,8 @@ OPTIONS = {
     "runs": NumberOption(0, 15, 0, "K", whole=True),
     "press": NumberOption(0, 1, 0, "P"),
     "siege": NumberOption(0, 40, 0, "N", whole=True),
-    "hold": NumberOption(0, 3, 1, "N", whole=True),
-    "neighbours": NumberOption(0, 1, 0, "0|1", whole=True),
+    "hold": NumberOption(0, 3, 2, "N", whole=True),
+    "neighbours": NumberOption(0, 1, 1, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -687,8 +689,8 @@ class RolloutAgent(SelfPlayAgent):
         runs: int = 0,
         press: float = 0.0,
         siege: int = 0,
-        hold: int = 1,
-        neighbours: bool = False,
+        hold: int = 2,
+        neighbours: bool = True,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
