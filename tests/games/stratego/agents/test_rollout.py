@@ -934,3 +934,12 @@ def test_neighbours_gives_the_belief_its_factors_by_default_and_neighbours_0_doe
         assert isinstance(agent, RolloutAgent)
         agent.start(game, 0, random.Random(1))
         assert agent._belief.neighbour_factors == factors
+
+
+def test_the_constructor_defaults_are_the_spec_defaults() -> None:
+    """`RolloutAgent()` and `rollout` are one player: each option's default is written twice (`OPTIONS` for the spec,
+    the constructor's signature for code), and a default changed in one place only must fail here."""
+    built, parsed = RolloutAgent(), make_agent("rollout", "stratego")
+    assert isinstance(parsed, RolloutAgent)
+    for name, option in rollout.OPTIONS.items():
+        assert getattr(built, name) == getattr(parsed, name) == option.default, name
