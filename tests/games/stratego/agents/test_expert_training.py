@@ -66,7 +66,7 @@ def test_the_labels_are_the_positions_and_moves_rollout_chose_for_both_seats() -
 def test_a_label_scores_the_moves_as_the_agent_compared_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the flag watch on, a label's scores are the roll-outs' means plus the watch's bonus: here the roll-outs
     see nothing (all 0) and the general's steps towards the shown miner by red's flag score 0.5 x their value."""
-    monkeypatch.setattr(RolloutAgent, "look_ahead", lambda self, d, c: np.zeros(len(c)))
+    monkeypatch.setattr(RolloutAgent, "look_ahead", lambda self, d, c, *given: np.zeros(len(c)))
     state, data = crafted([*HOME, ("C2", 1, Rank.MINER, True, True)])
     sink: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     agent = et.LabellingAgent.keeping("watch=0.5", sink)

@@ -18,10 +18,16 @@ from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError
 from fogofwar.core.registry import make_game
 from fogofwar.games.stratego.agents import rollout
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, NEIGHBOUR_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import (
+    GUARD_FACTORS,
+    NEIGHBOUR_FACTORS,
+    SPARED_FACTOR,
+    BeliefTracker,
+    oracle_marginals,
+)
 from fogofwar.games.stratego.agents.knowledge import BOMB, SPY, Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
-from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, movers_view, shipped_net
+from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, PolicyNet, movers_view, shipped_net
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     Runner,
@@ -37,6 +43,7 @@ from fogofwar.games.stratego.agents.rollout import (
     movable_enemies,
     play_out,
     scores,
+    shown_takes,
     shows_officer,
     siege_target,
     watch_values,
@@ -167,6 +174,27 @@ def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
     assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
 
 
+def test_the_look_ahead_takes_the_moves_knowledge_and_marginals_as_its_own() -> None:
+    """`_move` hands the look-ahead the position's `Knowledge` and the belief's marginals it has worked out: the
+    scores are those the look-ahead gets working them out itself, and other marginals (the truth) are used."""
+    state, _ = random_game(7, 80)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    moves = state.legal_actions()[:3]
+
+    def values(given: bool, truth: bool = False) -> list[float]:
+        agent = RolloutAgent(guesses=4, depth=4)
+        agent.start(state.game, seat, random.Random(1))
+        agent._belief.update(data)
+        if not given:
+            return list(agent.look_ahead(data, moves))
+        know = Knowledge.from_observation(data)
+        marginals = oracle_marginals(state, know) if truth else agent._belief.marginals(know)
+        return list(agent.look_ahead(data, moves, know, marginals))
+
+    assert values(False) == values(True) != values(True, truth=True)
+
+
 def test_no_roll_out_ply_starts_after_the_deadline() -> None:
     """`play_out` with its deadline past leaves every game as it stands; without one it plays."""
     state, _ = random_game(5, 60)
@@ -230,7 +258,12 @@ def test_start_warms_the_look_ahead_once_a_variant(monkeypatch: pytest.MonkeyPat
     assert rollout.warm_look_ahead(net, "barrage") and not rollout.warm_look_ahead(net, "barrage")
     warmed: list[str] = []
     real = rollout.warm_look_ahead
-    monkeypatch.setattr(rollout, "warm_look_ahead", lambda n, v: warmed.append(v) or real(n, v))
+
+    def counted(n: PolicyNet, v: str) -> bool:
+        warmed.append(v)
+        return real(n, v)
+
+    monkeypatch.setattr(rollout, "warm_look_ahead", counted)
     for variant in ("classic", "barrage", "classic"):
         RolloutAgent().start(StrategoGame(variant=variant), 0, random.Random(1))
     assert warmed == ["classic", "barrage", "classic"]
@@ -443,7 +476,7 @@ def test_watch_moves_go_for_a_threat_to_our_flag_and_the_agent_weighs_them() -> 
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
     seen: list[list[str]] = []
 
-    def flat(d: StrategoView, c: Sequence[int]) -> npt.NDArray[np.float64]:
+    def flat(d: StrategoView, c: Sequence[int], *given: object) -> npt.NDArray[np.float64]:
         seen.append([state.action_to_string(a) for a in c])
         return np.zeros(len(c))
 
@@ -611,6 +644,52 @@ def test_hold_keeps_our_unseen_marshal_from_attacking_in_the_roll_outs() -> None
     assert len(record.actions) > 0
 
 
+EXPOSED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("B1", 0, Rank.BOMB, False, False),
+    ("E5", 0, Rank.GENERAL, True, True),  # shown
+    ("A5", 0, Rank.SCOUT, True, False),  # hidden, but shown to blue in a world of `exposed`
+    ("E6", 1, Rank.MARSHAL, True, False),
+    ("A6", 1, Rank.MINER, True, False),
+    ("K10", 1, Rank.FLAG, False, False),
+    ("H10", 1, Rank.BOMB, False, False),
+]
+
+
+def test_takes_has_the_enemy_take_our_shown_pieces_it_beats_in_the_roll_outs() -> None:
+    """Blue to move, its hidden marshal beside red's shown general and its miner beside red's scout that the game has
+    not shown (blue knows it in this world, as `exposed` makes it): `shown_takes` is the marshal's capture, the
+    scout's once the tracker says blue saw it (the general first when both), nothing on red's turn or with nothing of
+    red's seen; a roll-out ply with it plays the marshal's capture; `rollout:takes=1` sets it, off by default."""
+    state, data = crafted(EXPOSED)
+    know = Knowledge.from_observation(data)
+    truth = {parse_square(sq): int(rank) for sq, owner, rank, _, _ in EXPOSED if owner == 1}
+    ours = frozenset(sq for sq, c in enumerate(know.cells) if c is not None and c.owner == 0)
+    values = Potential("barrage", True, True).values
+    general = COMPACT_OF_MOVE[parse_square("E6") * 100 + parse_square("E5")]
+    scout = COMPACT_OF_MOVE[parse_square("A6") * 100 + parse_square("A5")]
+
+    def sim(to_move: int) -> BatchSim:
+        out = BatchSim("barrage", n_envs=1, max_moves=0)
+        out.reset(setups=world_codes(know, truth, ours)[None], to_move=to_move)
+        out.captured[:] = captured_counts(data)[None]
+        return out
+
+    seen = [parse_square("E5")]
+    assert shown_takes(sim(1), ShownTracker(1, 0, seen), values).tolist() == [general]
+    assert shown_takes(sim(1), ShownTracker(1, 0, [parse_square("A5")]), values).tolist() == [scout]
+    assert shown_takes(sim(1), ShownTracker(1, 0, [*seen, parse_square("A5")]), values).tolist() == [general]
+    assert shown_takes(sim(1), ShownTracker(1, 0, ()), values).tolist() == [-1]
+    assert shown_takes(sim(0), ShownTracker(1, 0, seen), values).tolist() == [-1]
+    net = shipped_net("selfplay_barrage_net.npz")
+    assert net is not None
+    played = sim(1)
+    play_out(net, played, 1, track=ShownTracker(1, 0, seen), take_values=values)
+    assert int(played.board[0, parse_square("E5")]) & RANK_MASK == int(Rank.MARSHAL)
+    made = make_agent("rollout:takes=1", "stratego")
+    assert isinstance(made, RolloutAgent) and made.takes and not RolloutAgent().takes
+
+
 def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: Any) -> tuple[str, bool]:
     """(the move red plays, whether it looked ahead) with a net of these wishes (`_Keen`) and the look-ahead scoring
     every move alike."""
@@ -619,7 +698,7 @@ def _sure_move_played(state: StrategoState, wish: dict[str, float], **options: A
     agent._net = _Keen(state, wish)  # type: ignore[assignment]
     looked: list[int] = []
 
-    def flat(d: StrategoView, c: Sequence[int]) -> npt.NDArray[np.float64]:
+    def flat(d: StrategoView, c: Sequence[int], *given: object) -> npt.NDArray[np.float64]:
         looked.append(len(c))
         return np.zeros(len(c))
 
@@ -822,8 +901,8 @@ def test_press_has_the_roll_outs_see_the_run_end_and_value_the_move_that_stops_i
         values[press] = agent.look_ahead(data, moves).tolist()
     assert values[1.0][1] == -1.0 and values[1.0][0] > -0.5
     assert values[0.0][1] > -1.0
-    agent = make_agent("rollout:runs=3,press=0.5", "stratego")
-    assert isinstance(agent, RolloutAgent) and agent.press == 0.5 and RolloutAgent().press == 0.0
+    made = make_agent("rollout:runs=3,press=0.5", "stratego")
+    assert isinstance(made, RolloutAgent) and made.press == 0.5 and RolloutAgent().press == 0.0
 
 
 TARGETED: list[Piece] = [

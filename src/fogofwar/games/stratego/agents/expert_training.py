@@ -25,6 +25,7 @@ import numpy.typing as npt
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import Game, Observation
 from fogofwar.core.registry import make_game
+from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.policy_model import (
     HEADS,
     PLANE_SCALE,
@@ -145,8 +146,14 @@ class LabellingAgent(RolloutAgent):
         self._legal = legal_actions
         return super().act(observation, legal_actions)
 
-    def look_ahead(self, data: StrategoView, candidates: Sequence[int]) -> F64:
-        means = super().look_ahead(data, candidates)
+    def look_ahead(
+        self,
+        data: StrategoView,
+        candidates: Sequence[int],
+        know: Knowledge | None = None,
+        marginals: dict[int, dict[int, float]] | None = None,
+    ) -> F64:
+        means = super().look_ahead(data, candidates, know, marginals)
         compared = means + self.watch * np.array([self._watched.get(a, 0.0) for a in candidates])
         player = int(data["player"])
         planes = oriented_planes(planes_from_observation(data, get_variant(str(data["variant"]))), player)

@@ -54,6 +54,9 @@ about 0.2 s) the seeded series repeat.
 and flag by how many never-moved enemy pieces stand beside it, `belief.NEIGHBOUR_FACTORS`, fitted to people's games:
 0.005 nats a piece better on held-out people and on Demon alike; alone, 36-1-27 against Demon level 5 over four seeds
 where the default then scored 35-1-28 on the same setups, 11 games better and 10 worse; docs/strength.md, session 58.
+`takes` (1, off): in the roll-outs the enemy takes the most valuable piece of ours the real game has shown that its
+attacker beats, where it can (`shown_takes`): Demon took such a piece 78-87% of the time, the roll-outs' net 29%
+(docs/strength.md, session 61).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -125,6 +128,7 @@ OPTIONS = {
     "siege": NumberOption(0, 40, 0, "N", whole=True),
     "hold": NumberOption(0, 3, 2, "N", whole=True),
     "neighbours": NumberOption(0, 1, 1, "0|1", whole=True),
+    "takes": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -394,6 +398,32 @@ def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     return out
 
 
+_WINS = np.array([[battle(a, d) == (True, False) for d in range(16)] for a in range(16)], np.bool_)
+_WINS[len(Rank) :, :] = _WINS[:, len(Rank) :] = False
+_WINS[:, FLAG] = False  # the flag's capture is `seize`'s
+"""[attacker rank, defender rank]: the attacker takes the defender and stands."""
+
+
+def shown_takes(sim: BatchSim, track: ShownTracker, values: F64) -> I64:
+    """(n,): for each game where the seat other than `track`'s is to move, its legal capture (compact id) of a piece
+    of `track`'s seat that the real game would have shown (`ShownTracker`) and that its attacker beats, the most
+    valuable such piece by `values` (by rank); -1 where there is none or it is `track`'s seat's turn.
+
+    Why: Demon took our shown piece that came beside a piece of its that beats it on its next move 78% of the time (a
+    low piece of ours) to 87% (an officer), over Master's 96 games against level 5; in the roll-outs the net, as the
+    enemy, took such a piece 29% of the time, so a shown piece beside a hidden enemy officer looked safe there."""
+    from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
+
+    src, dst, enemy = _attack_codes(sim)
+    theirs = (sim.to_move[:, None] != track.seat) & enemy
+    takes = theirs & _WINS[src & RANK_MASK, dst & RANK_MASK] & track.shown[:, MOVE_OF_COMPACT % 100]
+    takes &= sim.legal_mask(compact=True)
+    worth = np.where(takes, values[dst & RANK_MASK], -np.inf)
+    best = worth.argmax(axis=1)
+    out: I64 = np.where(takes.any(axis=1), best, -1)
+    return out
+
+
 def world_codes(know: Knowledge, guess: dict[int, int], shown: frozenset[int] = frozenset()) -> U8:
     """One row of simulator piece codes (`sim.batch.piece_codes`) for the board `know` sees, with every enemy piece
     of unknown rank given its rank in `guess`; moved and revealed marks as the game shows them (the engine's own
@@ -504,13 +534,16 @@ def play_out(
     deadline: float = math.inf,
     runners: Sequence[Runner] = (),
     held: Sequence[int] = (),
+    take_values: F64 | None = None,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view. With `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it
     has another move; with `seize`, a seat that can take a flag it sees takes it (`flag_takes`); `track` follows every
     move played. Each of `runners` keeps its piece running at the flag it runs at (`Runner.press`). With `track`,
     `track`'s seat does not attack with a piece of a rank in `held` the enemy has not seen (`hold_mask`) while it has
-    another move. No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
+    another move. With `track` and `take_values` (by rank), the other seat takes the most valuable piece of
+    `track`'s seat that the real game would have shown and that its attacker beats, where it can (`shown_takes`).
+    No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
@@ -528,6 +561,9 @@ def play_out(
         best = np.where(masks[live], logits, -np.inf).argmax(axis=1)
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
+        if take_values is not None and track is not None:
+            taken = shown_takes(sim, track, take_values)[live]
+            acts[live] = np.where(taken >= 0, taken, acts[live])
         if seize:
             takes = flag_takes(sim)[live]
             won = takes.any(axis=1)
@@ -691,6 +727,7 @@ class RolloutAgent(SelfPlayAgent):
         siege: int = 0,
         hold: int = 2,
         neighbours: bool = True,
+        takes: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -713,6 +750,7 @@ class RolloutAgent(SelfPlayAgent):
         self._siege: tuple[int, list[int]] | None = None  # this move's (our miner, its way), with `siege`
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
         self.neighbours = neighbours  # the belief weighs bomb and flag by the unmoved pieces beside a piece
+        self.takes = takes  # in the roll-outs the enemy takes our shown pieces it beats (`shown_takes`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -724,7 +762,7 @@ class RolloutAgent(SelfPlayAgent):
         return cls(
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
-            int(v["siege"]), int(v["hold"]), bool(v["neighbours"]),
+            int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -796,7 +834,7 @@ class RolloutAgent(SelfPlayAgent):
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
         bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
-        score = self.look_ahead(data, candidates) + bonus
+        score = self.look_ahead(data, candidates, know, marginals or None) + bonus
         return candidates[int(np.argmax(score))]
 
     def _shown(self, know: Knowledge) -> frozenset[int]:
@@ -808,13 +846,22 @@ class RolloutAgent(SelfPlayAgent):
         hidden = [sq for sq, c in cells if c is not None and c.owner == know.player and not c.revealed]
         return frozenset(sq for sq in hidden if self._rng.random() < self.exposed)
 
-    def look_ahead(self, data: StrategoView, candidates: Sequence[int]) -> F64:
-        """The mean score of each candidate over the same `guesses` guessed worlds, `depth` plies after it."""
+    def look_ahead(
+        self,
+        data: StrategoView,
+        candidates: Sequence[int],
+        know: Knowledge | None = None,
+        marginals: dict[int, dict[int, float]] | None = None,
+    ) -> F64:
+        """The mean score of each candidate over the same `guesses` guessed worlds, `depth` plies after it. `know`
+        and `marginals`, when the move has them, are `data`'s and the belief's for it: not worked out twice."""
         from fogofwar.games.stratego.sim.batch import BatchSim
 
         assert self._net is not None
-        know = Knowledge.from_observation(data)
-        marginals = self._belief.marginals(know)
+        if know is None:
+            know = Knowledge.from_observation(data)
+        if marginals is None:
+            marginals = self._belief.marginals(know)
         worlds = []
         runner = self._runner if self.press > 0 else None
         for _ in range(self.guesses):
@@ -829,7 +876,7 @@ class RolloutAgent(SelfPlayAgent):
         sim.captured[:] = captured_counts(data)[None]
         first = np.repeat(np.asarray(candidates, np.int64), s)
         track = None
-        if self.reveal or self.hold:
+        if self.reveal or self.hold or self.takes:
             seen = (sq for sq, c in enumerate(know.cells) if c is not None and c.owner == know.player and c.revealed)
             track = ShownTracker(sim.n_envs, know.player, seen)
             track.step(sim, first, np.arange(sim.n_envs))
@@ -850,6 +897,7 @@ class RolloutAgent(SelfPlayAgent):
             self._deadline,
             runners=runners,
             held=[int(r) for r in HELD_RANKS[: self.hold]],
+            take_values=_potential(variant, True, True).values if self.takes else None,
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
         means: F64 = raw.reshape(k, s).mean(axis=1)
@@ -879,6 +927,7 @@ __all__ = [
     "futile_moves",
     "play_out",
     "scores",
+    "shown_takes",
     "shows_officer",
     "warm_look_ahead",
     "watch_values",
