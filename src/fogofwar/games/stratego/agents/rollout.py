@@ -55,8 +55,9 @@ and flag by how many never-moved enemy pieces stand beside it, `belief.NEIGHBOUR
 0.005 nats a piece better on held-out people and on Demon alike; alone, 36-1-27 against Demon level 5 over four seeds
 where the default then scored 35-1-28 on the same setups, 11 games better and 10 worse; docs/strength.md, session 58.
 `takes` (1, off): in the roll-outs the enemy takes the most valuable piece of ours the real game has shown that its
-attacker beats, where it can (`shown_takes`): Demon took such a piece 78-87% of the time, the roll-outs' net 29%
-(docs/strength.md, session 61).
+attacker beats, where it can (`shown_takes`): Demon took such a piece 78-87% of the time, the roll-outs' net 29%.
+Against Demon level 5 28-2-18 over three of Master's seeds where Master scored 28-0-20 on the same setups (9 games
+better, 8 worse; docs/strength.md, session 61).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
