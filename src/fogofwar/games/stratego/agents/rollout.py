@@ -135,8 +135,16 @@ OPTIONS = {
 PRESS_RUNS = 3
 """`rollout:press` without `runs`: the moves in a row at our flag that make a piece the runner."""
 
-_FUTILE = np.array([[battle(a, d) == (False, True) for d in range(16)] for a in range(16)], np.bool_)
-_FUTILE[len(Rank) :, :] = _FUTILE[:, len(Rank) :] = False
+
+def _battle_table(result: tuple[bool, bool]) -> npt.NDArray[np.bool_]:
+    """[attacker rank, defender rank] of the simulator's codes (16 a side): whether the battle ends in `result`
+    (attacker stands, defender stands); False for codes that are no rank."""
+    out = np.array([[battle(a, d) == result for d in range(16)] for a in range(16)], np.bool_)
+    out[len(Rank) :, :] = out[:, len(Rank) :] = False
+    return out
+
+
+_FUTILE = _battle_table((False, True))
 """[attacker rank, defender rank]: the attacker dies and the defender stands (a bomb for all but the miner)."""
 
 
@@ -399,8 +407,7 @@ def futile_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
     return out
 
 
-_WINS = np.array([[battle(a, d) == (True, False) for d in range(16)] for a in range(16)], np.bool_)
-_WINS[len(Rank) :, :] = _WINS[:, len(Rank) :] = False
+_WINS = _battle_table((True, False))
 _WINS[:, FLAG] = False  # the flag's capture is `seize`'s
 """[attacker rank, defender rank]: the attacker takes the defender and stands."""
 
@@ -835,7 +842,7 @@ class RolloutAgent(SelfPlayAgent):
         floor = probs[ranked[min(self.top, len(ranked)) - 1]]  # a defending move is not marked down below the net's
         log_p = np.log(np.array([max(probs[a], floor, 1e-12) for a in candidates]))
         bonus = self.prior * log_p + self.watch * np.array([watched.get(a, 0.0) for a in candidates])
-        score = self.look_ahead(data, candidates, know, marginals or None) + bonus
+        score = self.look_ahead(data, candidates, know, marginals if know is not None else None) + bonus
         return candidates[int(np.argmax(score))]
 
     def _shown(self, know: Knowledge) -> frozenset[int]:
