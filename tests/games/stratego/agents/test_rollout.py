@@ -681,6 +681,13 @@ def test_takes_has_the_enemy_take_our_shown_pieces_it_beats_in_the_roll_outs() -
     assert shown_takes(sim(1), ShownTracker(1, 0, [*seen, parse_square("A5")]), values).tolist() == [general]
     assert shown_takes(sim(1), ShownTracker(1, 0, ()), values).tolist() == [-1]
     assert shown_takes(sim(0), ShownTracker(1, 0, seen), values).tolist() == [-1]
+    legal = sim(1).legal_mask(compact=True)  # the mask a roll-out ply shares with `movers_view`
+    assert shown_takes(sim(1), ShownTracker(1, 0, seen), values, legal).tolist() == [general]
+    assert shown_takes(sim(1), ShownTracker(1, 0, seen), values, ~legal).tolist() == [-1]
+    kept = legal.copy()
+    shared, own = movers_view(sim(1), legal), movers_view(sim(1))
+    assert all(np.array_equal(a, b) for a, b in zip(shared, own, strict=True))
+    assert np.array_equal(legal, kept)  # turned round for blue in a copy, not in the mask shared
     net = shipped_net("selfplay_barrage_net.npz")
     assert net is not None
     played = sim(1)
@@ -1022,3 +1029,93 @@ def test_the_constructor_defaults_are_the_spec_defaults() -> None:
     assert isinstance(parsed, RolloutAgent)
     for name, option in rollout.OPTIONS.items():
         assert getattr(built, name) == getattr(parsed, name) == option.default, name
+
+
+PROBED: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("E3", 0, Rank.GENERAL, True, False),  # hidden: beside the unmoved E4 and the moved F3
+    ("H3", 0, Rank.MINER, True, False),  # below a captain: may probe H4
+    ("C4", 0, Rank.MARSHAL, True, True),  # beside the moved D4 and the shown B4
+    ("E4", 1, Rank.BOMB, False, False),
+    ("H4", 1, Rank.SCOUT, False, False),
+    ("F3", 1, Rank.SCOUT, True, False),
+    ("D4", 1, Rank.MINER, True, False),
+    ("B4", 1, Rank.SPY, False, True),
+    ("K10", 1, Rank.FLAG, False, False),
+]
+"""Red's general and marshal beside blue pieces unmoved and hidden, moved, and shown; red's miner beside one."""
+
+
+def _probed(pieces: list[Piece]) -> tuple[StrategoState, Knowledge, dict[int, dict[int, float]], list[int]]:
+    """The crafted position, red's knowledge of it, the belief's marginals and red's legal moves."""
+    state, data = crafted(pieces)
+    know = Knowledge.from_observation(data)
+    tracker = BeliefTracker()
+    tracker.update(data)
+    return state, know, tracker.marginals(know), [a for a in state.legal_actions() if a < 10000]
+
+
+def test_probe_moves_are_an_officer_s_attacks_on_unmoved_hidden_pieces_likely_bombs() -> None:
+    """The general's attack on the unmoved hidden piece at the belief's chance of a bomb, not above it; not the
+    attacks on moved or shown pieces nor the miner's; none where the flag is likelier than a bomb, or when no piece
+    below a captain is left to probe with."""
+    state, know, marginals, legal = _probed(PROBED)
+    bomb = marginals[parse_square("E4")][int(Rank.BOMB)]
+    assert 0.1 < bomb < 0.9
+    assert {"H3xH4", "E3xF3", "C4xD4", "C4xB4", "E3xE4"} <= {state.action_to_string(a) for a in legal}
+    assert {state.action_to_string(a) for a in rollout.probe_moves(know, marginals, legal, bomb)} == {"E3xE4"}
+    assert rollout.probe_moves(know, marginals, legal, bomb + 0.01) == set()
+    flag_likely = {**marginals, parse_square("E4"): {int(Rank.BOMB): 0.3, int(Rank.FLAG): 0.6, int(Rank.SCOUT): 0.1}}
+    assert rollout.probe_moves(know, flag_likely, legal, 0.1) == set()  # the flag hunt goes on
+    _, know, marginals, legal = _probed([p for p in PROBED if p[0] != "H3"])
+    assert rollout.probe_moves(know, marginals, legal, 0.0) == set()  # nothing low left to probe with
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_simulator_finds_the_probes_the_board_finds(seed: int) -> None:
+    """Random classic games: at every position, rebuilt in the simulator with the true ranks, `probe_mask` marks
+    the moves `probe_moves` finds from the mover's own view when every hidden piece would be a bomb, and no others
+    (`probe_moves` finds none once the mover has no piece below a captain)."""
+    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
+    bombs = {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
+    state = game.new_initial_state()
+    for _ in range(700):
+        if state.is_terminal():
+            break
+        seat, legal = state.current_player(), state.legal_actions()
+        if legal[0] < 10000:
+            know = Knowledge.from_observation(stratego_view(state.observation(seat).data))
+            row = np.zeros(100, np.uint8)
+            for sq in range(100):
+                if (p := state.piece_at(sq)) is not None:
+                    row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
+            sim = BatchSim("classic", n_envs=1, max_moves=0)
+            sim.reset(setups=row[None], to_move=seat)
+            mask = rollout.probe_mask(sim)[0]
+            probes = rollout.probe_moves(know, bombs, legal, 1.0)
+            probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
+            assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
+            found += len(probes)
+        state.apply(rng.choice(legal))
+    assert found > 0
+
+
+def test_probe_leaves_the_attack_on_an_unmoved_piece_to_a_low_piece_here_and_in_the_roll_outs() -> None:
+    """A net all but sure of the general's attack on the unmoved piece: `rollout:probe=0.1` plays its next move,
+    the miner's probe, and without `probe` the attack; the roll-outs' moves leave the officers' probes out."""
+    state, _ = crafted(PROBED)
+    legal = state.legal_actions()
+    played = []
+    for probe in (0.1, 0.0):
+        agent = RolloutAgent(guesses=2, depth=2, watch=0, hold=0, probe=probe)  # no look-ahead: sure moves
+        agent.start(state.game, 0, random.Random(1))
+        agent._net = _Keen(state, {"E3xE4": 0.97, "H3xH4": 0.029, "C4-C3": 0.001})  # type: ignore[assignment]
+        played.append(state.action_to_string(agent.act(state.observation(0), legal)))
+    assert played == ["H3xH4", "E3xE4"]
+    guess = {"E4": Rank.BOMB, "H4": Rank.SCOUT, "F3": Rank.SCOUT, "D4": Rank.MINER, "K10": Rank.FLAG}
+    sim = world(state, 0, {parse_square(sq): int(r) for sq, r in guess.items()})
+    movers, _, masks = movers_view(sim)
+    left = _without(rollout.probe_mask(sim), movers, masks)[0]
+    assert [int(MOVE_OF_COMPACT[c]) for c in np.flatnonzero(masks[0] & ~left)] == [state.string_to_action("E3xE4")]
+    made = make_agent("rollout:probe=0.2", "stratego")
+    assert isinstance(made, RolloutAgent) and made.probe == 0.2 and RolloutAgent().probe == 0

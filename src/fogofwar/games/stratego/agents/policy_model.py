@@ -78,12 +78,13 @@ def oriented_planes(planes: F32, player: int) -> F32:
     return planes if player == 0 else np.ascontiguousarray(planes[..., ::-1, ::-1])
 
 
-def movers_view(sim: BatchSim) -> tuple[I64, F32, npt.NDArray[np.bool_]]:
+def movers_view(sim: BatchSim, legal: npt.NDArray[np.bool_] | None = None) -> tuple[I64, F32, npt.NDArray[np.bool_]]:
     """(seat to move, its planes, its legal compact-move mask) in every game of `sim`, turned round for blue as
-    the net reads them (a compact id the net picks for blue is turned back with `FLIP_COMPACT`)."""
+    the net reads them (a compact id the net picks for blue is turned back with `FLIP_COMPACT`). `legal` is
+    `sim.legal_mask(compact=True)` where the caller has it already (it is not changed)."""
     mover = sim.to_move
     obs = sim.observe(mover)
-    mask = sim.legal_mask(compact=True)
+    mask = sim.legal_mask(compact=True) if legal is None else legal.copy()
     blue = mover == 1
     obs[blue] = obs[blue][:, :, ::-1, ::-1]
     mask[blue] = mask[blue][:, FLIP_COMPACT]

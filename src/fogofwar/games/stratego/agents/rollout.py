@@ -56,13 +56,19 @@ and flag by how many never-moved enemy pieces stand beside it, `belief.NEIGHBOUR
 where the default then scored 35-1-28 on the same setups, 11 games better and 10 worse; docs/strength.md, session 58.
 `takes` (1, off): in the roll-outs the enemy takes the most valuable piece of ours the real game has shown that its
 attacker beats, where it can (`shown_takes`): Demon took such a piece 78-87% of the time, the roll-outs' net 29%.
-Against Demon level 5 28-2-18 over three of Master's seeds where Master scored 28-0-20 on the same setups (9 games
-better, 8 worse; docs/strength.md, session 61).
+Against Demon level 1 62-3-25 (70.6%) over three seeds where Master scored 53-2-35 (60.0%) on the same setups (23
+games better, 12 worse); against level 5 33-3-28 (54.0%) over four of Master's seeds where Master scored 37-1-26
+(58.6%) (docs/strength.md, sessions 61-62).
+`probe` (P > 0, off): our captain or better does not attack an enemy piece that has never moved nor been shown while
+the belief gives it a bomb with chance P or more (and no more chance of the flag, and while a piece below a captain is
+left to probe with), and in the roll-outs neither seat's officers attack such pieces while another move is left
+(`probe_moves`, `probe_mask`; session 44, restored in session 62): `probe=0.1` scored 25-0-5 against Demon level 1
+on seed 29 where Master scored 18-1-11 on the same setups (10 games better, 3 worse; docs/strength.md, session 62).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
-in session 54, `strata` in session 56 and `risk` in session 57: docs/strength.md gives their figures, and their code
-is in the history of this file.
+in session 54 (`probe` came back in session 62), `strata` in session 56 and `risk` in session 57: docs/strength.md
+gives their figures, and their code is in the history of this file.
 """
 
 from __future__ import annotations
@@ -89,6 +95,7 @@ from fogofwar.games.stratego.rules import (
     BOMB,
     FLAG,
     MINER,
+    MOVED_BIT,
     OWNER_BIT,
     PRESENT_BIT,
     RANK_MASK,
@@ -130,6 +137,7 @@ OPTIONS = {
     "hold": NumberOption(0, 3, 2, "N", whole=True),
     "neighbours": NumberOption(0, 1, 1, "0|1", whole=True),
     "takes": NumberOption(0, 1, 0, "0|1", whole=True),
+    "probe": NumberOption(0, 1, 0, "P"),
 }
 
 PRESS_RUNS = 3
@@ -159,6 +167,48 @@ def futile_moves(know: Knowledge, moves: Sequence[int]) -> set[int]:
             continue
         if theirs.revealed and _FUTILE[mine.rank, theirs.rank]:
             out.add(move)
+    return out
+
+
+OFFICERS = frozenset({Rank.CAPTAIN, Rank.MAJOR, Rank.COLONEL, Rank.GENERAL, Rank.MARSHAL})
+PROBERS = frozenset({Rank.SCOUT, Rank.MINER, Rank.SERGEANT, Rank.LIEUTENANT})
+"""The pieces that attack unmoved pieces in our officers' stead: movable and below a captain (not the spy)."""
+_OFFICER = np.zeros(16, np.bool_)
+_OFFICER[[int(r) for r in OFFICERS]] = True
+
+
+def probe_moves(
+    know: Knowledge, marginals: dict[int, dict[int, float]], moves: Sequence[int], limit: float
+) -> set[int]:
+    """The moves (reference ids) by which our captain or better attacks an enemy piece that has never moved nor been
+    shown while the belief gives it a bomb with chance `limit` or more, and no more chance of the flag; none while
+    we have no movable piece below a captain left to probe with.
+
+    Why: against Demon level 1 (seed 29) Master's colonels, generals and marshal attacked such pieces 140 times in
+    30 games and hit a bomb 31 times; Demon's did so 4 times: it probes unmoved pieces with scouts and miners
+    (docs/strength.md, sessions 44 and 62)."""
+    if not any(c is not None and c.owner == know.player and c.rank in PROBERS for c in know.cells):
+        return set()
+    out = set()
+    for move in moves:
+        src, dst = divmod(move, 100)
+        mine, theirs = know.cells[src], know.cells[dst]
+        if mine is None or theirs is None or theirs.owner == know.player or mine.rank not in OFFICERS:
+            continue
+        chances = marginals.get(dst, {})
+        bomb = chances.get(int(Rank.BOMB), 0.0)
+        if not theirs.revealed and not theirs.moved and bomb >= limit and bomb > chances.get(int(Rank.FLAG), 0.0):
+            out.add(move)
+    return out
+
+
+def probe_mask(sim: BatchSim) -> npt.NDArray[np.bool_]:
+    """(n, compact ids): the moves of the seat to move in each game by which a captain or better attacks a piece of
+    the other seat that has never moved nor been shown (`probe_moves` with any chance of a bomb, on the simulator's
+    boards: the roll-outs' players leave such attacks to low pieces, as Demon does)."""
+    src, dst, enemy = _attack_codes(sim)
+    unseen = (dst & (REVEALED_BIT | MOVED_BIT)) == 0
+    out: npt.NDArray[np.bool_] = enemy & unseen & _OFFICER[src & RANK_MASK]
     return out
 
 
@@ -412,20 +462,21 @@ _WINS[:, FLAG] = False  # the flag's capture is `seize`'s
 """[attacker rank, defender rank]: the attacker takes the defender and stands."""
 
 
-def shown_takes(sim: BatchSim, track: ShownTracker, values: F64) -> I64:
+def shown_takes(sim: BatchSim, track: ShownTracker, values: F64, legal: npt.NDArray[np.bool_] | None = None) -> I64:
     """(n,): for each game where the seat other than `track`'s is to move, its legal capture (compact id) of a piece
     of `track`'s seat that the real game would have shown (`ShownTracker`) and that its attacker beats, the most
     valuable such piece by `values` (by rank); -1 where there is none or it is `track`'s seat's turn.
 
     Why: Demon took our shown piece that came beside a piece of its that beats it on its next move 78% of the time (a
     low piece of ours) to 87% (an officer), over Master's 96 games against level 5; in the roll-outs the net, as the
-    enemy, took such a piece 29% of the time, so a shown piece beside a hidden enemy officer looked safe there."""
+    enemy, took such a piece 29% of the time, so a shown piece beside a hidden enemy officer looked safe there.
+    `legal` is `sim.legal_mask(compact=True)` where the caller has it already."""
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT  # not at the top: it imports numba
 
     src, dst, enemy = _attack_codes(sim)
     theirs = (sim.to_move[:, None] != track.seat) & enemy
     takes = theirs & _WINS[src & RANK_MASK, dst & RANK_MASK] & track.shown[:, MOVE_OF_COMPACT % 100]
-    takes &= sim.legal_mask(compact=True)
+    takes &= sim.legal_mask(compact=True) if legal is None else legal
     worth = np.where(takes, values[dst & RANK_MASK], -np.inf)
     best = worth.argmax(axis=1)
     out: I64 = np.where(takes.any(axis=1), best, -1)
@@ -543,6 +594,7 @@ def play_out(
     runners: Sequence[Runner] = (),
     held: Sequence[int] = (),
     take_values: F64 | None = None,
+    probe: bool = False,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view. With `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it
@@ -551,6 +603,8 @@ def play_out(
     `track`'s seat does not attack with a piece of a rank in `held` the enemy has not seen (`hold_mask`) while it has
     another move. With `track` and `take_values` (by rank), the other seat takes the most valuable piece of
     `track`'s seat that the real game would have shown and that its attacker beats, where it can (`shown_takes`).
+    With `probe`, neither seat attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
+    another move.
     No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
@@ -559,18 +613,21 @@ def play_out(
         live = np.flatnonzero(~sim.done)
         if not len(live) or perf_counter() >= deadline:
             return
-        movers, planes, masks = movers_view(sim)
+        legal = sim.legal_mask(compact=True)  # board orientation; `movers_view` and `shown_takes` share it
+        movers, planes, masks = movers_view(sim, legal)
         if futile:
             masks = _without(futile_mask(sim), movers, masks)
         if held and track is not None:
             masks = _without(hold_mask(sim, track, held), movers, masks)
+        if probe:
+            masks = _without(probe_mask(sim), movers, masks)
         blue = movers[live] == 1
         logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
         best = np.where(masks[live], logits, -np.inf).argmax(axis=1)
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
         if take_values is not None and track is not None:
-            taken = shown_takes(sim, track, take_values)[live]
+            taken = shown_takes(sim, track, take_values, legal)[live]
             acts[live] = np.where(taken >= 0, taken, acts[live])
         if seize:
             takes = flag_takes(sim)[live]
@@ -736,6 +793,7 @@ class RolloutAgent(SelfPlayAgent):
         hold: int = 2,
         neighbours: bool = True,
         takes: bool = False,
+        probe: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -759,6 +817,8 @@ class RolloutAgent(SelfPlayAgent):
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
         self.neighbours = neighbours  # the belief weighs bomb and flag by the unmoved pieces beside a piece
         self.takes = takes  # in the roll-outs the enemy takes our shown pieces it beats (`shown_takes`)
+        self.probe = probe  # > 0: no attack by our officers on an unmoved hidden piece this likely a bomb, and none
+        # by either seat's officers on such pieces in the roll-outs (`probe_moves`, `probe_mask`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -771,6 +831,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
+            v["probe"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -803,7 +864,7 @@ class RolloutAgent(SelfPlayAgent):
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
         self._belief.update(data)
-        needed = self.futile or self.watch > 0 or self.reveal > 1 or self.hold > 0
+        needed = self.futile or self.watch > 0 or self.reveal > 1 or self.hold > 0 or self.probe > 0
         know = Knowledge.from_observation(data) if needed else None
         marginals = self._belief.marginals(know) if know is not None else {}
         probs = self._net.move_probabilities(data, legal_actions)
@@ -811,6 +872,8 @@ class RolloutAgent(SelfPlayAgent):
             return super().act(observation, legal_actions)
         if know is not None and self.futile:
             probs = _without_moves(probs, futile_moves(know, list(probs)))
+        if know is not None and self.probe > 0:
+            probs = _without_moves(probs, probe_moves(know, marginals, list(probs), self.probe))
         ranked = sorted(probs, key=lambda a: (-probs[a], a))
         candidates = ranked[: self.top]
         watched = self._watched = {}
@@ -906,6 +969,7 @@ class RolloutAgent(SelfPlayAgent):
             runners=runners,
             held=[int(r) for r in HELD_RANKS[: self.hold]],
             take_values=_potential(variant, True, True).values if self.takes else None,
+            probe=self.probe > 0,
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
         means: F64 = raw.reshape(k, s).mean(axis=1)
@@ -936,6 +1000,8 @@ __all__ = [
     "play_out",
     "scores",
     "shown_takes",
+    "probe_mask",
+    "probe_moves",
     "shows_officer",
     "warm_look_ahead",
     "watch_values",
