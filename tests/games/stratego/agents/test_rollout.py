@@ -1076,27 +1076,14 @@ def test_the_simulator_finds_the_probes_the_board_finds(seed: int) -> None:
     """Random classic games: at every position, rebuilt in the simulator with the true ranks, `probe_mask` marks
     the moves `probe_moves` finds from the mover's own view when every hidden piece would be a bomb, and no others
     (`probe_moves` finds none once the mover has no piece below a captain)."""
-    game, rng, found = StrategoGame("classic"), random.Random(seed), 0
     bombs = {sq: {int(Rank.BOMB): 1.0} for sq in range(100)}
-    state = game.new_initial_state()
-    for _ in range(700):
-        if state.is_terminal():
-            break
-        seat, legal = state.current_player(), state.legal_actions()
-        if legal[0] < 10000:
-            know = Knowledge.from_observation(stratego_view(state.observation(seat).data))
-            row = np.zeros(100, np.uint8)
-            for sq in range(100):
-                if (p := state.piece_at(sq)) is not None:
-                    row[sq] = piece_code(p[0], int(p[1]), p[2], p[3])
-            sim = BatchSim("classic", n_envs=1, max_moves=0)
-            sim.reset(setups=row[None], to_move=seat)
-            mask = rollout.probe_mask(sim)[0]
-            probes = rollout.probe_moves(know, bombs, legal, 1.0)
-            probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
-            assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
-            found += len(probes)
-        state.apply(rng.choice(legal))
+    found = 0
+    for seat, legal, know, sim in true_positions(seed):
+        mask = rollout.probe_mask(sim)[0]
+        probes = rollout.probe_moves(know, bombs, legal, 1.0)
+        probers = any(c is not None and c.owner == seat and c.rank in rollout.PROBERS for c in know.cells)
+        assert probes == ({a for a in legal if mask[COMPACT_OF_MOVE[a]]} if probers else set())
+        found += len(probes)
     assert found > 0
 
 
