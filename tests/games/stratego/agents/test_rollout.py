@@ -685,8 +685,9 @@ def test_takes_has_the_enemy_take_our_shown_pieces_it_beats_in_the_roll_outs() -
     assert shown_takes(sim(1), ShownTracker(1, 0, seen), values, legal).tolist() == [general]
     assert shown_takes(sim(1), ShownTracker(1, 0, seen), values, ~legal).tolist() == [-1]
     kept = legal.copy()
-    shared, own = movers_view(sim(1), legal), movers_view(sim(1))
-    assert all(np.array_equal(a, b) for a, b in zip(shared, own, strict=True))
+    (movers, planes, masks), (own_movers, own_planes, own_masks) = movers_view(sim(1), legal), movers_view(sim(1))
+    assert np.array_equal(movers, own_movers) and np.array_equal(planes, own_planes)
+    assert np.array_equal(masks, own_masks)
     assert np.array_equal(legal, kept)  # turned round for blue in a copy, not in the mask shared
     net = shipped_net("selfplay_barrage_net.npz")
     assert net is not None
