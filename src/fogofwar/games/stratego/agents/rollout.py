@@ -62,8 +62,9 @@ games better, 12 worse); against level 5 33-3-28 (54.0%) over four of Master's s
 `probe` (P > 0, off): our captain or better does not attack an enemy piece that has never moved nor been shown while
 the belief gives it a bomb with chance P or more (and no more chance of the flag, and while a piece below a captain is
 left to probe with), and in the roll-outs neither seat's officers attack such pieces while another move is left
-(`probe_moves`, `probe_mask`; session 44, restored in session 62): `probe=0.1` scored 25-0-5 against Demon level 1
-on seed 29 where Master scored 18-1-11 on the same setups (10 games better, 3 worse; docs/strength.md, session 62).
+(`probe_moves`, `probe_mask`; session 44, restored in session 62): `probe=0.1` scored 47-1-12 against Demon level 1
+over seeds 29-30 where Master scored 39-2-19 on the same setups (13 games better, 6 worse), and 7-0-9 on level 5's
+seed 69 where Master scored 9-1-6 (docs/strength.md, session 62).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
