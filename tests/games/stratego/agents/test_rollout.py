@@ -1107,3 +1107,28 @@ def test_probe_leaves_the_attack_on_an_unmoved_piece_to_a_low_piece_here_and_in_
     assert [int(MOVE_OF_COMPACT[c]) for c in np.flatnonzero(masks[0] & ~left)] == [state.string_to_action("E3xE4")]
     made = make_agent("rollout:probe=0.2", "stratego")
     assert isinstance(made, RolloutAgent) and made.probe == 0.2 and RolloutAgent().probe == 0
+
+
+def test_probeplay_0_keeps_probe_out_of_the_roll_outs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rollout:probe=0.1` hands `probe` to the roll-outs, `probeplay=0` keeps it to our own move, and without
+    `probe` the roll-outs have none either way."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    handed: list[bool] = []
+    real = rollout.play_out
+
+    def recorded(*args: Any, **kwargs: Any) -> None:
+        handed.append(kwargs["probe"])
+        real(*args, **kwargs)
+
+    for spec in ("rollout:probe=0.1", "rollout:probe=0.1,probeplay=0", "rollout:probeplay=1"):
+        agent = make_agent(spec + ",guesses=2,depth=1", "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(state.game, seat, random.Random(1))  # before the look-ahead's play_out is watched
+        agent._belief.update(data)
+        monkeypatch.setattr(rollout, "play_out", recorded)
+        agent.look_ahead(data, state.legal_actions()[:2])
+        monkeypatch.setattr(rollout, "play_out", real)
+    assert handed == [True, False, False]
+    assert RolloutAgent().probeplay and not RolloutAgent(probeplay=False).probeplay

@@ -63,8 +63,10 @@ games better, 12 worse); against level 5 33-3-28 (54.0%) over four of Master's s
 the belief gives it a bomb with chance P or more (and no more chance of the flag, and while a piece below a captain is
 left to probe with), and in the roll-outs neither seat's officers attack such pieces while another move is left
 (`probe_moves`, `probe_mask`; session 44, restored in session 62): `probe=0.1` scored 47-1-12 against Demon level 1
-over seeds 29-30 where Master scored 39-2-19 on the same setups (13 games better, 6 worse), and 7-0-9 on level 5's
-seed 69 where Master scored 9-1-6 (docs/strength.md, session 62).
+over seeds 29-30 where Master scored 39-2-19 on the same setups (13 games better, 6 worse), but on level 5 17-0-31
+over seeds 65, 67 and 69 (docs/strength.md, sessions 62-63). `probeplay=0` keeps `probe` to our own move (the
+roll-outs' officers attack as the net likes): 7-1-8 on level 5's seed 67 where `probe=0.1` scored 4-0-12 and Master
+6-0-10 on the same setups (session 63).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -139,6 +141,7 @@ OPTIONS = {
     "neighbours": NumberOption(0, 1, 1, "0|1", whole=True),
     "takes": NumberOption(0, 1, 0, "0|1", whole=True),
     "probe": NumberOption(0, 1, 0, "P"),
+    "probeplay": NumberOption(0, 1, 1, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -795,6 +798,7 @@ class RolloutAgent(SelfPlayAgent):
         neighbours: bool = True,
         takes: bool = False,
         probe: float = 0.0,
+        probeplay: bool = True,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -820,6 +824,7 @@ class RolloutAgent(SelfPlayAgent):
         self.takes = takes  # in the roll-outs the enemy takes our shown pieces it beats (`shown_takes`)
         self.probe = probe  # > 0: no attack by our officers on an unmoved hidden piece this likely a bomb, and none
         # by either seat's officers on such pieces in the roll-outs (`probe_moves`, `probe_mask`)
+        self.probeplay = probeplay  # with `probe`: the roll-outs' officers leave such pieces alone too (0: only ours)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -832,7 +837,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
-            v["probe"],
+            v["probe"], bool(v["probeplay"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -970,7 +975,7 @@ class RolloutAgent(SelfPlayAgent):
             runners=runners,
             held=[int(r) for r in HELD_RANKS[: self.hold]],
             take_values=_potential(variant, True, True).values if self.takes else None,
-            probe=self.probe > 0,
+            probe=self.probe > 0 and self.probeplay,
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
         means: F64 = raw.reshape(k, s).mean(axis=1)
