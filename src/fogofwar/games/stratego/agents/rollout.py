@@ -65,8 +65,9 @@ left to probe with), and in the roll-outs neither seat's officers attack such pi
 (`probe_moves`, `probe_mask`; session 44, restored in session 62): `probe=0.1` scored 47-1-12 against Demon level 1
 over seeds 29-30 where Master scored 39-2-19 on the same setups (13 games better, 6 worse), but on level 5 17-0-31
 over seeds 65, 67 and 69 (docs/strength.md, sessions 62-63). `probeplay=0` keeps `probe` to our own move (the
-roll-outs' officers attack as the net likes): 7-1-8 on level 5's seed 67 where `probe=0.1` scored 4-0-12 and Master
-6-0-10 on the same setups (session 63).
+roll-outs' officers attack as the net likes): 11-1-20 on level 5's seeds 65 and 67 where `probe=0.1` scored 10-0-22
+and Master 13-0-19 on the same setups, and 20-0-10 on level 1's seed 29 (Master 18-1-11, `probe=0.1` 25-0-5): the
+gain on level 1 is mostly the roll-outs' half (session 63).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
