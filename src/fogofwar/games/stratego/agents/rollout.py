@@ -823,8 +823,8 @@ class RolloutAgent(SelfPlayAgent):
         self.hold = hold  # > 0: the first this many of `HELD_RANKS` do not attack in the roll-outs while unseen
         self.neighbours = neighbours  # the belief weighs bomb and flag by the unmoved pieces beside a piece
         self.takes = takes  # in the roll-outs the enemy takes our shown pieces it beats (`shown_takes`)
-        self.probe = probe  # > 0: no attack by our officers on an unmoved hidden piece this likely a bomb, and none
-        # by either seat's officers on such pieces in the roll-outs (`probe_moves`, `probe_mask`)
+        self.probe = probe  # > 0: no attack by our officers on an unmoved hidden piece this likely a bomb, and with
+        # `probeplay` none by either seat's officers on such pieces in the roll-outs (`probe_moves`, `probe_mask`)
         self.probeplay = probeplay  # with `probe`: the roll-outs' officers leave such pieces alone too (0: only ours)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
