@@ -27,7 +27,13 @@ from fogofwar.games.stratego.agents.belief import (
 )
 from fogofwar.games.stratego.agents.knowledge import BOMB, SPY, Knowledge
 from fogofwar.games.stratego.agents.material_chance import Potential
-from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, PolicyNet, movers_view, shipped_net
+from fogofwar.games.stratego.agents.policy_model import (
+    FLIP_COMPACT,
+    PolicyNet,
+    movers_view,
+    oriented_planes,
+    shipped_net,
+)
 from fogofwar.games.stratego.agents.rollout import (
     RolloutAgent,
     Runner,
@@ -1132,3 +1138,50 @@ def test_probeplay_0_keeps_probe_out_of_the_roll_outs(monkeypatch: pytest.Monkey
         monkeypatch.setattr(rollout, "play_out", real)
     assert handed == [True, False, False]
     assert RolloutAgent().probeplay and not RolloutAgent(probeplay=False).probeplay
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_leaf_values_read_the_value_net_from_what_the_seat_sees_and_the_game_showed(seed: int) -> None:
+    """`leaf_values` is the value net on the seat's own view as the reference engine builds it (turned round for
+    blue), with our pieces marked shown as the real game showed them, not as `exposed` marks them in the world."""
+    from fogofwar.games.stratego.agents.value_model import shipped_value
+
+    net = shipped_value()
+    assert net is not None
+    state, _ = random_game(seed, 80)
+    for seat in (0, 1):
+        data = stratego_view(state.observation(seat).data)
+        know = Knowledge.from_observation(data)
+        truth = {sq: int(state.piece_at(sq)[1]) for sq, c in enumerate(know.cells) if c and c.owner != seat}  # type: ignore[index]
+        ours = [sq for sq, c in enumerate(know.cells) if c is not None and c.owner == seat]
+        seen = [sq for sq in ours if know.cells[sq].revealed]  # type: ignore[union-attr]
+        sim = BatchSim("classic", n_envs=1, max_moves=0)
+        sim.reset(setups=world_codes(know, truth, frozenset(ours))[None], to_move=state.current_player())
+        sim.captured[:] = captured_counts(data)[None]
+        planes = planes_from_observation(data, state.game.variant)
+        planes[LAST_FROM : PREV_TO + 1] = 0.0  # a rebuilt world has no moves behind it
+        expected = 2.0 * net.win_chances(oriented_planes(planes[None], seat)) - 1.0
+        got = rollout.leaf_values(sim, seat, ShownTracker(1, seat, seen))
+        assert np.allclose(got, expected, atol=1e-5)
+        assert len(seen) < len(ours) and not np.allclose(rollout.leaf_values(sim, seat), expected, atol=1e-5)
+
+
+def test_value_makes_that_share_of_a_roll_out_s_score_the_value_net_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rollout:value=W`: a world still going on scores (1 - W) x the material fit + W x `leaf_values`, over the same
+    worlds; a world that ended keeps its result."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    moves = state.legal_actions()[:3]
+    monkeypatch.setattr(rollout, "leaf_values", lambda sim, seat, shown=None: np.full(sim.n_envs, 0.5))
+
+    def values(spec: str) -> npt.NDArray[np.float64]:
+        agent = make_agent(spec + ",guesses=4,depth=2", "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(state.game, seat, random.Random(1))
+        agent._belief.update(data)
+        return agent.look_ahead(data, moves)
+
+    plain, half, full = values("rollout:value=0"), values("rollout:value=0.5"), values("rollout:value=1")
+    assert np.allclose(full, 0.5) and np.allclose(half, (plain + 0.5) / 2) and not np.allclose(plain, 0.5)
+    assert RolloutAgent().value == 0

@@ -68,6 +68,10 @@ over seeds 65, 67 and 69 (docs/strength.md, sessions 62-63). `probeplay=0` keeps
 roll-outs' officers attack as the net likes): 11-1-20 on level 5's seeds 65 and 67 where `probe=0.1` scored 10-0-22
 and Master 13-0-19 on the same setups, and 20-0-10 on level 1's seed 29 (Master 18-1-11, `probe=0.1` 25-0-5): the
 gain on level 1 is mostly the roll-outs' half (session 63).
+`value` (W > 0, off): a roll-out world still going on scores (1 - W) x the material fit + W x the shipped value net
+read from our own view where it ends (`leaf_values`; the net of session 28, fitted to the material win chance twenty
+plies on in people's games): the eight plies of a net with no plan see no further, the value net reads some of what
+the next ones hold (session 64).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -143,6 +147,7 @@ OPTIONS = {
     "takes": NumberOption(0, 1, 0, "0|1", whole=True),
     "probe": NumberOption(0, 1, 0, "P"),
     "probeplay": NumberOption(0, 1, 1, "0|1", whole=True),
+    "value": NumberOption(0, 1, 0, "W"),
 }
 
 PRESS_RUNS = 3
@@ -742,6 +747,30 @@ def scores(
 _WARMED: set[str] = set()
 
 
+def leaf_values(sim: BatchSim, seat: int, shown: ShownTracker | None = None) -> F64:
+    """Each game's value for `seat` in [-1, 1] (2w - 1) by the shipped value net (`value_model`), read from what
+    `seat` sees where the game stands; `shown`, when given, says which of its pieces the real opponent has seen
+    (the simulator's marks say more with `exposed`). Games that ended get the net's value too: the caller keeps
+    their result.
+
+    Why: the roll-outs end after eight plies of a net with no plan, scored by the material alone; the value net
+    was fitted to the material win chance twenty plies on in people's games (docs/strength.md, session 28), so it
+    reads some of what the next plies hold (a marshal left beside hidden pieces, a flag with a runner near)."""
+    from fogofwar.games.stratego.agents.policy_model import oriented_planes
+    from fogofwar.games.stratego.agents.value_model import shipped_value
+    from fogofwar.games.stratego.sim.planes import OWN_REVEALED
+
+    net = shipped_value()
+    if net is None:
+        raise RuntimeError("rollout:value needs the shipped value net (data/value_net.npz)")
+    planes = sim.observe(seat)
+    if shown is not None:
+        planes[:, OWN_REVEALED] = shown.shown.reshape(-1, 10, 10)
+    chances = net.win_chances(oriented_planes(planes, seat))
+    out: F64 = 2.0 * chances.astype(np.float64) - 1.0
+    return out
+
+
 def warm_look_ahead(net: PolicyNet, variant: str) -> bool:
     """Run the simulator's kernels a look-ahead runs (start, step, the roll-out's views and masks, the score) on two
     random games, once a process and variant: a fresh install compiles them for seconds (numba's cache then loads
@@ -800,6 +829,7 @@ class RolloutAgent(SelfPlayAgent):
         takes: bool = False,
         probe: float = 0.0,
         probeplay: bool = True,
+        value: float = 0.0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -826,6 +856,7 @@ class RolloutAgent(SelfPlayAgent):
         self.probe = probe  # > 0: no attack by our officers on an unmoved hidden piece this likely a bomb, and with
         # `probeplay` none by either seat's officers on such pieces in the roll-outs (`probe_moves`, `probe_mask`)
         self.probeplay = probeplay  # with `probe`: the roll-outs' officers leave such pieces alone too (0: only ours)
+        self.value = value  # > 0: this share of a roll-out's score is the value net's, read from our view at its end
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -838,7 +869,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
-            v["probe"], bool(v["probeplay"]),
+            v["probe"], bool(v["probeplay"]), v["value"],
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -979,6 +1010,8 @@ class RolloutAgent(SelfPlayAgent):
             probe=self.probe > 0 and self.probeplay,
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
+        if self.value > 0:
+            raw = np.where(sim.done, raw, (1 - self.value) * raw + self.value * leaf_values(sim, know.player, track))
         means: F64 = raw.reshape(k, s).mean(axis=1)
         return means
 
@@ -1007,6 +1040,7 @@ __all__ = [
     "play_out",
     "scores",
     "shown_takes",
+    "leaf_values",
     "probe_mask",
     "probe_moves",
     "shows_officer",
