@@ -71,7 +71,8 @@ gain on level 1 is mostly the roll-outs' half (session 63).
 `value` (W > 0, off): a roll-out world still going on scores (1 - W) x the material fit + W x the shipped value net
 read from our own view where it ends (`leaf_values`; the net of session 28, fitted to the material win chance twenty
 plies on in people's games): the eight plies of a net with no plan see no further, the value net reads some of what
-the next ones hold (session 64).
+the next ones hold. `value=1` scored 16-2-14 against Demon level 5 on seeds 73-74 where Master scored 17-0-15 on the
+same setups (7 games better, 7 worse; docs/strength.md, session 64).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
