@@ -147,9 +147,9 @@ TRUTH = {parse_square(sq): int(rank) for sq, _, rank, _, _ in FIGHT[-3:]}
 """Blue's hidden pieces in FIGHT as they are."""
 
 
-def look_ahead(pieces: list[Piece], moves: list[str], depth: int) -> dict[str, float]:
+def look_ahead(pieces: list[Piece], moves: list[str], depth: int, **options: Any) -> dict[str, float]:
     state, data = crafted(pieces)
-    agent = RolloutAgent(guesses=4, depth=depth)
+    agent = RolloutAgent(guesses=4, depth=depth, **options)
     agent.start(state.game, 0, random.Random(1))
     agent._belief.update(data)
     ids = [state.string_to_action(m) for m in moves]
@@ -163,20 +163,23 @@ def test_the_look_ahead_values_a_free_capture_above_a_quiet_move(depth: int) -> 
     assert values["E5xE6"] > values["H1-H2"] + 0.1
 
 
+LAST_PIECE: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("B1", 0, Rank.BOMB, False, False),
+    ("E7", 0, Rank.SCOUT, True, False),
+    ("A4", 0, Rank.GENERAL, True, False),
+    ("E8", 1, Rank.FLAG, False, False),
+    ("B4", 1, Rank.SCOUT, True, True),
+    ("K5", 1, Rank.MINER, True, True),
+]
+"""Blue's flag the last hidden piece of its army, beside red's scout."""
+
+
 def test_the_look_ahead_scores_taking_the_flag_as_a_win() -> None:
     """Blue's last hidden piece beside red's scout: with all else of blue's accounted for it is the flag, and taking
     it ends the game where taking a scout only wins material (one ply later: two plies later the scout may take
     the flag in the roll-out too)."""
-    pieces: list[Piece] = [
-        ("A1", 0, Rank.FLAG, False, False),
-        ("B1", 0, Rank.BOMB, False, False),
-        ("E7", 0, Rank.SCOUT, True, False),
-        ("A4", 0, Rank.GENERAL, True, False),
-        ("E8", 1, Rank.FLAG, False, False),
-        ("B4", 1, Rank.SCOUT, True, True),
-        ("K5", 1, Rank.MINER, True, True),
-    ]
-    values = look_ahead(pieces, ["E7xE8", "A4xB4"], 1)
+    values = look_ahead(LAST_PIECE, ["E7xE8", "A4xB4"], 1)
     assert values["E7xE8"] == 1.0 and values["A4xB4"] < 1.0
 
 
@@ -1184,4 +1187,5 @@ def test_value_makes_that_share_of_a_roll_out_s_score_the_value_net_s(monkeypatc
 
     plain, half, full = values("rollout:value=0"), values("rollout:value=0.5"), values("rollout:value=1")
     assert np.allclose(full, 0.5) and np.allclose(half, (plain + 0.5) / 2) and not np.allclose(plain, 0.5)
+    assert look_ahead(LAST_PIECE, ["E7xE8", "A4xB4"], 1, value=1.0) == {"E7xE8": 1.0, "A4xB4": 0.5}
     assert RolloutAgent().value == 0
