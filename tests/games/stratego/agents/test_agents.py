@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
 from fogofwar.core.protocol import GameError, Observation
-from fogofwar.games.stratego.agents.belief import GUARD_FACTORS, NEIGHBOUR_FACTORS, SPARED_FACTOR, BeliefTracker
+from fogofwar.games.stratego.agents.belief import (
+    GUARD_FACTORS,
+    NEIGHBOUR_FACTORS,
+    SPARED_FACTOR,
+    STOOD_FACTORS,
+    BeliefTracker,
+)
 from fogofwar.games.stratego.agents.heuristic import HeuristicAgent
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, MINER, RANK_OF_NAME, SCOUT, SPY, Knowledge
 from fogofwar.games.stratego.agents.search import (
@@ -529,6 +535,45 @@ def test_belief_reads_bombs_in_pieces_left_alone_and_the_flag_in_pieces_walled_i
     alone.neighbour_factors = ((3.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0))
     alone.update(data)
     assert alone.marginals(know)[k10][BOMB] > before[k10][BOMB] + 0.05
+
+
+def test_belief_reads_bombs_in_pieces_that_stand_beside_ours_and_stay() -> None:
+    """The tracker counts, for each never-moved hidden enemy piece, the enemy turns it stood beside a piece of ours
+    without moving (once a turn, however often it is told of the turn), forgets a piece that moves, and with
+    `STOOD_FACTORS` such a piece is the likelier bomb and the unlikelier flag."""
+    pieces = [
+        ("A1", 0, Rank.FLAG, False, False),
+        ("K1", 0, Rank.SCOUT, False, False),
+        ("E4", 0, Rank.GENERAL, False, False),  # hidden, beside E5 and F4
+        ("E5", 1, Rank.BOMB, False, False),
+        ("F4", 1, Rank.SERGEANT, False, False),
+        ("J7", 1, Rank.SCOUT, False, False),
+        ("A10", 1, Rank.FLAG, False, False),
+        ("K10", 1, Rank.SPY, False, False),
+    ]
+    game, state = _crafted("barrage", pieces)
+    plain, reader = BeliefTracker(), BeliefTracker()
+    reader.stood_factors = STOOD_FACTORS
+    e5, f4, g4 = parse_square("E5"), parse_square("F4"), parse_square("G4")
+    for t in (plain, reader):
+        t.update(_rest_captured(game, state, pieces).data)
+    assert reader.stood == {}  # the first look counts nothing: no enemy turn has passed
+    for red, blue in (("K1-K2", "J7-J6"), ("K2-K1", "J6-J7")):
+        state.apply(state.string_to_action(red))
+        state.apply(state.string_to_action(blue))
+        data = _rest_captured(game, state, pieces).data
+        for t in (plain, reader, reader):  # told twice of the same turn: counted once
+            t.update(data)
+    assert reader.stood == {e5: 2, f4: 2}
+    know = Knowledge.from_observation(data)
+    before, after = plain.marginals(know), reader.marginals(know)
+    assert after[e5][BOMB] > before[e5][BOMB] + 0.02
+    assert after[parse_square("A10")][FLAG] > before[parse_square("A10")][FLAG]
+    state.apply(state.string_to_action("K1-K2"))
+    state.apply(state.string_to_action("F4-G4"))  # the sergeant moves on: it is no bomb and its count goes
+    reader.update(_rest_captured(game, state, pieces).data)
+    assert reader.stood == {e5: 3}
+    assert g4 not in reader.stood
 
 
 def test_belief_suspects_the_spy_in_a_piece_that_walks_up_to_our_revealed_marshal() -> None:

@@ -22,6 +22,7 @@ from fogofwar.games.stratego.agents.belief import (
     GUARD_FACTORS,
     NEIGHBOUR_FACTORS,
     SPARED_FACTOR,
+    STOOD_FACTORS,
     BeliefTracker,
     oracle_marginals,
 )
@@ -1023,13 +1024,18 @@ def test_siege_sends_the_miner_with_a_way_at_the_likeliest_flag_and_the_roll_out
     assert isinstance(made, RolloutAgent) and made.siege == 2 and RolloutAgent().siege == 0
 
 
-def test_neighbours_gives_the_belief_its_factors_by_default_and_neighbours_0_does_not() -> None:
+def test_neighbours_gives_the_belief_its_factors_by_default_and_neighbours_0_does_not_nor_stood_unless_asked() -> None:
     game = StrategoGame("classic")
     for spec, factors in (("rollout:neighbours=0", None), ("rollout", NEIGHBOUR_FACTORS)):
         agent = make_agent(spec, "stratego")
         assert isinstance(agent, RolloutAgent)
         agent.start(game, 0, random.Random(1))
         assert agent._belief.neighbour_factors == factors
+    for spec, stood in (("rollout", None), ("rollout:stood=1", STOOD_FACTORS)):
+        agent = make_agent(spec, "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(game, 0, random.Random(1))
+        assert agent._belief.stood_factors == stood
 
 
 def test_the_constructor_defaults_are_the_spec_defaults() -> None:

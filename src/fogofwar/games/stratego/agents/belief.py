@@ -43,6 +43,15 @@ gave such pieces with no unmoved neighbour 6,154 bombs where 8,960 were found, a
 3,352 were: people move the pieces round their bombs away and keep the flag walled in (docs/strength.md, session
 58)."""
 
+STOOD_FACTORS = ((1.0, 1.0), (2.34, 0.95), (2.44, 0.74), (3.25, 0.74), (3.42, 0.74))
+"""(bomb, flag) likelihood factors of a never-moved hidden enemy piece by how many enemy turns it stood beside a
+piece of ours without moving (0, 1, 2, 3, 4 or more; `BeliefTracker.stood`), fitted to people's games by iterative
+proportional fitting on top of `NEIGHBOUR_FACTORS` and the spy's readings (600 classic Gravon games of the archives
+other than strados2013-11, each side's belief at every fourth turn, five rounds; the flag's factors pooled from 2
+on). Without them the belief gave such pieces 8,303 bombs where 11,464 were found after one such turn and 7,631
+where 11,804 were after five or more: a piece that can move away from a piece of ours, or take it, mostly does
+(docs/strength.md, session 65)."""
+
 RUN_KEPT = 16
 """Squares of the enemy's latest run that the tracker keeps (`BeliefTracker.run`)."""
 
@@ -98,6 +107,11 @@ class BeliefTracker:
         """(bomb, flag) likelihood factors of a never-moved hidden enemy piece by how many never-moved enemy pieces
         stand beside it (0, 1, 2 or more): bombs stand alone once the pieces round them have left, the flag stays
         walled in (`NEIGHBOUR_FACTORS`; None: off)."""
+        self.stood: dict[int, int] = {}
+        """Square of a never-moved enemy piece -> how many enemy turns it stood beside a piece of ours and stayed."""
+        self.stood_factors: tuple[tuple[float, float], ...] | None = None
+        """(bomb, flag) likelihood factors of a never-moved hidden enemy piece by how many enemy turns it stood
+        beside a piece of ours without moving (0, 1, 2, ... or more; `STOOD_FACTORS`; None: off)."""
         self.weights: BeliefWeights | None = None
         """Learned likelihood factors by piece history (`belief_model.learned_weights()`);
         None: off (the default until they prove themselves against an independent program: docs/strength.md)."""
@@ -131,8 +145,19 @@ class BeliefTracker:
                 if ev.get("result") is None:
                     self._read_behaviour(ev, data["board"], player)
         self._seen = count
+        if new > 0:
+            self._count_stood(data["board"], player)
         if last is not None and self.spared_factor != 1.0:
             self._read_spared(last, data["board"], player)
+
+    def _count_stood(self, board: list[Any], player: int) -> None:
+        """A piece of ours beside a never-moved enemy piece now was there on the enemy's turn too (our pieces do not
+        move on it), and the enemy moved something else: a piece that could move away, or take ours, often does."""
+        for sq, c in enumerate(board):
+            if not isinstance(c, dict) or c["owner"] == player or c.get("rank") is not None or sq in self.moves:
+                continue
+            if any(isinstance(o := board[n], dict) and o["owner"] == player for n in NEIGHBOURS[sq]):
+                self.stood[sq] = self.stood.get(sq, 0) + 1
 
     def _read_spared(self, last: MoveView, board: list[Any], player: int) -> None:
         """A hidden piece that stood beside our revealed marshal while the enemy moved, and did not take it, is
@@ -197,6 +222,7 @@ class BeliefTracker:
             else:
                 self.run = []
             start = self.origin.pop(src, src)
+            self.stood.pop(src, None)
             seen = self.evidence.pop(src, None)
             moves = self.moves.pop(src, 0) + 1
             first = self.first_moved.pop(src, self.enemy_turns)
@@ -211,6 +237,7 @@ class BeliefTracker:
                 self.bomb_squares.add(dst)
             if result in ("attacker_won", "both_lost"):
                 self.origin.pop(dst, None)
+                self.stood.pop(dst, None)
                 self.evidence.pop(dst, None)
                 self.moves.pop(dst, None)
                 self.first_moved.pop(dst, None)
@@ -262,6 +289,13 @@ class BeliefTracker:
                     if other is not None and other.owner == know.enemy and not other.moved:
                         still += 1
                 bomb_f, flag_f = self.neighbour_factors[min(still, len(self.neighbour_factors) - 1)]
+                if BOMB in row:
+                    row[BOMB] *= bomb_f
+                if FLAG in row:
+                    row[FLAG] *= flag_f
+            if self.stood_factors is not None and not cell.moved:
+                stood = self.stood.get(sq, 0)
+                bomb_f, flag_f = self.stood_factors[min(stood, len(self.stood_factors) - 1)]
                 if BOMB in row:
                     row[BOMB] *= bomb_f
                 if FLAG in row:
