@@ -1026,15 +1026,15 @@ def test_siege_sends_the_miner_with_a_way_at_the_likeliest_flag_and_the_roll_out
 
 def test_neighbours_gives_the_belief_its_factors_by_default_and_neighbours_0_does_not_nor_stood_unless_asked() -> None:
     game = StrategoGame("classic")
-    for spec, factors in (("rollout:neighbours=0", None), ("rollout", NEIGHBOUR_FACTORS)):
+    for spec, neighbours, stood in (
+        ("rollout:neighbours=0", None, None),
+        ("rollout", NEIGHBOUR_FACTORS, None),
+        ("rollout:stood=1", NEIGHBOUR_FACTORS, STOOD_FACTORS),
+    ):
         agent = make_agent(spec, "stratego")
         assert isinstance(agent, RolloutAgent)
         agent.start(game, 0, random.Random(1))
-        assert agent._belief.neighbour_factors == factors
-    for spec, stood in (("rollout", None), ("rollout:stood=1", STOOD_FACTORS)):
-        agent = make_agent(spec, "stratego")
-        assert isinstance(agent, RolloutAgent)
-        agent.start(game, 0, random.Random(1))
+        assert agent._belief.neighbour_factors == neighbours
         assert agent._belief.stood_factors == stood
 
 

@@ -80,6 +80,16 @@ def balance(rows: dict[int, dict[int, float]], pool: Mapping[int, int], iteratio
                 row[r] /= total
 
 
+def _weigh_bomb_and_flag(row: dict[int, float], factors: tuple[tuple[float, float], ...], count: int) -> None:
+    """Multiply a never-moved piece's bomb and flag odds in `row` by the (bomb, flag) factors its `count` selects (the
+    last pair for any count beyond the table)."""
+    bomb_f, flag_f = factors[min(count, len(factors) - 1)]
+    if BOMB in row:
+        row[BOMB] *= bomb_f
+    if FLAG in row:
+        row[FLAG] *= flag_f
+
+
 class BeliefTracker:
     """Follows enemy pieces back to their setup squares and turns priors into rank marginals."""
 
@@ -288,18 +298,9 @@ class BeliefTracker:
                     other = know.cells[n]
                     if other is not None and other.owner == know.enemy and not other.moved:
                         still += 1
-                bomb_f, flag_f = self.neighbour_factors[min(still, len(self.neighbour_factors) - 1)]
-                if BOMB in row:
-                    row[BOMB] *= bomb_f
-                if FLAG in row:
-                    row[FLAG] *= flag_f
+                _weigh_bomb_and_flag(row, self.neighbour_factors, still)
             if self.stood_factors is not None and not cell.moved:
-                stood = self.stood.get(sq, 0)
-                bomb_f, flag_f = self.stood_factors[min(stood, len(self.stood_factors) - 1)]
-                if BOMB in row:
-                    row[BOMB] *= bomb_f
-                if FLAG in row:
-                    row[FLAG] *= flag_f
+                _weigh_bomb_and_flag(row, self.stood_factors, self.stood.get(sq, 0))
             if sq in guards and SPY in row:
                 row[SPY] *= self.guard_factors[cell.moved]
             if FLAG in row and bombs:
