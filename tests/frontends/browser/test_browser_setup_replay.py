@@ -17,10 +17,22 @@ from .test_browser_play import new_page, open_seat
 pytestmark = pytest.mark.browser
 
 
+CENTRE_JS = """selector => {
+  const e = document.querySelector(selector);
+  const r = e && e.getBoundingClientRect();
+  return r && r.width > 0 && r.height > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
+}"""
+"""The centre of the first element `selector` matches, found and measured in one task of the page's, or null while
+there is none with a size."""
+
+
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """Where the first element `selector` matches stands on the screen, waited for (Playwright's timeout) until it is
+    there with a size. Found and measured in one page task: the board redraws by replacing its squares whenever a
+    message comes, and an element found first and measured after could be gone by then (a drag in CI once failed so,
+    the square's box None although the square was on the page)."""
+    x, y = page.wait_for_function(CENTRE_JS, arg=selector).json_value()
+    return float(x), float(y)
 
 
 def drag(page: Any, source: str, target: str, shot: Path | None = None) -> None:
