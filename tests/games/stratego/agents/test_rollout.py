@@ -1195,3 +1195,63 @@ def test_value_makes_that_share_of_a_roll_out_s_score_the_value_net_s(monkeypatc
     assert np.allclose(full, 0.5) and np.allclose(half, (plain + 0.5) / 2) and not np.allclose(plain, 0.5)
     assert look_ahead(LAST_PIECE, ["E7xE8", "A4xB4"], 1, value=1.0) == {"E7xE8": 1.0, "A4xB4": 0.5}
     assert RolloutAgent().value == 0
+
+
+class _Noting:
+    """A net that answers as `net` does and notes which seats were to move in the games of `sim` it was asked about."""
+
+    def __init__(self, net: PolicyNet | None, sim: BatchSim) -> None:
+        assert net is not None
+        self.net, self.sim, self.seats = net, sim, []  # type: list[set[int]]
+
+    def logits(self, planes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        self.seats.append({int(s) for s in self.sim.to_move[~self.sim.done]})
+        return self.net.logits(planes)
+
+
+def test_an_enemy_net_plays_the_enemy_s_plies_and_the_net_ours() -> None:
+    """`play_out(..., enemy_net=, seat=)`: the seat's plies are the net's, the other seat's the enemy net's."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    know = Knowledge.from_observation(data)
+    tracker = BeliefTracker()
+    tracker.update(data)
+    guess = tracker.sample(know, tracker.marginals(know), random.Random(1))
+    sim = BatchSim("classic", n_envs=3, max_moves=0)
+    sim.reset(setups=np.tile(world_codes(know, guess), (3, 1)), to_move=seat)
+    ours, theirs = _Noting(shipped_net("selfplay_net.npz"), sim), _Noting(shipped_net("policy_net.npz"), sim)
+    play_out(ours, sim, 4, enemy_net=theirs, seat=seat)  # type: ignore[arg-type]
+    assert ours.seats == [{seat}, {seat}] and theirs.seats == [{1 - seat}, {1 - seat}]
+    alone = BatchSim("classic", n_envs=3, max_moves=0)
+    alone.reset(setups=np.tile(world_codes(know, guess), (3, 1)), to_move=seat)
+    only = _Noting(shipped_net("selfplay_net.npz"), alone)
+    play_out(only, alone, 4)  # type: ignore[arg-type]
+    assert only.seats == [{seat}, {1 - seat}, {seat}, {1 - seat}]
+
+
+def test_enemy_gives_the_roll_outs_enemy_the_net_fitted_to_people(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rollout:enemy=1`: the roll-outs' enemy plays the people's net, our seat the self-played one; `enemy=2`: both
+    seats the people's net; by default both the self-played net."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    seen: dict[str, tuple[Any, Any, int]] = {}
+    real = rollout.play_out
+
+    def noting(net: Any, sim: BatchSim, plies: int, *args: Any, **kwargs: Any) -> None:
+        seen[spec] = (net, kwargs.get("enemy_net"), kwargs.get("seat", -1))
+        real(net, sim, plies, *args, **kwargs)
+
+    monkeypatch.setattr(rollout, "play_out", noting)
+    selfplay, people = shipped_net("selfplay_net.npz"), shipped_net("policy_net.npz")
+    for spec in ("rollout:enemy=0", "rollout:enemy=1", "rollout:enemy=2"):
+        agent = make_agent(spec + ",guesses=2,depth=2", "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(state.game, seat, random.Random(1))
+        agent._belief.update(data)
+        agent.look_ahead(data, state.legal_actions()[:2])
+    assert seen["rollout:enemy=0"][:2] == (selfplay, None)
+    assert seen["rollout:enemy=1"] == (selfplay, people, seat)
+    assert seen["rollout:enemy=2"][:2] == (people, None)
+    assert RolloutAgent().enemy == 0

@@ -77,6 +77,11 @@ same setups (7 games better, 7 worse; docs/strength.md, session 64).
 piece of ours without moving, `belief.STOOD_FACTORS`, fitted to people's games (a piece that can step away from ours,
 or take it, mostly does): 0.0045 nats a piece better on held-out people's games; against Demon level 5 31-2-31 over
 seeds 73-76 where Master scored 34-0-30 on the same setups (12 games better, 14 worse; docs/strength.md, session 65).
+`enemy` (1, off): the roll-outs' enemy plays the net fitted to people's moves (`shipped_policy`), our seat the
+self-played net (2: both seats the people's net): the people's net picks Demon level 5's move 27-31% of the time where
+the self-played net, with our army shown to it as `exposed` shows it, picks it 23% (`benchmarks/predict_moves.py`).
+Against Demon level 5 33-1-30 over seeds 73-76 where Master scored 34-0-30 on the same setups (14 games better, 14
+worse; docs/strength.md, session 66).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -160,6 +165,7 @@ OPTIONS = {
     "probeplay": NumberOption(0, 1, 1, "0|1", whole=True),
     "value": NumberOption(0, 1, 0, "W"),
     "stood": NumberOption(0, 1, 0, "0|1", whole=True),
+    "enemy": NumberOption(0, 2, 0, "0|1|2", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -617,6 +623,8 @@ def play_out(
     held: Sequence[int] = (),
     take_values: F64 | None = None,
     probe: bool = False,
+    enemy_net: PolicyNet | None = None,
+    seat: int = 0,
 ) -> None:
     """Play up to `plies` more plies in every game of `sim` that goes on, each seat the net's likeliest move from
     its own view. With `futile`, neither seat attacks a shown piece that beats the attacker (`futile_mask`) while it
@@ -644,7 +652,15 @@ def play_out(
         if probe:
             masks = _without(probe_mask(sim), movers, masks)
         blue = movers[live] == 1
-        logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
+        if enemy_net is None:
+            logits = net.logits(planes[live])[:, SLOT_OF_COMPACT]
+        else:
+            ours = movers[live] == seat
+            logits = np.empty((len(live), len(SLOT_OF_COMPACT)), np.float32)
+            if ours.any():
+                logits[ours] = net.logits(planes[live[ours]])[:, SLOT_OF_COMPACT]
+            if (~ours).any():
+                logits[~ours] = enemy_net.logits(planes[live[~ours]])[:, SLOT_OF_COMPACT]
         best = np.where(masks[live], logits, -np.inf).argmax(axis=1)
         acts = np.full(sim.n_envs, -1, np.int64)
         acts[live] = np.where(blue, FLIP_COMPACT[best], best)
@@ -843,6 +859,7 @@ class RolloutAgent(SelfPlayAgent):
         probeplay: bool = True,
         value: float = 0.0,
         stood: bool = False,
+        enemy: int = 0,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -871,6 +888,8 @@ class RolloutAgent(SelfPlayAgent):
         self.probeplay = probeplay  # with `probe`: the roll-outs' officers leave such pieces alone too (0: only ours)
         self.value = value  # > 0: this share of a roll-out's score is the value net's, read from our view at its end
         self.stood = stood  # the belief weighs bomb and flag by the enemy turns a piece stood beside ours unmoved
+        self.enemy = int(enemy)  # the roll-outs' enemy plays the net fitted to people's moves
+        self._enemy_net: PolicyNet | None = None
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -883,7 +902,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
-            v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]),
+            v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]), int(v["enemy"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -896,6 +915,10 @@ class RolloutAgent(SelfPlayAgent):
             self._belief.neighbour_factors = NEIGHBOUR_FACTORS
         if self.stood:
             self._belief.stood_factors = STOOD_FACTORS
+        if self.enemy:
+            from fogofwar.games.stratego.agents.policy_model import shipped_policy
+
+            self._enemy_net = shipped_policy()
         if self._net is not None and isinstance(game, StrategoGame):
             warm_look_ahead(self._net, game.variant.name)
 
@@ -1013,7 +1036,7 @@ class RolloutAgent(SelfPlayAgent):
             at = np.where(first // 100 == miner, first % 100, -1)
             runners.append(Runner(sim.n_envs, at, know.player, way.index(0), way))
         play_out(
-            self._net,
+            self._enemy_net if self.enemy == 2 and self._enemy_net is not None else self._net,
             sim,
             self.depth,
             self.futile,
@@ -1024,6 +1047,8 @@ class RolloutAgent(SelfPlayAgent):
             held=[int(r) for r in HELD_RANKS[: self.hold]],
             take_values=_potential(variant, True, True).values if self.takes else None,
             probe=self.probe > 0 and self.probeplay,
+            enemy_net=self._enemy_net if self.enemy == 1 else None,
+            seat=know.player,
         )
         raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
         if self.value > 0:
