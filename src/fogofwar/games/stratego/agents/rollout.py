@@ -77,11 +77,11 @@ same setups (7 games better, 7 worse; docs/strength.md, session 64).
 piece of ours without moving, `belief.STOOD_FACTORS`, fitted to people's games (a piece that can step away from ours,
 or take it, mostly does): 0.0045 nats a piece better on held-out people's games; against Demon level 5 31-2-31 over
 seeds 73-76 where Master scored 34-0-30 on the same setups (12 games better, 14 worse; docs/strength.md, session 65).
-`enemy` (1, off): the roll-outs' enemy plays the net fitted to people's moves (`shipped_policy`), our seat the
-self-played net (2: both seats the people's net): the people's net picks Demon level 5's move 27-31% of the time where
-the self-played net, with our army shown to it as `exposed` shows it, picks it 23% (`benchmarks/predict_moves.py`).
-Against Demon level 5 33-1-30 over seeds 73-76 where Master scored 34-0-30 on the same setups (14 games better, 14
-worse; docs/strength.md, session 66).
+`enemy` (1, off): the roll-outs' enemy plays the net fitted to people's classic games (`shipped_policy`, in every
+variant), our seat the self-played net (2: both seats the people's net): the people's net picks Demon level 5's move
+27-31% of the time where the self-played net, with our army shown to it as `exposed` shows it, picks it 23%
+(`benchmarks/predict_moves.py`). Against Demon level 5 33-1-30 over seeds 73-76 where Master scored 34-0-30 on the same
+setups (14 games better, 14 worse; docs/strength.md, session 66).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -635,6 +635,8 @@ def play_out(
     `track`'s seat that the real game would have shown and that its attacker beats, where it can (`shown_takes`).
     With `probe`, neither seat attacks an unmoved hidden piece with a captain or better (`probe_mask`) while it has
     another move.
+    With `enemy_net`, the plies of the seat other than `seat` are that net's likeliest moves (the roll-outs' model of
+    the opponent: `rollout:enemy`), `seat`'s the net's.
     No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
