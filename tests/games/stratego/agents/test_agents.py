@@ -699,3 +699,45 @@ def test_listing_the_agents_does_not_import_numba() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _sample_spread(faithful: bool, know: Knowledge, marginals: dict[int, dict[int, float]], draws: int) -> float:
+    """The mean over the hidden pieces of how far the share of draws that gave each its rank strays from the
+    belief's marginal (total variation: half the summed absolute differences)."""
+    rng, counts = random.Random(3), {sq: Counter[int]() for sq in marginals}
+    tracker = BeliefTracker()
+    for _ in range(draws):
+        for sq, r in tracker.sample(know, marginals, rng, faithful).items():
+            counts[sq][r] += 1
+    ranks = {r for row in marginals.values() for r in row}
+    spread = [sum(abs(counts[sq][r] / draws - row.get(r, 0.0)) for r in ranks) / 2 for sq, row in marginals.items()]
+    return sum(spread) / len(spread)
+
+
+def test_a_faithful_draw_gives_each_piece_its_rank_as_often_as_the_belief_says() -> None:
+    """`sample(..., faithful=True)` carries the belief into the guesses: over 1,500 draws each hidden piece's ranks
+    come up within a few points of its marginals. The plain draw, a rank's chance times how many of it are left,
+    strays several times as far (a moved piece drawn first gets the scouts, of which there are most, and seldom
+    the marshal the belief gives it); every draw of either holds the ranks left."""
+    game = StrategoGame("classic", max_moves=0)
+    rng, state = random.Random(8), game.new_initial_state()
+    for p in (0, 1):
+        state.apply_setup(p, random_setup(game.variant, p, rng))
+    tracker = BeliefTracker()
+    for _ in range(120):
+        if state.current_player() == 0:
+            tracker.update(state.observation(0).data)
+        state.apply(rng.choice(state.legal_actions()))
+    while state.current_player() != 0:
+        state.apply(rng.choice(state.legal_actions()))
+    data = state.observation(0).data
+    tracker.update(data)
+    know = Knowledge.from_observation(data)
+    marginals = tracker.marginals(know)
+    assert any(know.cells[sq].moved for sq in marginals)  # type: ignore[union-attr]
+    for faithful in (False, True):
+        guess = tracker.sample(know, marginals, random.Random(1), faithful)
+        assert Counter(guess.values()) == know.unknown_pool
+    faithful, plain = _sample_spread(True, know, marginals, 1500), _sample_spread(False, know, marginals, 1500)
+    assert faithful < 0.05, faithful
+    assert plain > 2 * faithful, (plain, faithful)

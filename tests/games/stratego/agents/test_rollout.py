@@ -1255,3 +1255,27 @@ def test_enemy_gives_the_roll_outs_enemy_the_net_fitted_to_people(monkeypatch: p
     assert seen["rollout:enemy=1"] == (selfplay, people, seat)
     assert seen["rollout:enemy=2"][:2] == (people, None)
     assert RolloutAgent().enemy == 0
+
+
+def test_faithful_draws_the_roll_outs_worlds_as_the_belief_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rollout` (`faithful=1` by default) draws each world with `BeliefTracker.sample(..., faithful=True)`;
+    `faithful=0` the plain draw."""
+    state, _ = random_game(5, 60)
+    seat = state.current_player()
+    data = stratego_view(state.observation(seat).data)
+    asked: list[bool] = []
+    real = BeliefTracker.sample
+
+    def noting(self: BeliefTracker, *args: Any, **kwargs: Any) -> dict[int, int]:
+        asked.append(bool(args[3] if len(args) > 3 else kwargs.get("faithful", False)))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(BeliefTracker, "sample", noting)
+    for spec, want in (("rollout:faithful=0,guesses=3,depth=1", False), ("rollout:guesses=3,depth=1", True)):
+        asked.clear()
+        agent = make_agent(spec, "stratego")
+        assert isinstance(agent, RolloutAgent)
+        agent.start(state.game, seat, random.Random(1))
+        agent._belief.update(data)
+        agent.look_ahead(data, state.legal_actions()[:2])
+        assert asked == [want] * 3

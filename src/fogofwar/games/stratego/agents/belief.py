@@ -330,18 +330,35 @@ class BeliefTracker:
         unknown = set(know.unknown_enemy_squares())
         return {g for t in targets for g in NEIGHBOURS[t] if g in unknown and g not in near}
 
-    def sample(self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random) -> dict[int, int]:
+    def sample(
+        self, know: Knowledge, marginals: dict[int, dict[int, float]], rng: random.Random, faithful: bool = False
+    ) -> dict[int, int]:
         """One consistent guess of every unknown enemy piece's rank (each rank used at most as often as left), drawn a
-        piece at a time (the pieces with the fewest ranks first, which gives them the common ranks more often than
-        the belief does)."""
+        piece at a time, the pieces with the fewest ranks first so that the constraints are met.
+
+        By default a rank is drawn by its chance times how many of it are left, which gives the pieces drawn first
+        the common ranks more often than the belief does: the guesses are flatter than the belief. With `faithful`
+        the chance is weighed by how many of the rank are left against how many the belief expects among the pieces
+        not yet drawn (1 while the draw keeps pace with the belief), so each piece's rank is drawn about as often as
+        its marginal says."""
         left = dict(know.unknown_pool)
         squares = list(marginals)
         rng.shuffle(squares)
-        # Pieces with the fewest options first, so that constraints are met.
         squares.sort(key=lambda sq: len(marginals[sq]))
+        expected: dict[int, float] = {}
+        if faithful:
+            for row in marginals.values():
+                for r, p in row.items():
+                    expected[r] = expected.get(r, 0.0) + p
         out: dict[int, int] = {}
         for sq in squares:
-            options = [(r, p * left[r]) for r, p in marginals[sq].items() if left.get(r, 0) > 0]
+            row = marginals[sq]
+            if faithful:
+                options = [(r, p * left[r] / max(expected[r], 1e-9)) for r, p in row.items() if left.get(r, 0) > 0]
+                for r, p in row.items():
+                    expected[r] -= p
+            else:
+                options = [(r, p * left[r]) for r, p in row.items() if left.get(r, 0) > 0]
             if not options:
                 options = [(r, float(n)) for r, n in left.items() if n > 0 and r not in (BOMB, FLAG)] or [
                     (r, float(n)) for r, n in left.items() if n > 0

@@ -82,6 +82,12 @@ variant), our seat the self-played net (2: both seats the people's net): the peo
 27-31% of the time where the self-played net, with our army shown to it as `exposed` shows it, picks it 23%
 (`benchmarks/predict_moves.py`). Against Demon level 5 33-1-30 over seeds 73-76 where Master scored 34-0-30 on the same
 setups (14 games better, 14 worse; docs/strength.md, session 66).
+`faithful` (1 by default since session 67; 0: off): the worlds are drawn with `BeliefTracker.sample(...,
+faithful=True)`, each hidden piece given each rank about as often as the belief says; the plain draw, a rank's chance
+times how many of it are left with the moved pieces drawn first, put 66 majors and better among Demon's moved pieces
+where the belief expected 98 (137 true), and lost 0.054 nats a piece of what the belief knows
+(`benchmarks/belief_draws.py`). Against Demon level 5 56-0-40 (58.3%) over seeds 65, 67 and 73-76 where the plain
+draw scored 47-0-49 (49.0%) on the same setups (25 games better, 16 worse; docs/strength.md, session 67).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -166,6 +172,7 @@ OPTIONS = {
     "value": NumberOption(0, 1, 0, "W"),
     "stood": NumberOption(0, 1, 0, "0|1", whole=True),
     "enemy": NumberOption(0, 2, 0, "0|1|2", whole=True),
+    "faithful": NumberOption(0, 1, 1, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -862,6 +869,7 @@ class RolloutAgent(SelfPlayAgent):
         value: float = 0.0,
         stood: bool = False,
         enemy: int = 0,
+        faithful: bool = True,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -892,6 +900,7 @@ class RolloutAgent(SelfPlayAgent):
         self.stood = stood  # the belief weighs bomb and flag by the enemy turns a piece stood beside ours unmoved
         self.enemy = int(enemy)  # the roll-outs' enemy plays the net fitted to people's moves
         self._enemy_net: PolicyNet | None = None
+        self.faithful = faithful  # the worlds draw each piece's rank as often as the belief says (`sample`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -904,7 +913,7 @@ class RolloutAgent(SelfPlayAgent):
             top, guesses, depth, v["prior"], v["sure"], v["exposed"], marshal, spy, futile, v["watch"],
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
-            v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]), int(v["enemy"]),
+            v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]), int(v["enemy"]), bool(v["faithful"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -1015,7 +1024,7 @@ class RolloutAgent(SelfPlayAgent):
         worlds = []
         runner = self._runner if self.press > 0 else None
         for _ in range(self.guesses):
-            guess = self._belief.sample(know, marginals, self._rng)
+            guess = self._belief.sample(know, marginals, self._rng, self.faithful)
             if runner is not None and runner in guess and self._rng.random() < self.press:
                 guess = with_rank(know, guess, runner, MINER, self._rng) or guess
             worlds.append(world_codes(know, guess, self._shown(know)))
