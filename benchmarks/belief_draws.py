@@ -22,13 +22,11 @@ import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from fogofwar.core.records import GameRecord
-from fogofwar.core.registry import make_game
+from record_turns import play_turns, player_games  # benchmarks/ is this script's folder, so on the path
+
 from fogofwar.games.stratego.agents.knowledge import BOMB, FLAG, Knowledge
 from fogofwar.games.stratego.agents.rollout import RolloutAgent
-from fogofwar.games.stratego.observation import stratego_view
 from fogofwar.games.stratego.pieces import Rank
-from fogofwar.games.stratego.rules import StrategoState
 
 OFFICERS = frozenset(int(r) for r in (Rank.MARSHAL, Rank.GENERAL, Rank.COLONEL, Rank.MAJOR))
 WAYS = ("marginals", "plain", "faithful", "independent")
@@ -62,48 +60,34 @@ def main() -> None:
     pieces: Counter[str] = Counter()
     officers: dict[str, float] = defaultdict(float)
     rng = random.Random(5)
-    for folder in args.games:
-        for path in sorted(folder.glob("*.json"))[: args.limit or None]:
-            record = GameRecord.load(path)
-            if args.player not in record.players:
+    for record, game, seat in player_games(args.games, args.player, args.limit):
+        agent = RolloutAgent()
+        agent.start(game, seat, random.Random(1))
+        for turn, (state, data, _) in enumerate(play_turns(record, game, seat), 1):
+            agent._belief.update(data)
+            if turn % args.every:
                 continue
-            me = record.players.index(args.player)
-            game = make_game(record.game, **record.options)
-            state = game.new_initial_state()
-            assert isinstance(state, StrategoState)
-            agent = RolloutAgent()
-            agent.start(game, me, random.Random(1))
-            turn = 0
-            for action in record.actions:
-                if state.current_player() == me:
-                    data = stratego_view(state.observation(me).data)
-                    if data["phase"] != "setup":
-                        agent._belief.update(data)
-                        turn += 1
-                        if turn % args.every == 0:
-                            know = Knowledge.from_observation(data)
-                            marginals = agent._belief.marginals(know)
-                            shares = draw_shares(agent, know, marginals, args.draws, rng)
-                            for sq, row in marginals.items():
-                                piece = state.piece_at(sq)
-                                assert piece is not None
-                                true, cell = int(piece[1]), know.cells[sq]
-                                assert cell is not None
-                                groups = ["all", "moved" if cell.moved else "never moved"]
-                                groups += ["bombs and flag"] if true in (BOMB, FLAG) else []
-                                chance = {"marginals": row.get(true, 0.0)}
-                                for way, counts in shares.items():  # smoothed, as a share of 0 is no chance
-                                    chance[way] = (counts[sq][true] + 0.5) / (args.draws + 0.5 * len(row))
-                                for group in groups:
-                                    pieces[group] += 1
-                                    for way, p in chance.items():
-                                        loss[(group, way)] -= math.log(max(p, 1e-9))
-                                if cell.moved:
-                                    officers["true"] += true in OFFICERS
-                                    officers["marginals"] += sum(row.get(r, 0.0) for r in OFFICERS)
-                                    for way, counts in shares.items():
-                                        officers[way] += sum(counts[sq][r] for r in OFFICERS) / args.draws
-                state.apply(action)
+            know = Knowledge.from_observation(data)
+            marginals = agent._belief.marginals(know)
+            shares = draw_shares(agent, know, marginals, args.draws, rng)
+            for sq, row in marginals.items():
+                piece, cell = state.piece_at(sq), know.cells[sq]
+                assert piece is not None and cell is not None
+                true = int(piece[1])
+                groups = ["all", "moved" if cell.moved else "never moved"]
+                groups += ["bombs and flag"] if true in (BOMB, FLAG) else []
+                chance = {"marginals": row.get(true, 0.0)}
+                for way, counts in shares.items():  # smoothed, as a share of 0 is no chance
+                    chance[way] = (counts[sq][true] + 0.5) / (args.draws + 0.5 * len(row))
+                for group in groups:
+                    pieces[group] += 1
+                    for way, p in chance.items():
+                        loss[(group, way)] -= math.log(max(p, 1e-9))
+                if cell.moved:
+                    officers["true"] += true in OFFICERS
+                    officers["marginals"] += sum(row.get(r, 0.0) for r in OFFICERS)
+                    for way, counts in shares.items():
+                        officers[way] += sum(counts[sq][r] for r in OFFICERS) / args.draws
     print(f"| hidden pieces | readings | {' | '.join(WAYS)} |")
     print("|---|---|" + "---|" * len(WAYS))
     for group in GROUPS:

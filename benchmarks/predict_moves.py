@@ -18,10 +18,10 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
-from fogofwar.core.records import GameRecord
-from fogofwar.core.registry import make_game
+from record_turns import play_turns, player_games  # benchmarks/ is this script's folder, so on the path
+
 from fogofwar.games.stratego.agents.policy_model import PolicyNet, shipped_net
-from fogofwar.games.stratego.observation import StrategoView, stratego_view
+from fogofwar.games.stratego.observation import StrategoView
 from fogofwar.games.stratego.rules import StrategoState
 
 NETS = ("selfplay_net.npz", "policy_net.npz")
@@ -52,28 +52,18 @@ def main() -> None:
             parser.error(f"no shipped net {name!r}")
         nets[name] = net
     total: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-    for folder in args.games:
-        files = sorted(folder.glob("*.json"))
-        for path in files[: args.limit or None]:
-            record = GameRecord.load(path)
-            if args.player not in record.players:
+    for record, game, seat in player_games(args.games, args.player, args.limit):
+        for state, data, action in play_turns(record, game, seat):
+            if action >= 10000:
                 continue
-            seat = record.players.index(args.player)
-            state = make_game(record.game, **record.options).new_initial_state()
-            assert isinstance(state, StrategoState)
-            for action in record.actions:
-                if state.current_player() == seat and action < 10000:
-                    data = stratego_view(state.observation(seat).data)
-                    if data["phase"] != "setup":
-                        legal = state.legal_actions()
-                        for view, seen in (("own view", data), ("our army shown", shown_all(data, state))):
-                            for name, net in nets.items():
-                                probs = net.move_probabilities(seen, legal)
-                                row = total[(name, view)]
-                                row[0] -= math.log(max(probs.get(action, 0.0), 1e-6))
-                                row[1] += max(probs, key=lambda a: probs[a]) == action
-                                row[2] += 1
-                state.apply(action)
+            legal = state.legal_actions()
+            for view, seen in (("own view", data), ("our army shown", shown_all(data, state))):
+                for name, net in nets.items():
+                    probs = net.move_probabilities(seen, legal)
+                    row = total[(name, view)]
+                    row[0] -= math.log(max(probs.get(action, 0.0), 1e-6))
+                    row[1] += max(probs, key=lambda a: probs[a]) == action
+                    row[2] += 1
     print(f"{'net':<20} {'view':<16} {'moves':>7} {'nats a move':>12} {'top-1':>7}")
     for (name, view), (loss, hits, n) in sorted(total.items()):
         print(f"{name:<20} {view:<16} {int(n):>7} {loss / n:>12.3f} {hits / n:>7.3f}")

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.games.stratego.agents.random_games import random_game
 
 from fogofwar.core.agents import make_agent
 from fogofwar.core.match import play_match
@@ -719,17 +720,12 @@ def test_a_faithful_draw_gives_each_piece_its_rank_as_often_as_the_belief_says()
     come up within a few points of its marginals. The plain draw, a rank's chance times how many of it are left,
     strays several times as far (a moved piece drawn first gets the scouts, of which there are most, and seldom
     the marshal the belief gives it); every draw of either holds the ranks left."""
-    game = StrategoGame("classic", max_moves=0)
-    rng, state = random.Random(8), game.new_initial_state()
-    for p in (0, 1):
-        state.apply_setup(p, random_setup(game.variant, p, rng))
+    state, before = random_game(8, 120)
+    assert state.current_player() == 0
     tracker = BeliefTracker()
-    for _ in range(120):
-        if state.current_player() == 0:
-            tracker.update(state.observation(0).data)
-        state.apply(rng.choice(state.legal_actions()))
-    while state.current_player() != 0:
-        state.apply(rng.choice(state.legal_actions()))
+    for earlier, _ in before:
+        if earlier.current_player() == 0:
+            tracker.update(earlier.observation(0).data)
     data = state.observation(0).data
     tracker.update(data)
     know = Knowledge.from_observation(data)
