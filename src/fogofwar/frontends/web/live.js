@@ -387,9 +387,20 @@ export function startLive(opts) {
     );
     if (accountsAsked !== g.status && (accountsAsked === "" || g.status === "over")) {
       accountsAsked = g.status;
-      const askAfter = g.status === "over" ? 600 : 0; // a finished game's rating is written just after its end
-      setTimeout(() => api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => { accounts = a; render(); }).catch(() => {}), askAfter);
+      askAccounts(g.status === "over", 0);
     }
+  }
+
+  /** Who sits where by account. A finished game's rating is written just after its end, later on a busy server:
+   * a rated game's answer without the rating changes is asked again, up to eight times, a little later each time. */
+  function askAccounts(over, tries) {
+    const after = over ? 600 * (tries + 1) : 0;
+    setTimeout(() => api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => {
+      accounts = a;
+      render();
+      const rated = Object.values(a.seats || {}).some((s) => s.rating);
+      if (over && a.rated && !rated && tries < 7) askAccounts(over, tries + 1);
+    }).catch(() => {}), after);
   }
 
   /** Each seat's time left, the running clock counting down between the server's messages (a timer redraws
