@@ -398,8 +398,8 @@ export function startLive(opts) {
     setTimeout(() => api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => {
       accounts = a;
       render();
-      const rated = Object.values(a.seats || {}).some((s) => s.rating);
-      if (over && a.rated && !rated && tries < 7) askAccounts(over, tries + 1);
+      const changed = Object.values(a.seats || {}).some((s) => s.rating);
+      if (over && a.rated && !changed && tries < 7) askAccounts(over, tries + 1);
     }).catch(() => {}), after);
   }
 
