@@ -5,6 +5,7 @@ anonymous games, profiles; and every refusal says why."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,7 +15,7 @@ from fogofwar.frontends.server.account_store import RatedGameRow, RatingRow
 from fogofwar.frontends.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from fogofwar.frontends.server.app import create_app
 
-from .server_helpers import BOTH_DATABASES, act, auth, create
+from .server_helpers import BOTH_DATABASES, Msg, act, auth, create, hello, seat_view
 
 
 def signup(client: TestClient, name: str, password: str = "correct horse") -> dict[str, str]:
@@ -112,6 +113,30 @@ def test_a_rated_game_against_the_computer_changes_the_rating_and_the_leaderboar
     client.cookies.clear()
     anonymous = client.post("/api/games", json={**body, "rated": True})
     assert anonymous.status_code == 401 and "sign in" in anonymous.json()["message"]
+
+
+def test_a_rated_games_connections_are_told_when_its_rating_is_written(client: TestClient) -> None:
+    """The page shows the rating change when it is written, which on a busy server is well after the game's end:
+    the server says so on the game's socket (`rated`), after the game-over delta, and the accounts then hold it."""
+    csrf = signup(client, "Ida")
+    r = client.post("/api/games", json={"variant": "barrage", "opponent": "heuristic", "rated": True}, headers=csrf)
+    gid, token = r.json()["game"]["id"], r.json()["seats"]["0"]
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        hello(ws, token)
+        act(client, gid, token, type="resign")
+        seen: list[Msg] = []
+        for n in range(200):  # ping, and read up to its answer, until the note comes (bounded: never a hang)
+            ws.send_json({"type": "ping", "id": f"p{n}"})
+            while (msg := dict(ws.receive_json()))["type"] != "pong":
+                seen.append(msg)
+            if any(m["type"] == "rated" for m in seen):
+                break
+            time.sleep(0.02)
+        kinds = [m["type"] for m in seen]
+        assert kinds.count("rated") == 1 and seen[-1] == {"type": "rated", "game": gid}, kinds
+        assert "delta" in kinds[:-1] and seat_view(client, gid, token)["game"]["status"] == "over"  # the end first
+    seats = client.get(f"/api/games/{gid}/accounts").json()["seats"]
+    assert seats["0"]["rating"]["after"] < seats["0"]["rating"]["before"], seats
 
 
 def _wait_rated(client: TestClient, name: str, mode: str) -> dict[str, Any]:

@@ -31,7 +31,8 @@ stored, and anything refused with {"type": "error", "error": code, "message"}, c
 decision (Admiral's attack orders) joins the seat's draft: its ack carries "draft" (the draft's length), the
 change goes to that seat alone, and {"type": "undo"} takes the last one back; the draft is stored when the
 seat commits.
-The server rolls every die itself.
+The server rolls every die itself. A rated game's connections are sent {"type": "rated", "game": id} once its
+rating changes are written (after the game's end, later on a busy server): `/api/games/{id}/accounts` holds them.
 Chat (chat.py): {"type": "chat", "text", "room"} writes in one of the game's two rooms ("players", "spectators";
 no room: the first the client reads), acknowledged with {"type": "ack", "id", "chat"}; each room's messages go to
 the connections that read it as {"type": "chat", "room", "messages": [{id, seat, name, text, at}]}, its recent

@@ -793,6 +793,8 @@ class GameManager:
                         score = 0.5 if outcome.winner is None else 1.0 if outcome.winner == seat else 0.0
                         new[user.id] = updated(old[user.id], opponent, score)
             await self._write(accounts.rate, game_id, mode, new, old)
+            for conn in list(live.connections):  # their pages show the change now, not when they next ask
+                conn.send({"type": "rated", "game": game_id})
         except Exception:  # the next start rates it (`start`): a result is never lost, never counted twice
             log.exception("cannot rate game %s", game_id)
 

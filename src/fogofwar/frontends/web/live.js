@@ -61,6 +61,7 @@ export function startLive(opts) {
   let wasMine = true; // whether it was this screen's turn at the last drawing (no chime at the first)
   let accounts = null; // who sits where by account, whether rated, the rating changes (/api/games/ID/accounts)
   let accountsAsked = ""; // the game status they were last asked at: again when the game ends
+  let accountsAsks = 0; // how many times they were asked: only the last answer is shown
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -99,6 +100,7 @@ export function startLive(opts) {
       ws.onopen = () => {
         this.retry = 0;
         this.syncing = false; // a new connection starts with the whole state
+        accountsAsked = ""; // and the accounts are asked again with it: a `rated` sent while away is not lost
         ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
         updateConnection();
       };
@@ -145,6 +147,8 @@ export function startLive(opts) {
     receive(msg) {
       if (msg.type === "chat") {
         chat.receive(msg);
+      } else if (msg.type === "rated") {
+        askAccounts();
       } else if ((msg.type === "ack" || msg.type === "error") && String(msg.id ?? "").startsWith("chat-")) {
         chat.answer(msg); // a chat message's answer: the board is not waiting for it
       } else if ((msg.type === "ack" || msg.type === "error") && String(msg.id ?? "").startsWith("sync-")) {
@@ -387,20 +391,20 @@ export function startLive(opts) {
     );
     if (accountsAsked !== g.status && (accountsAsked === "" || g.status === "over")) {
       accountsAsked = g.status;
-      askAccounts(g.status === "over", 0);
+      askAccounts();
     }
   }
 
-  /** Who sits where by account. A finished game's rating is written just after its end, later on a busy server:
-   * a rated game's answer without the rating changes is asked again, up to eight times, a little later each time. */
-  function askAccounts(over, tries) {
-    const after = over ? 600 * (tries + 1) : 0;
-    setTimeout(() => api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => {
+  /** Who sits where by account, whether rated, and a finished game's rating changes: asked when the page
+   * first shows the game, when the game ends, and when the server says the ratings are written (`rated`: later
+   * than the end on a busy server). */
+  function askAccounts() {
+    const asked = ++accountsAsks;
+    api(`/api/games/${encodeURIComponent(gameId)}/accounts`).then((a) => {
+      if (asked !== accountsAsks) return; // a later answer is on its way (the one that holds the rating)
       accounts = a;
       render();
-      const changed = Object.values(a.seats || {}).some((s) => s.rating);
-      if (over && a.rated && !changed && tries < 7) askAccounts(over, tries + 1);
-    }).catch(() => {}), after);
+    }).catch(() => {});
   }
 
   /** Each seat's time left, the running clock counting down between the server's messages (a timer redraws
