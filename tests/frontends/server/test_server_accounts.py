@@ -141,8 +141,6 @@ def test_a_rated_games_connections_are_told_when_its_rating_is_written(client: T
 
 def _wait_rated(client: TestClient, name: str, mode: str) -> dict[str, Any]:
     """The profile once the game's rating is written (it is written just after the game's end)."""
-    import time
-
     for _ in range(200):
         profile = dict(client.get(f"/api/players/{name}").json())
         if mode in profile["ratings"]:
