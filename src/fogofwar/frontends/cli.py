@@ -735,9 +735,9 @@ def _save_net(net: ConvNet, note: str, out: Path | None, default: Path) -> None:
 
 
 def _gravon_split(
-    what: str, archives: list[Path], held_out: int, max_games: int, max_held_out: int
+    what: str, archives: list[Path], held_out: int, max_games: int, max_held_out: int, variant: str = "classic"
 ) -> tuple[list[GravonGame], list[GravonGame], list[GravonGame]]:
-    """(all classic games, training games, held-out games: every `held_out`-th), cut to the maxima (0: all).
+    """(all games of `variant`, training games, held-out games: every `held_out`-th), cut to the maxima (0: all).
     Records that cannot be read are counted and passed over, as Gravon's unreadable games are."""
     from fogofwar.games.stratego.agents.belief_training import split
     from fogofwar.games.stratego.formats.gravon import GravonGame, read_games
@@ -747,7 +747,7 @@ def _gravon_split(
     for path in archives:
         for g in read_games(path):
             if isinstance(g, GravonGame):
-                if g.game_type == "classic":
+                if g.game_type == variant:
                     games.append(g)
             elif path.is_dir() or path.suffix.lower() == ".json":
                 unreadable.append(str(g))
@@ -756,7 +756,7 @@ def _gravon_split(
     train, held = split(games, held_out)
     train, held = train[: max_games or None], held[: max_held_out or None]
     if not train or not held:
-        console.print(f"train {what}: {len(games)} classic games are too few to train and hold out", style="red")
+        console.print(f"train {what}: {len(games)} {variant} games are too few to train and hold out", style="red")
         raise typer.Exit(2)
     console.print(f"{len(train)} training games, {len(held)} held out (every {held_out}th)", markup=False)
     return games, train, held
@@ -813,20 +813,32 @@ def train_material(
     max_held_out: _MaxHeldOut = 0,
     steps: _Steps = 500,
     out: _WeightsOut = None,
+    variant: Annotated[
+        str,
+        typer.Option(
+            "--variant", "-v", help="fit this variant's games (barrage: data/material_barrage.toml, rollout:ownfit=1)"
+        ),
+    ] = "classic",
 ) -> None:
-    """The search's material values, fitted to who won (writes data/material.toml, used by search:material=1)."""
+    """The search's material values, fitted to who won (writes data/material.toml, used by search:material=1;
+    with --variant barrage, Barrage's own fit, which `rollout:ownfit=1` scores Barrage's roll-outs with)."""
     from rich.progress import Progress
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
-    from fogofwar.games.stratego.agents.material_training import counts, fit_material
+    from fogofwar.games.stratego.agents.material_training import COUNTED, counts, fit_material, log_loss
     from fogofwar.games.stratego.agents.search import (
         MARSHAL_STEP_TABLE,
         REVEAL_TABLE,
+        VARIANT_MATERIAL_FILES,
         SearchAgent,
+        fitted_material_with_reveal,
         material_path,
     )
 
-    games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out)
+    if variant not in ("classic", *VARIANT_MATERIAL_FILES):
+        console.print(f"train material: no fit of {variant!r} games is read by any player", style="red")
+        raise typer.Exit(2)
+    games, train, held = _gravon_split("material", archives, held_out, max_games, max_held_out, variant)
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("games", total=len(train) + len(held))
         train_counts = counts(train, every, progress=lambda: bar.advance(task))
@@ -851,18 +863,33 @@ def train_material(
         what = "with the revealed ranks" if shown else "with the marshal's step" if stepped else "plain"
         console.print(f"held out, {what}: log-loss {fits[-1].before:.4f} -> {fits[-1].after:.4f}", markup=False)
     fitted, stepped_fit, revealed_fit = fits
-    target = out or material_path()
+    classic = ""
+    if variant != "classic":  # what the classic fits the roll-outs score with otherwise make of these games
+        values, sharp, step, steps_shown = fitted_material_with_reveal()
+        loss = log_loss(*held_counts[:2], [values[r] for r in COUNTED], sharp, step, held_counts[2],
+                        [steps_shown[r] for r in COUNTED])  # fmt: skip
+        classic = f" The classic fit with the revealed ranks: {loss:.4f} on the same positions."
+        console.print(f"held out, the classic fit with the revealed ranks: log-loss {loss:.4f}", markup=False)
+    target = out or material_path(variant)
+    flag = "" if variant == "classic" else f" --variant {variant}"
     note = (
-        "Material values by rank, fitted to who won the Gravon classic games; written by `fogofwar train material`:\n"
+        f"Material values by rank, fitted to who won the {variant} games given; written by "
+        f"`fogofwar train material{flag}`:\n"
         f"{len(train)} games, every {held_out}th of {len(games)} held out, pieces counted every {every} moves, "
         f"{steps} steps.\nwin chance = 0.05 + 0.9 * logistic(sharpness * (own - enemy) / (own + enemy)).\n"
         f"Held out: log-loss {fitted.before:.4f} -> {fitted.after:.4f} over {len(held_counts[1]):,} positions "
-        "(both sides' views). The search takes the values (search:material=1) and keeps its own sharpness.\n"
-        f"[{MARSHAL_STEP_TABLE}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside "
+        "(both sides' views). "
+        + (
+            "The search takes the values (search:material=1) and keeps its own sharpness.\n"
+            if variant == "classic"
+            else f"The roll-outs score {variant} with these (rollout:ownfit=1); the search keeps the classic fit.\n"
+        )
+        + f"[{MARSHAL_STEP_TABLE}]: the same curve with marshal_step * (own marshal alive - the enemy's) added inside "
         f"the logistic,\nfitted alike; held out {stepped_fit.after:.4f}. "
         "The roll-outs score with it (rollout:marshal=1).\n"
         f"[{REVEAL_TABLE}]: the marshal's step and reveal[rank] * (own revealed pieces of the rank - the enemy's) "
         f"inside the logistic;\nheld out {revealed_fit.after:.4f}. The roll-outs score with it with rollout:reveal=1."
+        + classic
     )
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(fitted.to_toml(note, stepped_fit, revealed_fit), encoding="utf-8")

@@ -12,11 +12,13 @@ from typer.testing import CliRunner
 
 from fogofwar.frontends.cli import app
 from fogofwar.games.stratego.agents.knowledge import VALUE
+from fogofwar.games.stratego.agents.material_chance import Potential
 from fogofwar.games.stratego.agents.material_training import COUNTED, fit, log_loss
 from fogofwar.games.stratego.agents.search import (
     WIN_MARGIN,
     SearchAgent,
     _fitted_values,
+    fitted_material,
     fitted_material_with_marshal_step,
     fitted_material_with_reveal,
 )
@@ -120,3 +122,33 @@ def test_the_roll_outs_read_the_shipped_fit_of_the_revealed_ranks() -> None:
     values, sharpness, step, shown = fitted_material_with_reveal()
     assert len(values) == len(shown) == 12 and values[int(Rank.MARSHAL)] == 260.0 and sharpness > 0 and step > 0
     assert shown[Rank.FLAG] == 0 and shown[Rank.MARSHAL] < 0  # a shown marshal counts against its side
+
+
+@pytest.mark.data
+def test_train_material_fits_one_variants_games_apart(tmp_path: Path, gravon_archive: Path) -> None:
+    archives = [str(path) for path in sorted(gravon_archive.parent.glob("*.zip"))]  # Barrage's games are few
+    out = tmp_path / "material_barrage.toml"
+    args = ["train", "material", *archives, "--variant", "barrage", "--max-games", "6", "--max-held-out", "2"]
+    result = CliRunner().invoke(app, [*args, "--steps", "5", "--every", "4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "6 training games, 2 held out" in result.output
+    assert "held out, the classic fit with the revealed ranks: log-loss" in result.output
+    text = out.read_text(encoding="utf-8")
+    assert "fogofwar train material --variant barrage" in text and "rollout:ownfit=1" in text
+    assert set(tomllib.loads(text)["with_reveal"]["reveal"]) == {Rank(r).name.lower() for r in range(12)}
+
+
+def test_train_material_refuses_a_variant_no_player_reads(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train", "material", str(tmp_path), "--variant", "duel"])
+    assert result.exit_code == 2 and "no fit of 'duel' games is read by any player" in result.output
+
+
+def test_barrage_has_a_fit_of_its_own_and_classic_keeps_its_own() -> None:
+    """Barrage's shipped fit (`data/material_barrage.toml`) is read only where asked (`own_fit`, `rollout:ownfit=1`):
+    self-play and the other variants score with the classic fit."""
+    classic, barrage = fitted_material(), fitted_material("barrage")
+    assert barrage != classic and barrage[0][int(Rank.MARSHAL)] == 260.0 and barrage[1] < classic[1]
+    assert fitted_material("duel") == classic  # no fit of its own: the classic games'
+    plain, own = Potential("barrage", True, True), Potential("barrage", True, True, own_fit=True)
+    assert plain.sharpness == fitted_material_with_reveal()[1] != own.sharpness
+    assert np.array_equal(Potential("classic", True, True, own_fit=True).values, plain.values)

@@ -308,6 +308,8 @@ def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_go
     assert scores(sim, 0, "barrage")[0] > 0 > scores(sim, 1, "barrage")[0]
     stepped = Potential("barrage", marshal_step=True)(sim.captured, np.zeros(2, np.int64))
     assert np.allclose(scores(sim, 0, "barrage", marshal_step=True), stepped)
+    own = Potential("barrage", own_fit=True)(sim.captured, np.zeros(2, np.int64))  # Barrage's own games' fit
+    assert np.allclose(scores(sim, 0, "barrage", own_fit=True), own) and not np.allclose(own, expected)
     over = BatchSim("barrage", n_envs=1, max_moves=0)
     codes[parse_square("E6")] = codes[parse_square("K10")]  # blue's flag where its general stood
     codes[parse_square("K10")] = 0
@@ -319,6 +321,7 @@ def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_go
 def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
     agent = make_agent("rollout:top=3,guesses=5,depth=6,prior=0.1,sure=0.9,exposed=0.25", "stratego")
     assert isinstance(agent, RolloutAgent)
+    assert not agent.ownfit and getattr(make_agent("rollout:ownfit=1", "stratego"), "ownfit", False)
     assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure) == (3, 5, 6, 0.1, 0.9)
     assert agent.exposed == 0.25 and RolloutAgent().exposed == 1
     stepped = RolloutAgent()  # the marshal's step and the spy's reading are on by default (session 39)

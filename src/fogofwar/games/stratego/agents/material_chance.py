@@ -4,7 +4,9 @@ The values and the sharpness of the curve are those fitted to who won Gravon gam
 `search.fitted_material`), so the trainer (`selfplay_training`) and the player that looks ahead with the trained
 net (`rollout`) judge a position alike. `Potential(marshal_step=True)` takes the fit that adds a step for the
 marshal that outlives the other's (`material_training`), which the roll-outs may score with (`rollout:marshal=1`);
-`Potential(reveal=True)` the fit that adds a step for each revealed piece as well (`rollout:reveal=1`).
+`Potential(reveal=True)` the fit that adds a step for each revealed piece as well (`rollout:reveal=1`). With
+`own_fit` a variant with a fit of its own games (Barrage, `search.VARIANT_MATERIAL_FILES`) is scored by that fit
+(`rollout:ownfit=1`); self-play training keeps the classic fit its shipped nets were credited with.
 """
 
 from __future__ import annotations
@@ -31,16 +33,19 @@ class Potential:
     the curve fitted to who won Gravon games (with `marshal_step`, the marshal's step; with `reveal`, that step and
     one for each revealed piece by its rank); the flag counts nothing (taking it ends the game)."""
 
-    def __init__(self, variant: str = "classic", marshal_step: bool = False, reveal: bool = False) -> None:
+    def __init__(
+        self, variant: str = "classic", marshal_step: bool = False, reveal: bool = False, own_fit: bool = False
+    ) -> None:
+        fit = variant if own_fit else "classic"  # with `own_fit`, the variant's own games' fit where one is shipped
         self.reveal: npt.NDArray[np.float64] | None = None
         if reveal:
-            values, self.sharpness, self.marshal_step, shown = fitted_material_with_reveal()
+            values, self.sharpness, self.marshal_step, shown = fitted_material_with_reveal(fit)
             self.reveal = np.array(shown, np.float64)
             self.reveal[0] = 0.0
         elif marshal_step:
-            values, self.sharpness, self.marshal_step = fitted_material_with_marshal_step()
+            values, self.sharpness, self.marshal_step = fitted_material_with_marshal_step(fit)
         else:
-            (values, self.sharpness), self.marshal_step = fitted_material(), 0.0
+            (values, self.sharpness), self.marshal_step = fitted_material(fit), 0.0
         self.values = np.array(values, np.float64)
         self.values[0] = 0.0
         self.roster = roster_counts(get_variant(variant)).astype(np.float64)

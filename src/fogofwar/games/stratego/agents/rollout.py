@@ -88,6 +88,11 @@ times how many of it are left with the moved pieces drawn first, put 66 majors a
 where the belief expected 98 (137 true), and lost 0.054 nats a piece of what the belief knows
 (`benchmarks/belief_draws.py`). Against Demon level 5 56-0-40 (58.3%) over seeds 65, 67 and 73-76 where the plain
 draw scored 47-0-49 (49.0%) on the same setups (25 games better, 16 worse; docs/strength.md, session 67).
+`ownfit` (1, off): the roll-outs score with the material fit of the variant's own games where one is shipped
+(Barrage: `data/material_barrage.toml`, `fogofwar train material --variant barrage`); the classic fit, with its
+sharpness of 22.8, misjudges Barrage (held-out log-loss 0.692 over 340 Barrage games of people and bots, a coin's;
+Barrage's own fit 0.652, sharpness 7.4). Against `search` in Barrage seed 5 65-11-24 (70.5%) where Master scored
+68-3-29 (69.5%) (docs/strength.md, session 70).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
@@ -173,6 +178,7 @@ OPTIONS = {
     "stood": NumberOption(0, 1, 0, "0|1", whole=True),
     "enemy": NumberOption(0, 2, 0, "0|1|2", whole=True),
     "faithful": NumberOption(0, 1, 1, "0|1", whole=True),
+    "ownfit": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -563,10 +569,10 @@ def captured_counts(data: StrategoView) -> I64:
 
 
 @cache
-def _potential(variant: str, marshal_step: bool = False, reveal: bool = False) -> Potential:
+def _potential(variant: str, marshal_step: bool = False, reveal: bool = False, own_fit: bool = False) -> Potential:
     from fogofwar.games.stratego.agents.material_chance import Potential
 
-    return Potential(variant, marshal_step, reveal)
+    return Potential(variant, marshal_step, reveal, own_fit)
 
 
 def _fields(board: U8) -> tuple[npt.NDArray[np.bool_], I64, I64]:
@@ -766,15 +772,17 @@ def scores(
     variant: str,
     marshal_step: bool = False,
     shown: ShownTracker | None = None,
+    own_fit: bool = False,
 ) -> F64:
     """Each game's score for `seat`: +1 won, -1 lost, 0 drawn, and the material win chance while it goes on (with
     `marshal_step`, by the fit that gives the marshal that outlives the other's a step of its own; given `shown`,
-    by the fit with that step and one for each piece a seat has shown, ours as `shown` followed them)."""
+    by the fit with that step and one for each piece a seat has shown, ours as `shown` followed them; with
+    `own_fit`, the fit of the variant's own games where one is shipped)."""
     seats = np.full(sim.n_envs, seat, np.int64)
     if shown is not None:
-        chance = _potential(variant, True, True)(sim.captured, seats, shown.counts(sim)).astype(np.float64)
+        chance = _potential(variant, True, True, own_fit)(sim.captured, seats, shown.counts(sim)).astype(np.float64)
     else:
-        chance = _potential(variant, marshal_step)(sim.captured, seats).astype(np.float64)
+        chance = _potential(variant, marshal_step, False, own_fit)(sim.captured, seats).astype(np.float64)
     winner = sim.winner
     result = np.where(winner == seat, 1.0, np.where(winner == 1 - seat, -1.0, 0.0))
     out: F64 = np.where(sim.done, result, chance)
@@ -870,6 +878,7 @@ class RolloutAgent(SelfPlayAgent):
         stood: bool = False,
         enemy: int = 0,
         faithful: bool = True,
+        ownfit: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -901,6 +910,7 @@ class RolloutAgent(SelfPlayAgent):
         self.enemy = int(enemy)  # the roll-outs' enemy plays the net fitted to people's moves
         self._enemy_net: PolicyNet | None = None
         self.faithful = faithful  # the worlds draw each piece's rank as often as the belief says (`sample`)
+        self.ownfit = ownfit  # score the roll-outs by the material fit of the variant's own games (Barrage)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -914,6 +924,7 @@ class RolloutAgent(SelfPlayAgent):
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
             v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]), int(v["enemy"]), bool(v["faithful"]),
+            bool(v["ownfit"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -1056,12 +1067,12 @@ class RolloutAgent(SelfPlayAgent):
             self._deadline,
             runners=runners,
             held=[int(r) for r in HELD_RANKS[: self.hold]],
-            take_values=_potential(variant, True, True).values if self.takes else None,
+            take_values=_potential(variant, True, True, self.ownfit).values if self.takes else None,
             probe=self.probe > 0 and self.probeplay,
             enemy_net=self._enemy_net if self.enemy == 1 else None,
             seat=know.player,
         )
-        raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None)
+        raw = scores(sim, know.player, variant, self.marshal, track if self.reveal else None, self.ownfit)
         if self.value > 0:
             raw = np.where(sim.done, raw, (1 - self.value) * raw + self.value * leaf_values(sim, know.player, track))
         means: F64 = raw.reshape(k, s).mean(axis=1)

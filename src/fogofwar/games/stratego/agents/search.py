@@ -1228,22 +1228,28 @@ WIN_MARGIN = 0.05
 
 
 MATERIAL_FILE = "data/material.toml"
-"""The material values fitted to who won the Gravon games (`fogofwar train material`)."""
+"""The material values fitted to who won the Gravon classic games (`fogofwar train material`)."""
+
+VARIANT_MATERIAL_FILES = {"barrage": "data/material_barrage.toml"}
+"""Fits of a variant's own games (`fogofwar train material --variant V`): in Barrage, with eight pieces a side, a
+scout is worth about a general (session 70, docs/strength.md), which the classic fit prices as a tenth of one."""
 
 MARSHAL_STEP_TABLE = "with_marshal_step"
-"""The table of `MATERIAL_FILE` that holds the fit with the marshal's step (`material_training`)."""
+"""The table of a material file that holds the fit with the marshal's step (`material_training`)."""
 REVEAL_TABLE = "with_reveal"
-"""The table of `MATERIAL_FILE` that holds the fit with the marshal's step and the revealed ranks' steps."""
+"""The table of a material file that holds the fit with the marshal's step and the revealed ranks' steps."""
 
 
-def material_path() -> Path:
-    """Where `fogofwar train material` writes the values in a source checkout."""
-    return Path(__file__).resolve().parent / MATERIAL_FILE
+def material_path(variant: str = "classic") -> Path:
+    """Where `fogofwar train material` writes the values of `variant`'s games in a source checkout."""
+    return Path(__file__).resolve().parent / VARIANT_MATERIAL_FILES.get(variant, MATERIAL_FILE)
 
 
 @functools.cache
-def _material_file() -> dict[str, Any]:
-    text = resources.files("fogofwar.games.stratego.agents").joinpath(MATERIAL_FILE).read_text("utf-8")
+def _material_file(variant: str = "classic") -> dict[str, Any]:
+    """The fit of `variant`'s own games where one is shipped, else the classic games' fit."""
+    name = VARIANT_MATERIAL_FILES.get(variant, MATERIAL_FILE)
+    text = resources.files("fogofwar.games.stratego.agents").joinpath(name).read_text("utf-8")
     return tomllib.loads(text)
 
 
@@ -1251,23 +1257,23 @@ def _by_rank(values: dict[str, Any]) -> list[float]:
     return [float(values[Rank(r).name.lower()]) for r in range(12)]
 
 
-def fitted_material() -> tuple[list[float], float]:
-    """Material values by rank fitted to who won the Gravon games (`data/material.toml`), and the sharpness
-    of the win-chance curve fitted with them."""
-    data = _material_file()
+def fitted_material(variant: str = "classic") -> tuple[list[float], float]:
+    """Material values by rank fitted to who won the Gravon games (`data/material.toml`; another variant's own
+    fit with `variant`, `VARIANT_MATERIAL_FILES`), and the sharpness of the win-chance curve fitted with them."""
+    data = _material_file(variant)
     return _by_rank(data["values"]), float(data["sharpness"])
 
 
-def fitted_material_with_marshal_step() -> tuple[list[float], float, float]:
+def fitted_material_with_marshal_step(variant: str = "classic") -> tuple[list[float], float, float]:
     """The fit that adds the marshal's step to the curve (`material_training`): values by rank, sharpness, step."""
-    data = _material_file()[MARSHAL_STEP_TABLE]
+    data = _material_file(variant)[MARSHAL_STEP_TABLE]
     return _by_rank(data["values"]), float(data["sharpness"]), float(data["marshal_step"])
 
 
-def fitted_material_with_reveal() -> tuple[list[float], float, float, list[float]]:
+def fitted_material_with_reveal(variant: str = "classic") -> tuple[list[float], float, float, list[float]]:
     """The fit that adds to the marshal's step a step for each revealed piece (`material_training`): values by rank,
     sharpness, the marshal's step, and the revealed ranks' steps by rank."""
-    data = _material_file()[REVEAL_TABLE]
+    data = _material_file(variant)[REVEAL_TABLE]
     values, sharpness, step = _by_rank(data["values"]), float(data["sharpness"]), float(data["marshal_step"])
     return values, sharpness, step, _by_rank(data["reveal"])
 
