@@ -91,8 +91,9 @@ draw scored 47-0-49 (49.0%) on the same setups (25 games better, 16 worse; docs/
 `ownfit` (1, off): the roll-outs score with the material fit of the variant's own games where one is shipped
 (Barrage: `data/material_barrage.toml`, `fogofwar train material --variant barrage`); the classic fit, with its
 sharpness of 22.8, misjudges Barrage (held-out log-loss 0.692 over 340 Barrage games of people and bots, a coin's;
-Barrage's own fit 0.652, sharpness 7.4). Against `search` in Barrage seed 5 65-11-24 (70.5%) where Master scored
-68-3-29 (69.5%) (docs/strength.md, session 70).
+Barrage's own fit 0.652, sharpness 7.4). Yet against `search` in Barrage 125-21-54 (67.75%) over seeds 5 and 6 where
+Master scored 139-6-55 (71.0%): with a flatter curve the roll-outs trade less, and 16 games reached the move cap
+(docs/strength.md, session 70).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
