@@ -825,7 +825,7 @@ def train_material(
     from rich.progress import Progress
 
     from fogofwar.games.stratego.agents.knowledge import VALUE
-    from fogofwar.games.stratego.agents.material_training import COUNTED, counts, fit_material, log_loss
+    from fogofwar.games.stratego.agents.material_training import COUNTED, Fitted, counts, fit_material
     from fogofwar.games.stratego.agents.search import (
         MARSHAL_STEP_TABLE,
         REVEAL_TABLE,
@@ -866,8 +866,9 @@ def train_material(
     classic = ""
     if variant != "classic":  # what the classic fits the roll-outs score with otherwise make of these games
         values, sharp, step, steps_shown = fitted_material_with_reveal()
-        loss = log_loss(*held_counts[:2], [values[r] for r in COUNTED], sharp, step, held_counts[2],
-                        [steps_shown[r] for r in COUNTED])  # fmt: skip
+        loss = Fitted([values[r] for r in COUNTED], sharp, step, [steps_shown[r] for r in COUNTED]).log_loss(
+            *held_counts
+        )
         classic = f" The classic fit with the revealed ranks: {loss:.4f} on the same positions."
         console.print(f"held out, the classic fit with the revealed ranks: log-loss {loss:.4f}", markup=False)
     target = out or material_path(variant)

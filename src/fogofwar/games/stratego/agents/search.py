@@ -1246,10 +1246,14 @@ def material_path(variant: str = "classic") -> Path:
     return Path(__file__).resolve().parent / VARIANT_MATERIAL_FILES.get(variant, MATERIAL_FILE)
 
 
-@functools.cache
 def _material_file(variant: str = "classic") -> dict[str, Any]:
     """The fit of `variant`'s own games where one is shipped, else the classic games' fit."""
-    name = VARIANT_MATERIAL_FILES.get(variant, MATERIAL_FILE)
+    return _read_material(VARIANT_MATERIAL_FILES.get(variant, MATERIAL_FILE))
+
+
+@functools.cache
+def _read_material(name: str) -> dict[str, Any]:
+    """A material file of the package, read once however many variants share it."""
     text = resources.files("fogofwar.games.stratego.agents").joinpath(name).read_text("utf-8")
     return tomllib.loads(text)
 
