@@ -16,11 +16,13 @@ from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.rules import StrategoState
 
 
-def player_games(folders: Sequence[Path], player: str, limit: int = 0) -> Iterator[tuple[GameRecord, Game, int]]:
-    """Each record of `folders` (at most `limit` a folder; 0: all) that `player` played: the record, its game and
-    the player's seat."""
+def player_games(
+    folders: Sequence[Path], player: str, limit: int = 0, skip: int = 0
+) -> Iterator[tuple[GameRecord, Game, int]]:
+    """Each record of `folders` (at most `limit` a folder after the first `skip`; 0: all) that `player` played: the
+    record, its game and the player's seat."""
     for folder in folders:
-        for path in sorted(folder.glob("*.json"))[: limit or None]:
+        for path in sorted(folder.glob("*.json"))[skip : skip + limit if limit else None]:
             record = GameRecord.load(path)
             if player in record.players:
                 yield record, make_game(record.game, **record.options), record.players.index(player)
