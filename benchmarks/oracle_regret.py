@@ -126,6 +126,8 @@ def main() -> None:
         records, args.agent, args.judge, args.top, args.every, args.seed,
         lambda games, positions: print(f"{games} games, {positions} positions", flush=True),
     )  # fmt: skip
+    if not any(regret.values()):
+        parser.error(f"no position to judge: no record of {args.player!r} there reaches its move {args.every}")
     print("\n".join(table(regret)))
 
 
