@@ -36,12 +36,17 @@ from fogofwar.core.protocol import Game
 from fogofwar.core.records import GameRecord
 from fogofwar.games.stratego.agents.knowledge import Knowledge
 from fogofwar.games.stratego.agents.rollout import RolloutAgent
+from fogofwar.tools.arena import name_players
 
 
-def named_spec(text: str) -> tuple[str, str]:
-    """`NAME=SPEC` (or a SPEC that is its own name) as (name, spec)."""
-    name, _, spec = text.partition("=")
-    return (name, spec) if spec else (text, text)
+def named_agents(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, spec) of each `NAME=SPEC` or plain SPEC, named as the arena names its players (`name_players`); a
+    ValueError for a name given twice or a player other than a rollout."""
+    players = name_players(texts)
+    bad = [p.spec for p in players if p.spec.partition(":")[0] != "rollout"]
+    if bad:
+        raise ValueError(f"only rollout players can be judged and judge: {', '.join(bad)}")
+    return [(p.name, p.spec) for p in players]
 
 
 Regrets = dict[str, list[float]]
@@ -69,13 +74,13 @@ def judged(
             if turn == 1:
                 tell(judge, state)  # reads the replay's state, which play_turns moves on in place
                 judge.start(game, seat, random.Random(seed))
+            judge._belief.update(data)
             if turn % every:
-                for agent in (*players.values(), judge):
-                    agent._belief.update(data)
+                for agent in players.values():
+                    agent._belief.update(data)  # as `act` does at a judged turn
                 continue
             observation, legal = state.observation(seat), state.legal_actions()
             picks = {name: agent.act(observation, legal) for name, agent in players.items()}
-            judge._belief.update(data)
             assert judge._net is not None
             probs = judge._net.move_probabilities(data, legal)
             moves = sorted(probs, key=lambda a: (-probs[a], a))[:top]
@@ -90,18 +95,22 @@ def judged(
     return regret
 
 
+def _standard_error(xs: Sequence[float]) -> float:
+    return statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else math.nan
+
+
 def table(regret: Regrets) -> list[str]:
     """Markdown rows: each player's mean regret and share of best moves, then each pair's paired difference."""
     lines = ["| player | positions | mean regret | standard error | best move |", "|---|---|---|---|---|"]
     for name, r in regret.items():
-        error = statistics.stdev(r) / len(r) ** 0.5 if len(r) > 1 else math.nan
+        error = _standard_error(r)
         share = sum(x <= 0 for x in r) / len(r) if r else math.nan
         lines.append(f"| {name} | {len(r)} | {statistics.fmean(r):.4f} | {error:.4f} | {share:.1%} |")
     names = list(regret)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             diff = [x - y for x, y in zip(regret[a], regret[b], strict=True)]
-            error = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else math.nan
+            error = _standard_error(diff)
             lines.append(f"{a} - {b}: {statistics.fmean(diff):+.4f} (standard error {error:.4f}, paired)")
     return lines
 
@@ -110,7 +119,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="+", type=Path, help="folders of JSON game records")
     parser.add_argument("--player", default="rollout", help="the record's player whose positions are read")
-    parser.add_argument("--agent", action="append", type=named_spec, required=True, help="NAME=SPEC of a rollout")
+    parser.add_argument("--agent", action="append", required=True, help="NAME=SPEC of a rollout player")
     parser.add_argument("--judge", default="rollout:guesses=1", help="the told player (one world: the truth)")
     parser.add_argument("--top", type=int, default=4, help="the net's likeliest moves the judge scores too")
     parser.add_argument("--games", dest="limit", type=int, default=0, help="at most this many records a folder")
@@ -118,12 +127,14 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=4, help="judge every this many moves of the player")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    bad = [spec for _, spec in args.agent + [("judge", args.judge)] if spec.partition(":")[0] != "rollout"]
-    if bad:
-        parser.error(f"only rollout players can be judged and judge: {', '.join(bad)}")
+    try:
+        agents = named_agents(args.agent)
+        named_agents([args.judge])
+    except ValueError as error:
+        parser.error(str(error))
     records = player_games(args.games, args.player, args.limit, args.skip)
     regret = judged(
-        records, args.agent, args.judge, args.top, args.every, args.seed,
+        records, agents, args.judge, args.top, args.every, args.seed,
         lambda games, positions: print(f"{games} games, {positions} positions", flush=True),
     )  # fmt: skip
     if not any(regret.values()):

@@ -48,5 +48,15 @@ def test_the_table_gives_means_best_shares_and_paired_differences(regret: Module
     assert lines[2].startswith("| a | 4 | 0.0750 |") and lines[2].endswith("| 50.0% |")
     assert lines[3].startswith("| b | 4 | 0.1500 |") and lines[3].endswith("| 25.0% |")
     assert lines[4].startswith("a - b: -0.0750")
-    assert regret.named_spec("plain=rollout:faithful=0") == ("plain", "rollout:faithful=0")
-    assert regret.named_spec("rollout") == ("rollout", "rollout")
+
+
+def test_players_are_named_as_the_arena_names_them_and_only_rollouts_are_judged(regret: ModuleType) -> None:
+    assert regret.named_agents(["plain=rollout:faithful=0", "rollout", "rollout:top=1"]) == [
+        ("plain", "rollout:faithful=0"),
+        ("rollout", "rollout"),
+        ("rollout:top=1", "rollout:top=1"),  # an option's '=' is no name
+    ]
+    with pytest.raises(ValueError, match="given twice"):
+        regret.named_agents(["a=rollout", "a=rollout:top=1"])
+    with pytest.raises(ValueError, match="only rollout players"):
+        regret.named_agents(["search"])
