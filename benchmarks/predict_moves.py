@@ -20,6 +20,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from record_turns import play_turns, player_games  # benchmarks/ is this script's folder, so on the path
 
@@ -49,33 +50,37 @@ def is_attack(data: StrategoView, action: int) -> bool:
     return isinstance(target, dict) and target["owner"] != data["player"]
 
 
-Tally = dict[tuple[str, str], list[float]]
-"""(net, view) -> [nats of the moves played, top-1 hits, likeliest moves that attack, moves]; (player, "") -> [0, 0,
-its attacks, moves]."""
+class Tally(NamedTuple):
+    """What `tally` counted: by (net, view), [nats of the moves played, top-1 hits, likeliest moves that attack,
+    moves]; and of the player's own moves, how many attacked and how many there were."""
+
+    rows: dict[tuple[str, str], list[float]]
+    attacks: int
+    moves: int
 
 
 def tally(records: Iterable[tuple[GameRecord, Game, int]], nets: Mapping[str, PolicyNet]) -> Tally:
     """Each net's prediction of the seat's play-phase moves along `records`, read from its own view and with the
     other side's army shown (`shown_all`), and the seat's own attacks."""
-    total: Tally = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    rows: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    attacks = moves = 0
     for record, game, seat in records:
         for state, data, action in play_turns(record, game, seat):
             if action >= 10000:
                 continue
             legal = state.legal_actions()
-            own = total[("player", "")]
-            own[2] += is_attack(data, action)
-            own[3] += 1
+            attacks += is_attack(data, action)
+            moves += 1
             for view, seen in (("own view", data), ("our army shown", shown_all(data, state))):
                 for name, net in nets.items():
                     probs = net.move_probabilities(seen, legal)
                     likeliest = max(probs, key=lambda a: probs[a])
-                    row = total[(name, view)]
+                    row = rows[(name, view)]
                     row[0] -= math.log(max(probs.get(action, 0.0), 1e-6))
                     row[1] += likeliest == action
                     row[2] += is_attack(data, likeliest)
                     row[3] += 1
-    return total
+    return Tally(dict(rows), attacks, moves)
 
 
 def main() -> None:
@@ -93,11 +98,10 @@ def main() -> None:
         nets[name] = net
     total = tally(player_games(args.games, args.player, args.limit), nets)
     print(f"{'net':<20} {'view':<16} {'moves':>7} {'nats a move':>12} {'top-1':>7} {'attacks':>8}")
-    for (name, view), (loss, hits, attacks, n) in sorted(total.items()):
-        if name != "player":
-            print(f"{name:<20} {view:<16} {int(n):>7} {loss / n:>12.3f} {hits / n:>7.3f} {attacks / n:>8.3f}")
-    _, _, attacks, n = total[("player", "")]
-    print(f"{args.player} attacked in {int(attacks)} of its {int(n)} moves ({attacks / max(n, 1):.3f})")
+    for (name, view), (loss, hits, attacks, n) in sorted(total.rows.items()):
+        print(f"{name:<20} {view:<16} {int(n):>7} {loss / n:>12.3f} {hits / n:>7.3f} {attacks / n:>8.3f}")
+    share = total.attacks / max(total.moves, 1)
+    print(f"{args.player} attacked in {total.attacks} of its {total.moves} moves ({share:.3f})")
 
 
 if __name__ == "__main__":

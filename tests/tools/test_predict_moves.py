@@ -54,7 +54,8 @@ def test_the_tally_counts_the_nets_attacks_and_the_players_own(predict: ModuleTy
         played += predict.is_attack(data, action)
         could += any(predict.is_attack(data, a) for a in seen.legal_actions())
     assert moves > 20 and 0 < played < moves and 0 < could < moves
-    assert out[("player", "")][2:] == [played, moves]
-    for view in ("own view", "our army shown"):
-        assert out[("greedy", view)][2:] == [could, moves]  # the likeliest move attacks wherever one can
-        assert 0 <= out[("greedy", view)][1] <= moves
+    assert (out.attacks, out.moves) == (played, moves)
+    assert sorted(out.rows) == [("greedy", "our army shown"), ("greedy", "own view")]
+    for row in out.rows.values():
+        assert row[2:] == [could, moves]  # the likeliest move attacks wherever one can
+        assert 0 <= row[1] <= moves
