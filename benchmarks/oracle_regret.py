@@ -13,11 +13,11 @@ best. The moves are scored at the positions of the record's player: the others a
         --agent master=rollout:budget=0 --agent plain=rollout:faithful=0,budget=0 --every 4
 
 RUN is a `benchmarks/strength.py --out` folder (its `games` holds one JSON record a game). Each player's moves are
-seeded (`--seed`), so a run repeats when the players have no move budget (`budget=0`: its wall clock cuts a move
-short on a busy machine). The judge has one world (the truth) and shows its enemy our whole army as the roll-outs do
-(`exposed=1`), so its score of a move is one roll-out of the net for both seats: it favours a player whose roll-outs
-are its own, and judges the belief and the worlds drawn from it, not a change to the roll-outs (docs/strength.md,
-session 71).
+seeded (`--seed`), so a run repeats when the players have no move budget (`budget=0`: its wall clock cuts a move short
+on a busy machine). The judge has one world (the truth) and shows its enemy our whole army (`exposed=1`, as Barrage's
+roll-outs do and classic's did until session 73: the judge of session 71's figures), so its score of a move is one
+roll-out of the net for both seats: it favours a player whose roll-outs are its own, and judges the belief and the
+worlds drawn from it, not a change to the roll-outs (docs/strength.md, session 71).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ Regrets = dict[str, list[float]]
 def judged(
     records: Iterable[tuple[GameRecord, Game, int]],
     agents: Sequence[tuple[str, str]],
-    judge_spec: str = "rollout:guesses=1",
+    judge_spec: str = "rollout:guesses=1,exposed=1",
     top: int = 4,
     every: int = 4,
     seed: int = 1,
@@ -120,7 +120,7 @@ def main() -> None:
     parser.add_argument("games", nargs="+", type=Path, help="folders of JSON game records")
     parser.add_argument("--player", default="rollout", help="the record's player whose positions are read")
     parser.add_argument("--agent", action="append", required=True, help="NAME=SPEC of a rollout player")
-    parser.add_argument("--judge", default="rollout:guesses=1", help="the told player (one world: the truth)")
+    parser.add_argument("--judge", default="rollout:guesses=1,exposed=1", help="the told player (one world: the truth)")
     parser.add_argument("--top", type=int, default=4, help="the net's likeliest moves the judge scores too")
     parser.add_argument("--games", dest="limit", type=int, default=0, help="at most this many records a folder")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first this many records of each folder")

@@ -283,17 +283,23 @@ def test_start_warms_the_look_ahead_once_a_variant(monkeypatch: pytest.MonkeyPat
 
 
 def test_exposed_shows_the_roll_outs_enemy_our_hidden_pieces_and_only_ours() -> None:
-    """With `exposed=1` every hidden piece of red's is revealed in each world, none of blue's; with 0 none."""
+    """With `exposed=1` every hidden piece of red's is revealed in each world, none of blue's; with 0 none. By
+    default classic's roll-outs do not show them (`variant_exposed`) and every other variant's do."""
     state, data = crafted(FIGHT)
     know = Knowledge.from_observation(data)
     hidden = {parse_square(sq) for sq, owner, _, _, shown in FIGHT if owner == 0 and not shown}
     agent = RolloutAgent(exposed=1.0)
     agent.start(state.game, 0, random.Random(1))
-    assert agent._shown(know) == hidden == {parse_square("A1"), parse_square("B1"), parse_square("H1")}
-    codes = world_codes(know, TRUTH, agent._shown(know))
+    assert agent._shown(know, "classic") == hidden == {parse_square("A1"), parse_square("B1"), parse_square("H1")}
+    codes = world_codes(know, TRUTH, agent._shown(know, "classic"))
     revealed = {sq for sq in range(100) if codes[sq] & REVEALED_BIT}
     assert revealed == hidden | {parse_square(sq) for sq, _, _, _, shown in FIGHT if shown}
-    assert not RolloutAgent(exposed=0.0)._shown(know)
+    assert not RolloutAgent(exposed=0.0)._shown(know, "barrage")
+    default = RolloutAgent()
+    default.start(state.game, 0, random.Random(1))
+    assert default._shown(know, "barrage") == hidden and not default._shown(know, "classic")
+    shown = [default.exposure(v) for v in ("classic", "barrage", "duel")]
+    assert shown == [0.0, 1.0, 1.0] and agent.exposure("classic") == 1.0
 
 
 def test_a_world_scores_its_result_once_over_and_its_material_chance_while_it_goes_on() -> None:
@@ -323,7 +329,7 @@ def test_options_come_from_the_spec_and_bad_ones_are_refused() -> None:
     assert isinstance(agent, RolloutAgent)
     assert not agent.ownfit and getattr(make_agent("rollout:ownfit=1", "stratego"), "ownfit", False)
     assert (agent.top, agent.guesses, agent.depth, agent.prior, agent.sure) == (3, 5, 6, 0.1, 0.9)
-    assert agent.exposed == 0.25 and RolloutAgent().exposed == 1
+    assert agent.exposed == 0.25 and agent.exposure("barrage") == 0.25 and RolloutAgent().exposed == -1
     stepped = RolloutAgent()  # the marshal's step and the spy's reading are on by default (session 39)
     assert stepped.marshal and stepped.spy and stepped.futile
     stepped.start(StrategoGame("classic"), 0, random.Random(1))

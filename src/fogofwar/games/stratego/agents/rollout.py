@@ -13,10 +13,12 @@ mean score plus `prior` x log P(move) is played. Every candidate meets the same 
 the move and not by the draw. When the net is sure (P >= `sure`) its move is played at once.
 
 Options: `top` (moves compared), `guesses` (worlds), `depth` (plies after the move), `prior`, `sure`, `exposed` (the
-chance that the roll-outs' enemy knows each of our hidden pieces, 1 by default: an opponent that reads our army
-better than the game showed it, docs/strength.md, session 37), `marshal` (1 by default: the roll-outs score material
-with the fit that gives the marshal that outlives the other's a step of its own, `material_training`), `spy` (1 by
-default: the belief reads the spy from what stands beside our revealed marshal, `belief.SPARED_FACTOR` and
+chance that the roll-outs' enemy knows each of our hidden pieces; -1, the default: the variant's own,
+`variant_exposed`, 0 in classic, where the enemy shown our army attacked twice as often as Demon does and the game's
+view scored a few points more against Demon and `search`, and 1 elsewhere, where Barrage lost 7.5 points without it;
+docs/strength.md, sessions 37, 69, 72 and 73), `marshal` (1 by default: the roll-outs score material with the fit
+that gives the marshal that outlives the other's a step of its own, `material_training`), `spy` (1 by default: the
+belief reads the spy from what stands beside our revealed marshal, `belief.SPARED_FACTOR` and
 `GUARD_FACTORS`), `futile` (1 by default: no attack on a shown piece that beats the attacker, neither the move played
 nor in the roll-outs, while another move is left: the net threw a piece away so about once a game, Demon never) and
 `watch` (W, 0.2 by default: the moves of our sergeants and better against a piece that threatens our flag,
@@ -158,7 +160,7 @@ OPTIONS = {
     "depth": NumberOption(0, 100, 8, "PLIES", whole=True),
     "prior": NumberOption(0, 10, 0.01, "W"),
     "sure": NumberOption(0, 1, 0.95, "P"),
-    "exposed": NumberOption(0, 1, 1, "P"),
+    "exposed": NumberOption(-1, 1, -1, "P"),
     "marshal": NumberOption(0, 1, 1, "0|1", whole=True),
     "spy": NumberOption(0, 1, 1, "0|1", whole=True),
     "futile": NumberOption(0, 1, 1, "0|1", whole=True),
@@ -850,6 +852,12 @@ class RolloutAgent(SelfPlayAgent):
     """Variants set up from the setup book (the safest of this many book setups) unless `setup` says otherwise: in
     Barrage against `search` the book's setups scored 11 points more than the guarded setup over 300 games a side
     (docs/strength.md, session 48)."""
+    variant_exposed: ClassVar[dict[str, float]] = {"classic": 0.0}
+    """`exposed` by variant unless it is given (1 elsewhere): in classic the roll-outs' enemy that knows only what the
+    game showed scored 58.9% against Demon level 5 over 96 games, 69.2% against level 1 over 60 and 78.0% against
+    `search` over 50, where the one shown our whole army scored 56.3%, 65.0% and 75.0% on the same setups; in Barrage
+    the shown army scored 71.0% against `search` over 200 games where the game's own view scored 63.5%
+    (docs/strength.md, sessions 69, 72 and 73)."""
 
     def __init__(
         self,
@@ -858,7 +866,7 @@ class RolloutAgent(SelfPlayAgent):
         depth: int = 8,
         prior: float = 0.01,
         sure: float = 0.95,
-        exposed: float = 1.0,
+        exposed: float = -1.0,
         marshal: bool = True,
         spy: bool = True,
         futile: bool = True,
@@ -883,7 +891,8 @@ class RolloutAgent(SelfPlayAgent):
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
-        self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance
+        self.exposed = exposed  # each of our hidden pieces is shown to the roll-outs' enemy with this chance; -1: the
+        # variant's own (`variant_exposed`)
         self.marshal = marshal  # score the roll-outs with the material fit that has the marshal's step
         self.spy = spy  # the belief reads the spy from what stands beside our revealed marshal
         self.futile = futile  # no attack on a shown piece that beats the attacker, here or in the roll-outs
@@ -1008,14 +1017,20 @@ class RolloutAgent(SelfPlayAgent):
         score = self.look_ahead(data, candidates, know, marginals if know is not None else None) + bonus
         return candidates[int(np.argmax(score))]
 
-    def _shown(self, know: Knowledge) -> frozenset[int]:
-        """Our hidden pieces the enemy of one roll-out world knows, each with the chance `exposed`: an opponent that
-        reads our army better than the game showed it (docs/strength.md, session 37)."""
-        if self.exposed <= 0:
+    def exposure(self, variant: str) -> float:
+        """The chance that the roll-outs' enemy knows each hidden piece of ours in `variant`: `exposed`, or where it
+        is -1 the variant's own (`variant_exposed`, 1 elsewhere)."""
+        return self.exposed if self.exposed >= 0 else self.variant_exposed.get(variant, 1.0)
+
+    def _shown(self, know: Knowledge, variant: str) -> frozenset[int]:
+        """Our hidden pieces the enemy of one roll-out world knows, each with the chance `exposure`: an opponent that
+        reads our army better than the game showed it (docs/strength.md, sessions 37, 72 and 73)."""
+        chance = self.exposure(variant)
+        if chance <= 0:
             return frozenset()
         cells = enumerate(know.cells)
         hidden = [sq for sq, c in cells if c is not None and c.owner == know.player and not c.revealed]
-        return frozenset(sq for sq in hidden if self._rng.random() < self.exposed)
+        return frozenset(sq for sq in hidden if self._rng.random() < chance)
 
     def look_ahead(
         self,
@@ -1039,7 +1054,7 @@ class RolloutAgent(SelfPlayAgent):
             guess = self._belief.sample(know, marginals, self._rng, self.faithful)
             if runner is not None and runner in guess and self._rng.random() < self.press:
                 guess = with_rank(know, guess, runner, MINER, self._rng) or guess
-            worlds.append(world_codes(know, guess, self._shown(know)))
+            worlds.append(world_codes(know, guess, self._shown(know, str(data["variant"]))))
         k, s = len(candidates), len(worlds)
         variant = str(data["variant"])
         sim = BatchSim(variant, n_envs=k * s, max_moves=0)
