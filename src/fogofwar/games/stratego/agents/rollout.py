@@ -1018,8 +1018,8 @@ class RolloutAgent(SelfPlayAgent):
         return candidates[int(np.argmax(score))]
 
     def exposure(self, variant: str) -> float:
-        """The chance that the roll-outs' enemy knows each hidden piece of ours in `variant`: `exposed`, or where it
-        is -1 the variant's own (`variant_exposed`, 1 elsewhere)."""
+        """The chance that the roll-outs' enemy knows each hidden piece of ours in `variant`: `exposed`, or while it
+        is below 0 (-1, the default) the variant's own (`variant_exposed`, 1 elsewhere)."""
         return self.exposed if self.exposed >= 0 else self.variant_exposed.get(variant, 1.0)
 
     def _shown(self, know: Knowledge, variant: str) -> frozenset[int]:
@@ -1050,13 +1050,13 @@ class RolloutAgent(SelfPlayAgent):
             marginals = self._belief.marginals(know)
         worlds = []
         runner = self._runner if self.press > 0 else None
+        variant = str(data["variant"])
         for _ in range(self.guesses):
             guess = self._belief.sample(know, marginals, self._rng, self.faithful)
             if runner is not None and runner in guess and self._rng.random() < self.press:
                 guess = with_rank(know, guess, runner, MINER, self._rng) or guess
-            worlds.append(world_codes(know, guess, self._shown(know, str(data["variant"]))))
+            worlds.append(world_codes(know, guess, self._shown(know, variant)))
         k, s = len(candidates), len(worlds)
-        variant = str(data["variant"])
         sim = BatchSim(variant, n_envs=k * s, max_moves=0)
         sim.reset(setups=np.tile(np.stack(worlds), (k, 1)), to_move=know.player)
         sim.captured[:] = captured_counts(data)[None]
