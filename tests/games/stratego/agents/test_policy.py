@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from fogofwar.core.agents import make_agent
 from fogofwar.core.protocol import GameError
 from fogofwar.frontends.cli import app
+from fogofwar.games.stratego.agents.convnet import ConvNet, _conv3x3
 from fogofwar.games.stratego.agents.policy_agent import PolicyAgent
 from fogofwar.games.stratego.agents.policy_model import (
     FLIP_COMPACT,
@@ -24,6 +25,7 @@ from fogofwar.games.stratego.agents.policy_model import (
     oriented_move,
     oriented_planes,
     shipped_policy,
+    weights_path,
 )
 from fogofwar.games.stratego.agents.policy_training import Positions, positions, score, uniform_score
 from fogofwar.games.stratego.formats.gravon import gravon_from_state
@@ -127,6 +129,33 @@ def test_weights_round_trip_and_refuse_a_wrong_file(tmp_path: Path) -> None:
              head_w=np.zeros((HEADS, 4, 1, 1), np.float32), head_b=np.zeros(HEADS, np.float32))  # fmt: skip
     with pytest.raises(ValueError, match="not a policy net"):
         PolicyNet.load(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize(
+    "file", ["policy_net.npz", "selfplay_net.npz", "selfplay_barrage_net.npz", "value_net.npz", "belief_net.npz"]
+)
+def test_shipped_weights_are_held_without_subnormals_and_give_the_stored_weights_outputs(file: str) -> None:
+    """Subnormal weights (up to 5% of a shipped net's) are held as 0, so the CPU's slow path is never taken, and the
+    net's outputs are those of the weights as stored, to the bit."""
+    path = weights_path(file)
+    with np.load(path) as z:
+        stored = {k: z[k] for k in z.files if k != "note"}
+    tiny = np.finfo(np.float32).tiny
+    subnormal = [k for k, a in stored.items() if ((np.abs(a) < tiny) & (a != 0)).any()]
+    assert subnormal  # the files hold some: the test compares something
+    layers = sum(1 for k in stored if k.startswith("conv") and k.endswith("_w"))
+    held = ConvNet(tuple((stored[f"conv{i}_w"], stored[f"conv{i}_b"]) for i in range(layers)),
+                   (stored["head_w"], stored["head_b"]))  # fmt: skip
+    weights = [*(a for w, b in held.convs for a in (w, b)), *held.head]
+    assert not any(((np.abs(a) < tiny) & (a != 0)).any() for a in weights)
+    x = np.random.default_rng(3).uniform(0, 1, (8, stored["conv0_w"].shape[1], 10, 10)).astype(np.float32)
+    y = x
+    for i in range(layers):
+        z = np.maximum(_conv3x3(y, stored[f"conv{i}_w"], stored[f"conv{i}_b"]), 0.0)
+        y = z if i == 0 else y + z
+    expected = np.einsum("bchw,oc->bohw", y, stored["head_w"][:, :, 0, 0], optimize=True)
+    expected += stored["head_b"][None, :, None, None]
+    assert np.array_equal(held.forward(x), expected.astype(np.float32))
 
 
 def test_probabilities_cover_exactly_the_legal_moves() -> None:

@@ -3,6 +3,7 @@ of a world, the look-ahead's judgement on crafted positions, its options and rep
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -217,6 +218,33 @@ def test_no_roll_out_ply_starts_after_the_deadline() -> None:
         before = sim.board.copy()
         play_out(net, sim, 4, deadline=deadline)
         assert (sim.board != before).any() == changed
+
+
+def test_no_roll_out_ply_starts_that_would_end_past_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ply takes one tick of a clock the test sets: a deadline of 4.5 ticks lets two plies start (at 0 and 2)
+    and not the third (at 4, which the second ply's length would take to 5); 5.5 lets the third start."""
+    state, _ = random_game(5, 60)
+    net = shipped_net("selfplay_net.npz")
+    assert net is not None
+    seat = state.current_player()
+    truth = {sq: int(p[1]) for sq in range(100) if (p := state.piece_at(sq)) is not None and p[0] != seat}
+
+    def plies_played(deadline: float) -> int:
+        clock = itertools.count()
+        monkeypatch.setattr(rollout, "perf_counter", lambda: float(next(clock)))
+        sim = world(state, seat, truth)
+        steps: list[int] = []
+        real = sim.step
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            steps.append(1)
+            real(*args, **kwargs)
+
+        monkeypatch.setattr(sim, "step", counted)
+        play_out(net, sim, 8, deadline=deadline)
+        return len(steps)
+
+    assert [plies_played(d) for d in (4.5, 5.5, math.inf)] == [2, 3, 8]
 
 
 def test_a_move_out_of_budget_is_scored_where_its_roll_outs_stand(monkeypatch: pytest.MonkeyPatch) -> None:

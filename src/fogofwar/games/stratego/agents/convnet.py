@@ -35,6 +35,12 @@ class ConvNet:
     outputs: ClassVar[int] = 0
     kind: ClassVar[str] = "net"
 
+    def __post_init__(self) -> None:
+        """Hold the weights with their subnormal values as zero (`without_subnormals`)."""
+        object.__setattr__(self, "convs", tuple((without_subnormals(w), without_subnormals(b)) for w, b in self.convs))
+        w, b = self.head
+        object.__setattr__(self, "head", (without_subnormals(w), without_subnormals(b)))
+
     def forward(self, x: F32) -> F32:
         """(B, outputs, 10, 10) for input planes (B, inputs, 10, 10), already scaled."""
         for i, (w, b) in enumerate(self.convs):
@@ -63,6 +69,21 @@ class ConvNet:
         if not convs or convs[0][0].shape[1] != cls.inputs or head[0].shape[0] != cls.outputs:
             raise ValueError(f"{path}: not a {cls.kind} for {cls.inputs} planes and {cls.outputs} outputs")
         return cls(convs, head, note)
+
+
+def without_subnormals(a: F32) -> F32:
+    """`a` as float32 with every subnormal value (nonzero, smaller than float32's smallest normal, about 1.2e-38)
+    made 0.
+
+    Why: training leaves up to 5% of a fitted net's weights subnormal, and each product with one takes the CPU's slow
+    path: the shipped policy net took 0.061 s for 32 positions where its zeroed twin takes 0.018, and gives the same
+    outputs to the bit (such a product, below 1e-35 here, vanishes in the rounding of the sum it enters)."""
+    a = np.asarray(a, np.float32)
+    tiny = np.abs(a) < np.finfo(np.float32).tiny
+    if not tiny.any():
+        return a
+    out: F32 = np.where(tiny, np.float32(0), a)
+    return out
 
 
 def _conv3x3(x: F32, w: F32, b: F32) -> F32:

@@ -653,13 +653,16 @@ def play_out(
     another move.
     With `enemy_net`, the plies of the seat other than `seat` are that net's likeliest moves (the roll-outs' model of
     the opponent: `rollout:enemy`), `seat`'s the net's.
-    No ply starts once `perf_counter()` has reached `deadline`: the games are scored where they stand."""
+    No ply starts that the last one's length would take past `deadline` (by `perf_counter()`): the games are
+    scored where they stand, and a move stays within its budget by about the change from one ply to the next."""
     from fogofwar.games.stratego.agents.policy_model import FLIP_COMPACT, SLOT_OF_COMPACT, movers_view
     from fogofwar.games.stratego.sim.tables import MOVE_OF_COMPACT
 
+    last = 0.0  # the last ply's seconds
     for _ in range(plies):
         live = np.flatnonzero(~sim.done)
-        if not len(live) or perf_counter() >= deadline:
+        start = perf_counter()
+        if not len(live) or start + last >= deadline:
             return
         legal = sim.legal_mask(compact=True)  # board orientation; `movers_view` and `shown_takes` share it
         movers, planes, masks = movers_view(sim, legal)
@@ -696,6 +699,7 @@ def play_out(
         sim.step(acts, compact=True, envs=live)
         for runner in runners:
             runner.follow(sim)
+        last = perf_counter() - start
 
 
 class Runner:
