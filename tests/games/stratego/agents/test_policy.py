@@ -135,7 +135,7 @@ def test_weights_round_trip_and_refuse_a_wrong_file(tmp_path: Path) -> None:
     "file", ["policy_net.npz", "selfplay_net.npz", "selfplay_barrage_net.npz", "value_net.npz", "belief_net.npz"]
 )
 def test_shipped_weights_are_held_without_subnormals_and_give_the_stored_weights_outputs(file: str) -> None:
-    """Subnormal weights (up to 5% of a shipped net's) are held as 0, so the CPU's slow path is never taken, and the
+    """Subnormal weights (up to 11% of a shipped net's) are held as 0, so the CPU's slow path is never taken, and the
     net's outputs are those of the weights as stored, to the bit."""
     path = weights_path(file)
     with np.load(path) as z:
