@@ -76,9 +76,9 @@ def without_subnormals(a: F32) -> F32:
     made 0.
 
     Why: training leaves up to 11% of a fitted net's weights subnormal, and each product with one takes the CPU's slow
-    path: the shipped policy net took 0.061 s for 32 positions where its zeroed twin takes 0.018, and gives the same
-    outputs to the bit (such a product, below 1e-35 here, vanishes in the rounding of the sum it enters);
-    `benchmarks/net_speed.py` times every shipped net both ways."""
+    path: the shipped nets took about twice as long with them (the self-played net 33 against 14 ms for 32 positions,
+    `benchmarks/net_speed.py`), and the zeroed nets give the same outputs to the bit (such a product, below 1e-35
+    here, vanishes in the rounding of the sum it enters)."""
     a = np.asarray(a, np.float32)
     tiny = np.abs(a) < np.finfo(np.float32).tiny
     if not tiny.any():
