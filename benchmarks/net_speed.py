@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fogofwar.games.stratego.agents.convnet import F32, ConvNet
+from fogofwar.games.stratego.agents.convnet import F32, ConvNet, subnormal
 from fogofwar.games.stratego.agents.policy_model import weights_path
 
 NETS = ("policy_net.npz", "selfplay_net.npz", "selfplay_barrage_net.npz", "value_net.npz", "belief_net.npz")
@@ -46,9 +46,8 @@ def stored_twin(path: Path) -> tuple[ConvNet, ConvNet, int, int]:
     twin = ConvNet(convs, head)
     object.__setattr__(twin, "convs", convs)  # past the constructor, which zeroes them
     object.__setattr__(twin, "head", head)
-    tiny = np.finfo(np.float32).tiny
-    subnormal = sum(int(((np.abs(a) < tiny) & (a != 0)).sum()) for a in stored.values())
-    return held, twin, subnormal, sum(a.size for a in stored.values())
+    count = sum(int(subnormal(a).sum()) for a in stored.values())
+    return held, twin, count, sum(a.size for a in stored.values())
 
 
 def seconds(net: ConvNet, x: F32, repeats: int) -> tuple[float, F32]:

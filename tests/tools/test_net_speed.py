@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-import numpy as np
 import pytest
 from tests.paths import ROOT
 
-from fogofwar.games.stratego.agents.convnet import ConvNet
+from fogofwar.games.stratego.agents.convnet import ConvNet, subnormal
 
 
 @pytest.fixture
@@ -28,5 +27,4 @@ def test_the_twin_keeps_the_stored_subnormals_and_both_give_the_same_outputs(spe
 
 
 def subnormals(net: ConvNet) -> int:
-    tiny = np.finfo(np.float32).tiny
-    return sum(int(((np.abs(a) < tiny) & (a != 0)).sum()) for pair in (*net.convs, net.head) for a in pair)
+    return sum(int(subnormal(a).sum()) for pair in (*net.convs, net.head) for a in pair)

@@ -80,10 +80,16 @@ def without_subnormals(a: F32) -> F32:
     `benchmarks/net_speed.py`), and the zeroed nets give the same outputs to the bit (such a product, below 1e-35
     here, vanishes in the rounding of the sum it enters)."""
     a = np.asarray(a, np.float32)
-    tiny = np.abs(a) < np.finfo(np.float32).tiny
+    tiny = subnormal(a)
     if not tiny.any():
         return a
     out: F32 = np.where(tiny, np.float32(0), a)
+    return out
+
+
+def subnormal(a: F32) -> npt.NDArray[np.bool_]:
+    """Where `a` (float32) is subnormal: nonzero and smaller than float32's smallest normal."""
+    out: npt.NDArray[np.bool_] = (np.abs(a) < np.finfo(np.float32).tiny) & (a != 0)
     return out
 
 
