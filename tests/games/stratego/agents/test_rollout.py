@@ -58,7 +58,7 @@ from fogofwar.games.stratego.agents.rollout import (
     with_rank,
     world_codes,
 )
-from fogofwar.games.stratego.agents.search import guarded_setup, safest_book_setup
+from fogofwar.games.stratego.agents.search import decoy_setup, guarded_setup, safest_book_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -551,16 +551,20 @@ def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
 @pytest.mark.parametrize(
     ("variant", "spec", "book"),
     [("barrage", "rollout", 20), ("barrage", "rollout:setup=0", 0), ("classic", "rollout", 0),
-     ("classic", "rollout:setup=5", 5)],
+     ("classic", "rollout:setup=5", 5), ("classic", "rollout:decoy=1", -1), ("classic", "rollout:decoy=1,setup=5", 5)],
 )  # fmt: skip
 def test_barrage_armies_come_from_the_setup_book_unless_the_spec_says_otherwise(
     variant: str, spec: str, book: int
 ) -> None:
     """By default `rollout` sets up as `search.safest_book_setup` of 20 book setups in Barrage and as
-    `search.guarded_setup` in classic Stratego; `setup=K` chooses for any variant (0: the guarded setup)."""
+    `search.guarded_setup` in classic Stratego; `setup=K` chooses for any variant (0: the guarded setup); `decoy=1`
+    sets up as `search.decoy_setup` where the book does not (book -1 here)."""
     game = StrategoGame(variant)
     rng = random.Random(4)
-    expected = safest_book_setup(game.variant, 0, rng, book) if book else guarded_setup(game.variant, 0, rng)
+    if book < 0:
+        expected = decoy_setup(game.variant, 0, rng)
+    else:
+        expected = safest_book_setup(game.variant, 0, rng, book) if book else guarded_setup(game.variant, 0, rng)
     assert red_army(game, spec, 4) == expected
 
 

@@ -96,11 +96,16 @@ sharpness of 22.8, misjudges Barrage (held-out log-loss 0.692 over 340 Barrage g
 Barrage's own fit 0.652, sharpness 7.4). Yet against `search` in Barrage 125-21-54 (67.75%) over seeds 5 and 6 where
 Master scored 139-6-55 (71.0%): with a flatter curve the roll-outs trade less, and 16 games reached the move cap
 (docs/strength.md, session 70).
+`decoy` (1, off): set up with `search.decoy_setup` (a low piece in the guarded setup's bombed ring, the flag on the
+back row beside no bomb) where the book does not set up (`setup`): a reader of people's setups finds our flag
+from the bombs beside it once one is hit (`BeliefTracker.bomb_neighbour_factor`), and classic `search` took half its
+flags from us while we led on material. Against Demon level 5 it loses fewer flags and as many games (sessions 40,
+58 and 75: the games it saves are lost for want of a movable piece); docs/strength.md, session 75.
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
-in session 54 (`probe` came back in session 62), `strata` in session 56 and `risk` in session 57: docs/strength.md
-gives their figures, and their code is in the history of this file.
+in session 54 (`probe` came back in session 62, `decoy` in session 75), `strata` in session 56 and `risk` in
+session 57: docs/strength.md gives their figures, and their code is in the history of this file.
 """
 
 from __future__ import annotations
@@ -126,7 +131,7 @@ from fogofwar.games.stratego.agents.belief import (
 )
 from fogofwar.games.stratego.agents.knowledge import RANK_OF_NAME, Knowledge, is_land
 from fogofwar.games.stratego.agents.policy_agent import SelfPlayAgent
-from fogofwar.games.stratego.agents.search import PATH_LENGTHS, flag_ways, safest_book_setup
+from fogofwar.games.stratego.agents.search import PATH_LENGTHS, decoy_setup, flag_ways, safest_book_setup
 from fogofwar.games.stratego.observation import StrategoView, stratego_view
 from fogofwar.games.stratego.pieces import Rank
 from fogofwar.games.stratego.rules import (
@@ -182,6 +187,7 @@ OPTIONS = {
     "enemy": NumberOption(0, 2, 0, "0|1|2", whole=True),
     "faithful": NumberOption(0, 1, 1, "0|1", whole=True),
     "ownfit": NumberOption(0, 1, 0, "0|1", whole=True),
+    "decoy": NumberOption(0, 1, 0, "0|1", whole=True),
 }
 
 PRESS_RUNS = 3
@@ -892,6 +898,7 @@ class RolloutAgent(SelfPlayAgent):
         enemy: int = 0,
         faithful: bool = True,
         ownfit: bool = False,
+        decoy: bool = False,
     ) -> None:
         super().__init__(0.0)
         self.top, self.guesses, self.depth, self.prior, self.sure = top, guesses, depth, prior, sure
@@ -925,6 +932,7 @@ class RolloutAgent(SelfPlayAgent):
         self._enemy_net: PolicyNet | None = None
         self.faithful = faithful  # the worlds draw each piece's rank as often as the belief says (`sample`)
         self.ownfit = ownfit  # score the roll-outs by the material fit of the variant's own games (Barrage)
+        self.decoy = decoy  # set up with the flag away from the bombed ring, a low piece in it (`decoy_setup`)
         self._belief = BeliefTracker()
         self._watched: dict[int, float] = {}  # this move's `watch_values`, for the labels of expert iteration
 
@@ -938,7 +946,7 @@ class RolloutAgent(SelfPlayAgent):
             int(v["reveal"]), bool(v["seize"]), int(v["setup"]), v["budget"], int(v["runs"]), v["press"],
             int(v["siege"]), int(v["hold"]), bool(v["neighbours"]), bool(v["takes"]),
             v["probe"], bool(v["probeplay"]), v["value"], bool(v["stood"]), int(v["enemy"]), bool(v["faithful"]),
-            bool(v["ownfit"]),
+            bool(v["ownfit"]), bool(v["decoy"]),
         )  # fmt: skip
 
     def start(self, game: Game, player: int, rng: random.Random) -> None:
@@ -962,6 +970,8 @@ class RolloutAgent(SelfPlayAgent):
         drawn = self.setup if self.setup >= 0 else self.variant_setups.get(variant.name, 0)
         if drawn > 0:
             return safest_book_setup(variant, self._player, self._rng, drawn)
+        if self.decoy:
+            return decoy_setup(variant, self._player, self._rng)
         return super()._placement(variant)
 
     def act(self, observation: Observation, legal_actions: Sequence[int]) -> int:
