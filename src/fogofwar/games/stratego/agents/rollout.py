@@ -100,7 +100,8 @@ Master scored 139-6-55 (71.0%): with a flatter curve the roll-outs trade less, a
 back row beside no bomb) where the book does not set up (`setup`): a reader of people's setups finds our flag
 from the bombs beside it once one is hit (`BeliefTracker.bomb_neighbour_factor`), and classic `search` took half its
 flags from us while we led on material. Against Demon level 5 it loses fewer flags and as many games (sessions 40,
-58 and 75: the games it saves are lost for want of a movable piece); docs/strength.md, session 75.
+58 and 75: the games it saves are lost for want of a movable piece); against `search` 60-1-39 where Master scored
+77-2-21 on the same seed, with 27 flags lost where 15 (docs/strength.md, session 75).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
