@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,7 @@ from fogofwar.games.stratego.rules import (
 from fogofwar.games.stratego.sim.batch import BatchSim
 from fogofwar.games.stratego.sim.planes import LAST_FROM, PREV_TO, planes_from_observation
 from fogofwar.games.stratego.sim.tables import COMPACT_OF_MOVE, MOVE_OF_COMPACT
+from fogofwar.games.stratego.variants import Variant
 from fogofwar.grid.board import parse_square, square_name
 
 NOT_LAST_MOVES = [p for p in range(45) if not LAST_FROM <= p <= PREV_TO]
@@ -549,22 +550,22 @@ def red_army(game: StrategoGame, spec: str, seed: int) -> dict[int, Rank]:
 
 
 @pytest.mark.parametrize(
-    ("variant", "spec", "book"),
-    [("barrage", "rollout", 20), ("barrage", "rollout:setup=0", 0), ("classic", "rollout", 0),
-     ("classic", "rollout:setup=5", 5), ("classic", "rollout:decoy=1", -1), ("classic", "rollout:decoy=1,setup=5", 5)],
+    ("variant", "spec", "army"),
+    [("barrage", "rollout", lambda v, rng: safest_book_setup(v, 0, rng, 20)),
+     ("barrage", "rollout:setup=0", lambda v, rng: guarded_setup(v, 0, rng)),
+     ("classic", "rollout", lambda v, rng: guarded_setup(v, 0, rng)),
+     ("classic", "rollout:setup=5", lambda v, rng: safest_book_setup(v, 0, rng, 5)),
+     ("classic", "rollout:decoy=1", lambda v, rng: decoy_setup(v, 0, rng)),
+     ("classic", "rollout:decoy=1,setup=5", lambda v, rng: safest_book_setup(v, 0, rng, 5))],
 )  # fmt: skip
 def test_barrage_armies_come_from_the_setup_book_unless_the_spec_says_otherwise(
-    variant: str, spec: str, book: int
+    variant: str, spec: str, army: Callable[[Variant, random.Random], dict[int, Rank]]
 ) -> None:
     """By default `rollout` sets up as `search.safest_book_setup` of 20 book setups in Barrage and as
     `search.guarded_setup` in classic Stratego; `setup=K` chooses for any variant (0: the guarded setup); `decoy=1`
-    sets up as `search.decoy_setup` where the book does not (book -1 here)."""
+    sets up as `search.decoy_setup` where the book does not."""
     game = StrategoGame(variant)
-    rng = random.Random(4)
-    if book < 0:
-        expected = decoy_setup(game.variant, 0, rng)
-    else:
-        expected = safest_book_setup(game.variant, 0, rng, book) if book else guarded_setup(game.variant, 0, rng)
+    expected = army(game.variant, random.Random(4))
     assert red_army(game, spec, 4) == expected
 
 
