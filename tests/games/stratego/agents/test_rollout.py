@@ -965,6 +965,54 @@ def test_press_has_the_roll_outs_see_the_run_end_and_value_the_move_that_stops_i
     assert isinstance(made, RolloutAgent) and made.press == 0.5 and RolloutAgent().press == 0.0
 
 
+RAID: list[Piece] = [
+    ("A1", 0, Rank.FLAG, False, False),
+    ("A2", 0, Rank.BOMB, False, False),
+    ("B1", 0, Rank.SPY, False, False),
+    ("B5", 0, Rank.GENERAL, False, False),
+    ("K2", 0, Rank.MARSHAL, False, False),
+    ("A5", 1, Rank.MINER, True, False),  # hidden, moved: three steps from the bomb before red's flag
+    ("G9", 1, Rank.SPY, False, False),
+    ("K10", 1, Rank.FLAG, False, False),
+    ("K9", 1, Rank.BOMB, False, False),
+]
+"""Blue's hidden piece three steps from the bomb before red's flag, red's general beside it, red's marshal far off."""
+
+
+def test_mirror_reads_our_flag_from_the_enemy_s_seat_and_sends_its_nearest_piece_at_it() -> None:
+    """The flag's read is what a people's belief from blue's seat gives red's flag square: nearly 1 once every other
+    red piece has moved (the bomb taken), less while a bomb beside it has not. With the flag read at 1 (`mirror=1`),
+    blue's nearest piece runs at red's flag in every world: where it is the miner it digs the bomb and takes the flag,
+    so the marshal's far move scores lower than with the flag unread and the general's capture of the runner scores
+    above it; a read of 0 leaves the look-ahead as it is without `mirror`."""
+    moved = [
+        (sq, owner, rank, m or owner == 0 and rank not in (Rank.FLAG, Rank.BOMB), r) for sq, owner, rank, m, r in RAID
+    ]
+    reads = {}
+    for name, pieces in (("all moved", [p for p in moved if p[0] != "A2"]), ("bomb unmoved", moved)):
+        agent = RolloutAgent(mirror=1)
+        state, data = crafted(pieces)
+        agent.start(state.game, 0, random.Random(1))
+        reads[name] = agent._read_flag(data)
+    assert reads["all moved"] > 0.95
+    assert 0.0 < reads["bomb unmoved"] < 0.9
+
+    state, data = crafted(RAID)
+    moves = [state.string_to_action(m) for m in ("B5xA5", "K2-K3")]
+    values = {}
+    for mirror, read in ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0)):
+        agent = RolloutAgent(guesses=8, depth=8, mirror=mirror)
+        agent.start(state.game, 0, random.Random(3))
+        agent._belief.update(data)
+        agent._flag_read = read
+        values[mirror, read] = agent.look_ahead(data, moves).tolist()
+    assert values[1.0, 0.0] == values[0.0, 0.0]
+    take, far = values[1.0, 1.0]
+    assert far < values[0.0, 0.0][1] - 0.3 and take > far + 0.3
+    made = make_agent("rollout:mirror=0.5", "stratego")
+    assert isinstance(made, RolloutAgent) and made.mirror == 0.5 and RolloutAgent().mirror == 0.0
+
+
 TARGETED: list[Piece] = [
     ("A1", 0, Rank.FLAG, False, False),
     ("E5", 0, Rank.MARSHAL, True, True),

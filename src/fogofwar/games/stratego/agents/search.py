@@ -390,14 +390,8 @@ class SearchAgent(HeuristicAgent):
 
     def _mirrored(self, data: StrategoView) -> dict[int, dict[int, float]]:
         """What the opponent may believe of each of our hidden pieces: our own belief tracker run on the
-        observation the opponent has of us (our hidden ranks blanked; its own hidden pieces are not needed)."""
-        me = int(data["player"])
-        board: list[Any] = []
-        for cell in data["board"]:
-            if isinstance(cell, dict) and cell["owner"] == me and not cell["revealed"]:
-                cell = {**cell, "rank": None}
-            board.append(cell)
-        view = cast(StrategoView, {**data, "player": 1 - me, "board": board})
+        observation the opponent has of us (`mirrored_view`)."""
+        view = mirrored_view(data)
         self._mirror.update(view)
         return self._mirror.marginals(Knowledge.from_observation(view))
 
@@ -1003,6 +997,19 @@ def _potential(
     return cache[key]
 
 
+def mirrored_view(data: StrategoView) -> StrategoView:
+    """The opponent's observation of us as far as our own view holds it: our hidden ranks blanked, the seat turned
+    (its own hidden pieces stay hidden: a belief about our pieces does not need them). A belief tracker run on it
+    models what the opponent may believe of our army."""
+    me = int(data["player"])
+    board: list[Any] = []
+    for cell in data["board"]:
+        if isinstance(cell, dict) and cell["owner"] == me and not cell["revealed"]:
+            cell = {**cell, "rank": None}
+        board.append(cell)
+    return cast(StrategoView, {**data, "player": 1 - me, "board": board})
+
+
 def guarded_setup(variant: Variant, player: int, rng: random.Random, candidates: int = 200) -> dict[int, Rank]:
     """The safest of many human-like setups: the flag far back, in a corner, behind bombs, no way to it
     left open (a few milliseconds for all of them, once a game)."""
@@ -1376,4 +1383,4 @@ def parse_spec(arg: str) -> SearchAgent:
     return agent
 
 
-__all__ = ["PATH_LENGTHS", "SearchAgent", "attack_value", "decoy_setup", "flag_ways", "guarded_setup"]
+__all__ = ["PATH_LENGTHS", "SearchAgent", "attack_value", "decoy_setup", "flag_ways", "guarded_setup", "mirrored_view"]
