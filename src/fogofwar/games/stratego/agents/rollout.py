@@ -107,7 +107,8 @@ reads our flag's square, and in a share W x that chance of the worlds (rounded a
 our flag that can move (`flag_raiders`) runs at it in the roll-outs (`Runner`): the roll-outs' enemy, the net, does
 not know where our flag stands and never runs at it, so a move that leaves the way open scored as well as one that
 shuts it. Against classic `search` 80-4-16 (82.0%) over 100 games where Master scored 77-2-21 on the same seed, 10
-flags lost where 15 (17 games better, 14 worse: within the noise; docs/strength.md, session 76).
+flags lost where 15 (17 games better, 14 worse: within the noise); against Demon level 5 11-0-5 where Master scored
+9-0-7 on the same setups (3 games better, 1 worse; docs/strength.md, session 76).
 
 The options that were measured and kept off (`reply`, `halving`, `guard`, `decoy`, `spyrisk`, `pairs`, `target`,
 `worlds`, `probe`, `spyfree`, `inform`, `book`, `wary`, `tell`, `chain`, `reach`, `defenders`, `hide`) were removed
