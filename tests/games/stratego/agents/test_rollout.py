@@ -993,7 +993,7 @@ def test_mirror_reads_our_flag_from_the_enemy_s_seat_and_sends_its_nearest_piece
         agent = RolloutAgent(mirror=1)
         state, data = crafted(pieces)
         agent.start(state.game, 0, random.Random(1))
-        reads[name] = agent._read_flag(data)
+        reads[name] = agent._read_flag(data, Knowledge.from_observation(data).own_flag())
     assert reads["all moved"] > 0.95
     assert 0.0 < reads["bomb unmoved"] < 0.9
 

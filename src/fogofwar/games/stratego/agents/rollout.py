@@ -1041,10 +1041,10 @@ class RolloutAgent(SelfPlayAgent):
         if data["phase"] == "setup" or self._net is None:
             return super().act(observation, legal_actions)
         self._belief.update(data)
-        if self.mirror > 0:
-            self._flag_read = self._read_flag(data)
-        needed = self.futile or self.watch > 0 or self.reveal > 1 or self.hold > 0 or self.probe > 0
+        needed = self.futile or self.watch > 0 or self.reveal > 1 or self.hold > 0 or self.probe > 0 or self.mirror > 0
         know = Knowledge.from_observation(data) if needed else None
+        if know is not None and self.mirror > 0:
+            self._flag_read = self._read_flag(data, know.own_flag())
         marginals = self._belief.marginals(know) if know is not None else {}
         probs = self._net.move_probabilities(data, legal_actions)
         if not probs:
@@ -1173,16 +1173,14 @@ class RolloutAgent(SelfPlayAgent):
         means: F64 = raw.reshape(k, s).mean(axis=1)
         return means
 
-    def _read_flag(self, data: StrategoView) -> float:
-        """The chance a people's belief run from the enemy's seat (`mirrored_view`) gives our flag's square of
-        holding the flag: how well the enemy may know where it stands. Updated at every move, sure ones too."""
+    def _read_flag(self, data: StrategoView, flag: int | None) -> float:
+        """The chance a people's belief run from the enemy's seat (`mirrored_view`) gives our flag's square, `flag`,
+        of holding the flag: how well the enemy may know where it stands. Updated at every move, sure ones too."""
         view = mirrored_view(data)
         self._mirror.update(view)
-        seen = Knowledge.from_observation(view)
-        flag = Knowledge.from_observation(data).own_flag()
         if flag is None:
             return 0.0
-        return self._mirror.marginals(seen).get(flag, {}).get(FLAG, 0.0)
+        return self._mirror.marginals(Knowledge.from_observation(view)).get(flag, {}).get(FLAG, 0.0)
 
     def _find_runner(self, know: Knowledge) -> int | None:
         """The square of the enemy piece that ran at our flag this move (`flag_runner`, its last `runs` moves, or
